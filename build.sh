@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# snafu's one entry point. Installs what is missing (Debian), configures and builds.
+#
+#   ./build.sh            build the default flavour (clang, ASan+UBSan) into build/
+#   ./build.sh test       build build/ (ASan+UBSan) and build-gcc/ (gcc, no sanitizers),
+#                         then run every CTest test
+#   ./build.sh fuzz       fuzz the unfixed kernel until the first finding (see README)
+#   ./build.sh bench      build build-release/ and print the benchmarks' figures
+#   ./build.sh FLAVOUR    build one flavour: asan (build/), gcc (build-gcc/),
+#                         release (build-release/)
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT=$PWD
+
+log() { printf 'build.sh: %s\n' "$*" >&2; }
+
+# Debian packages, installed only when something is missing.
+ensure_tools() {
+	local need=()
+	command -v clang >/dev/null || need+=(clang)
+	command -v gcc >/dev/null || need+=(gcc)
+	command -v cmake >/dev/null || need+=(cmake)
+	command -v ninja >/dev/null || need+=(ninja-build)
+	command -v python3 >/dev/null || need+=(python3)
+	if command -v clang >/dev/null; then
+		local rt
+		rt=$(clang -print-file-name=libclang_rt.asan-x86_64.a 2>/dev/null || true)
+		[ -f "$rt" ] || need+=(libclang-rt-14-dev)
+		rt=$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null || true)
+		[ -f "$rt" ] || need+=(libclang-rt-14-dev)
+	else
+		need+=(libclang-rt-14-dev)
+	fi
+	if [ ${#need[@]} -gt 0 ]; then
+		log "installing: ${need[*]}"
+		local sudo=""
+		[ "$(id -u)" = 0 ] || sudo=sudo
+		$sudo apt-get update -qq
+		DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+			$(printf '%s\n' "${need[@]}" | sort -u) >/dev/null
+	fi
+}
+
+# configure DIR CC SANITIZE [extra cmake args]
+configure() {
+	local dir=$1 cc=$2 san=$3
+	shift 3
+	if [ ! -f "$dir/build.ninja" ] || [ "$(cat "$dir/.snafu-flavour" 2>/dev/null)" != "$cc $san $*" ]; then
+		rm -rf "$dir"
+		cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_C_COMPILER="$cc" \
+			-DSNAFU_SANITIZE="$san" "$@" >/dev/null
+		echo "$cc $san $*" >"$dir/.snafu-flavour"
+	fi
+	ninja -C "$dir" >&2
+}
+
+build_flavour() {
+	case "$1" in
+	asan) configure build clang "address,undefined" -DSNAFU_OTHER_BUILD="$ROOT/build-gcc/bin" ;;
+	gcc) configure build-gcc gcc none ;;
+	release) configure build-release clang none ;;
+	*)
+		echo "build.sh: argument 1 '$1': expected build, test, fuzz, bench, asan, gcc or release" >&2
+		exit 2
+		;;
+	esac
+}
+
+cmd=${1:-build}
+[ $# -gt 0 ] && shift
+case "$cmd" in
+build)
+	ensure_tools
+	build_flavour asan
+	;;
+asan | gcc | release)
+	ensure_tools
+	build_flavour "$cmd"
+	;;
+test)
+	ensure_tools
+	build_flavour gcc
+	build_flavour asan
+	ctest --test-dir build --output-on-failure -j "$(nproc)" "$@"
+	;;
+bench)
+	ensure_tools
+	build_flavour asan
+	build_flavour release
+	for b in build/bin/bench_* build-release/bin/bench_*; do
+		[ -x "$b" ] && "$b" "$@"
+	done
+	;;
+fuzz)
+	ensure_tools
+	build_flavour asan
+	exec "$ROOT/ci/fuzz-until-finding.sh" "$@"
+	;;
+*)
+	build_flavour "$cmd"
+	;;
+esac

@@ -1,0 +1,223 @@
+/* The user side of a run: each task executes its ops as system calls into ref/.
+ *
+ * Syscall entry and exit are scheduling points. A pending signal is delivered on the way
+ * back to user mode (the handler does nothing). A user-mode fault ends the op with a
+ * recorded SIGSEGV instead of killing the process.
+ */
+#include "exec.h"
+
+#include "../ref/futex.h"
+#include "../ref/mempolicy.h"
+#include "../ref/mm.h"
+#include "../ref/report.h"
+#include "../ref/uaccess.h"
+
+#include <string.h>
+
+#define STEPS_PER_CALL 4096 /* step budget per system call before calling it livelock */
+
+static struct {
+	const struct program *p;
+	struct task_struct tasks[PROG_MAX_TASKS];
+	struct mm_struct *mm;
+	unsigned long map_addr[PROG_MAX_MAPS]; /* where each mapping landed; 0 before */
+	char desc[PROG_MAX_OPS][64];	       /* syscall details for the trace */
+	long ret[PROG_MAX_OPS];
+	bool ran[PROG_MAX_OPS];
+} R;
+
+static unsigned long uaddr(const struct uref *u)
+{
+	unsigned long base = u->map == PROG_NULL_MAP ? 0 : R.map_addr[u->map];
+
+	return base + u->page * PAGE_SIZE + u->word * 4u + (u->misaligned ? 2u : 0u);
+}
+
+static void sys_enter(const char *name, const char *detail)
+{
+	current->syscall = name;
+	sim_trace(EV_SYSCALL, name, detail, 0, 0);
+	sched_point(name);
+}
+
+static void sys_exit(long ret)
+{
+	struct task_struct *tsk = current;
+
+	sim_trace(EV_SYSRET, tsk->syscall, NULL, ret, 0);
+	sched_point("syscall exit");
+	tsk->syscall = NULL;
+	if (tsk->sigpending) { /* do_signal() on the way out */
+		tsk->sigpending = false;
+		tsk->signals_delivered++;
+		sim_trace(EV_SIGNAL, "signal delivered", tsk->comm, 0, 0);
+	}
+}
+
+static long run_op(const struct op *o, int idx, unsigned long a)
+{
+	const char *d = R.desc[idx];
+	unsigned long b = uaddr(&o->b);
+	long ret = 0;
+	uint32_t v;
+
+	switch (o->kind) {
+	case OP_MMAP:
+		sys_enter("sys_mmap2", d);
+		ret = sys_mmap2(0, (o->x + 1ul) * PAGE_SIZE, o->y & 7,
+				(o->y & 8) ? MAP_SHARED : MAP_PRIVATE | MAP_ANONYMOUS);
+		if (ret > 0)
+			R.map_addr[mmap_index_of(R.p, idx)] = (unsigned long)ret;
+		break;
+	case OP_MUNMAP:
+		sys_enter("sys_munmap", d);
+		ret = sys_munmap(a, (o->x + 1ul) * PAGE_SIZE);
+		break;
+	case OP_MPROTECT:
+		sys_enter("sys_mprotect", d);
+		ret = sys_mprotect(a, (o->x + 1ul) * PAGE_SIZE, o->y);
+		break;
+	case OP_LOAD:
+		return user_load(a, &v);
+	case OP_STORE:
+		return user_store(a, o->x);
+	case OP_FUTEX_WAIT:
+		sys_enter("sys_futex", d);
+		ret = do_futex(a, FUTEX_WAIT, o->x, o->y ? o->y : MAX_SCHEDULE_TIMEOUT, 0, 0, 0);
+		break;
+	case OP_FUTEX_WAKE:
+		sys_enter("sys_futex", d);
+		ret = do_futex(a, FUTEX_WAKE, o->x, 0, 0, 0, 0);
+		break;
+	case OP_FUTEX_REQUEUE:
+	case OP_FUTEX_CMP_REQUEUE:
+		sys_enter("sys_futex", d);
+		ret = do_futex(a, o->kind == OP_FUTEX_REQUEUE ? FUTEX_REQUEUE : FUTEX_CMP_REQUEUE,
+			       o->x & 15, 0, b, o->x >> 4, o->y);
+		break;
+	case OP_GET_MEMPOLICY:
+		sys_enter("sys_get_mempolicy", d);
+		ret = sys_get_mempolicy(a, o->x ? a + 8 : 0, o->x ? 64 : 0,
+					(o->y & MPOL_F_ADDR) ? b : 0, o->y);
+		break;
+	case OP_KILL:
+		sys_enter("sys_tgkill", d);
+		send_sig(&R.tasks[o->x % R.p->ntasks]);
+		break;
+	case OP_SLEEP:
+		sys_enter("sys_nanosleep", d);
+		set_current_state(TASK_INTERRUPTIBLE);
+		schedule_timeout(o->x);
+		set_current_state(TASK_RUNNING);
+		break;
+	}
+	sys_exit(ret);
+	return ret;
+}
+
+static void task_main(struct sim_task *st)
+{
+	struct task_struct *tsk = (struct task_struct *)st;
+
+	for (int i = 0; i < R.p->nops; i++) {
+		const struct op *o = &R.p->ops[i];
+		if (o->task != tsk->pid)
+			continue;
+		unsigned long a = uaddr(&o->a);
+		int n = 1;
+		if (o->each_page && o->a.map != PROG_NULL_MAP) {
+			int mop = mmap_op_of(R.p, o->a.map);
+			n = R.p->ops[mop].x + 1 - o->a.page;
+		}
+		for (int k = 0; k < n; k++)
+			R.ret[i] = run_op(o, i, a + (unsigned long)k * PAGE_SIZE);
+		R.ran[i] = true;
+	}
+}
+
+static void describe(const struct op *o, char *buf, size_t len)
+{
+	switch (o->kind) {
+	case OP_MMAP:
+		snprintf(buf, len, "%d pages, %s", o->x + 1, o->y & 8 ? "shared" : "private");
+		break;
+	case OP_FUTEX_WAIT:
+		snprintf(buf, len, "FUTEX_WAIT, val %d", o->x);
+		break;
+	case OP_FUTEX_WAKE:
+		snprintf(buf, len, "FUTEX_WAKE, nr %d", o->x);
+		break;
+	case OP_FUTEX_REQUEUE:
+		snprintf(buf, len, "FUTEX_REQUEUE, %d, %d", o->x & 15, o->x >> 4);
+		break;
+	case OP_FUTEX_CMP_REQUEUE:
+		snprintf(buf, len, "FUTEX_CMP_REQUEUE, %d, %d, val %d", o->x & 15, o->x >> 4, o->y);
+		break;
+	case OP_GET_MEMPOLICY:
+		snprintf(buf, len, "flags %d", o->y);
+		break;
+	case OP_KILL:
+		snprintf(buf, len, "T%d", o->x % 4 + 1);
+		break;
+	default:
+		snprintf(buf, len, "%d", o->x);
+	}
+}
+
+void prog_run(const struct program *p, const struct kernel_config *k, const struct run_opts *o,
+	      struct run_result *r)
+{
+	uint64_t calls = 0;
+
+	for (int i = 0; i < p->nops; i++)
+		calls += p->ops[i].each_page ? 256 : 1;
+	struct sim_config cfg = {
+		.preempts = o->no_schedule ? NULL : p->preempts,
+		.npreempts = o->no_schedule ? 0 : p->npreempts,
+		.step_budget = 10000 + calls * STEPS_PER_CALL,
+		.trace = o->trace,
+		.on_hang = check_hung_tasks,
+	};
+
+	kcfg = k;
+	R.p = p;
+	memset(R.map_addr, 0, sizeof(R.map_addr));
+	memset(R.ran, 0, sizeof(R.ran[0]) * (size_t)p->nops);
+	if (o->trace)
+		for (int i = 0; i < p->nops; i++)
+			describe(&p->ops[i], R.desc[i], sizeof(R.desc[i]));
+	finding_reset();
+	futex_init();
+	R.mm = mm_alloc();
+	sim_init(&cfg);
+	for (int i = 0; i < p->ntasks; i++) {
+		struct task_struct *t = &R.tasks[i];
+		memset(t, 0, sizeof(*t));
+		t->mm = R.mm;
+		snprintf(t->comm, sizeof(t->comm), "T%d", i + 1);
+		sim_spawn(&t->sim, task_main);
+		t->pid = t->sim.id;
+	}
+
+	r->result = sim_run();
+	r->digest = sim_digest();
+	r->steps = sim_steps();
+	r->segv = 0;
+	for (int i = 0; i < p->ntasks; i++)
+		r->segv += R.tasks[i].segv;
+	if (r->result == SIM_LIVELOCK && !finding.found) {
+		finding_begin("livelock: no progress within the step budget", "livelock");
+		finding_printf("%llu scheduling points without every task finishing\n",
+			       (unsigned long long)r->steps);
+	}
+	memcpy(r->ret, R.ret, sizeof(R.ret[0]) * (size_t)p->nops);
+	memcpy(r->ran, R.ran, sizeof(R.ran[0]) * (size_t)p->nops);
+	snprintf(r->verdict, sizeof(r->verdict), "%s",
+		 r->result == SIM_OK ? "ok" : finding.token);
+	mmput(R.mm);
+}
+
+void prog_report(FILE *out, const struct kernel_config *k)
+{
+	report_print(out, k->name);
+}

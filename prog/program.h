@@ -1,0 +1,82 @@
+/* A program: what each task does (its ops), plus the schedule stream. It has a text form
+ * for people (prog/text.c) and a byte form for the fuzzer (prog/codec.c); every byte
+ * string decodes to a program. prog/exec.c runs one on a kernel. */
+#ifndef SNAFU_PROGRAM_H
+#define SNAFU_PROGRAM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../sim/sim.h"
+
+#define PROG_MAX_TASKS	4
+#define PROG_MAX_OPS	256
+#define PROG_MAX_MAPS	255
+#define PROG_MAX_EXPECT 8
+#define OP_BYTES	8
+
+enum op_kind {
+	OP_MMAP,
+	OP_MUNMAP,
+	OP_MPROTECT,
+	OP_LOAD,
+	OP_STORE,
+	OP_FUTEX_WAIT,
+	OP_FUTEX_WAKE,
+	OP_FUTEX_REQUEUE,
+	OP_FUTEX_CMP_REQUEUE,
+	OP_GET_MEMPOLICY,
+	OP_KILL,
+	OP_SLEEP,
+	OP_NKINDS
+};
+
+/* A user address: a mapping's start (or NULL) plus an offset. The offset is page * 4096
+ * + word * 4 + (misaligned ? 2 : 0), so misaligned futex words can be expressed. */
+struct uref {
+	uint8_t map; /* mapping index; PROG_NULL_MAP for address 0 */
+	uint8_t page;
+	uint8_t word;
+	bool misaligned;
+};
+#define PROG_NULL_MAP 0xff
+
+struct op {
+	uint8_t kind;
+	uint8_t task; /* 1-based */
+	struct uref a, b;
+	bool each_page; /* repeat over every page of a's mapping from a on */
+	uint8_t x, y;	/* kind-specific small arguments, see prog/codec.c */
+};
+
+struct expectation {
+	char kernel[32];
+	char verdict[96]; /* "ok" or a DEDUP token */
+};
+
+struct program {
+	int ntasks;
+	int nops;
+	struct op ops[PROG_MAX_OPS]; /* grouped by task, in program order within a task */
+	int nmaps;		     /* mmap ops; the i-th defines mapping i */
+	int npreempts;
+	struct sim_preempt preempts[SIM_MAX_PREEMPTS];
+	int nexpect;
+	struct expectation expect[PROG_MAX_EXPECT];
+};
+
+extern const char *const op_names[OP_NKINDS];
+
+/* prog/codec.c */
+void prog_decode(const uint8_t *data, size_t size, struct program *p);
+size_t prog_encode(const struct program *p, uint8_t *out, size_t cap);
+size_t prog_max_encoded(void);
+void prog_canonicalize(struct program *p); /* group ops by task, number mappings */
+
+/* prog/text.c: parse returns 0, or -1 with a "LINE:COL: expected ..." message */
+int prog_parse(const char *text, struct program *p, char *err, size_t errlen);
+void prog_print(const struct program *p, FILE *out);
+int mmap_index_of(const struct program *p, int op);
+int mmap_op_of(const struct program *p, int map);
+
+#endif

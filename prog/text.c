@@ -1,0 +1,527 @@
+/* The text form of a program: what people read, write, diff and keep in repro/.
+ *
+ *   # the LWN article's table
+ *   task 1
+ *     mmap futex pages=1 prot=rw shared     # /dev/zero, MAP_SHARED
+ *     futex_wait futex val=1
+ *   task 2
+ *     mmap other pages=1 prot=rw            # private anonymous
+ *   preempt 1 at 9 to 2                     # when task 1 reaches its 9th point
+ *   expect 2.6.11-rc4 deadlock--do_page_fault--futex_wait
+ *   expect 2.6.11 ok
+ *
+ * Addresses are a mapping name or `null`, plus an optional +offset. A mapping is named
+ * by the mmap that creates it; a reference before that mmap has run is address 0.
+ * The grammar is in README.md; the parser reports the first error as LINE:COL.
+ */
+#include "program.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TOK 16
+
+struct tok {
+	const char *s;
+	int len, col;
+};
+
+struct parser {
+	int line;
+	struct tok t[MAX_TOK];
+	int nt;
+	char *err;
+	size_t errlen;
+	char names[PROG_MAX_MAPS][32]; /* mapping names in text order */
+	int nnames;
+	int cur_task;
+};
+
+static int fail(struct parser *ps, int col, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(struct parser *ps, int col, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(ps->err, ps->errlen, "%d:%d: ", ps->line, col);
+
+	va_start(ap, fmt);
+	if (n >= 0 && (size_t)n < ps->errlen)
+		vsnprintf(ps->err + n, ps->errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static bool tok_is(const struct tok *t, const char *s)
+{
+	return t->len == (int)strlen(s) && !strncmp(t->s, s, (size_t)t->len);
+}
+
+/* Parse a number (decimal or 0x hex, optional leading -) filling the whole token. */
+static bool parse_num(const char *s, int len, long *out)
+{
+	char buf[32], *end;
+
+	if (len <= 0 || len >= (int)sizeof(buf))
+		return false;
+	memcpy(buf, s, (size_t)len);
+	buf[len] = 0;
+	errno = 0;
+	*out = strtol(buf, &end, 0);
+	return *end == 0 && errno == 0 && !isspace((unsigned char)buf[0]);
+}
+
+static int num_arg(struct parser *ps, const struct tok *t, const char *what, long lo, long hi,
+		   long *out)
+{
+	if (!parse_num(t->s, t->len, out) || *out < lo || *out > hi)
+		return fail(ps, t->col, "expected %s (%ld..%ld), found '%.*s'", what, lo, hi, t->len,
+			    t->s);
+	return 0;
+}
+
+static int find_map(struct parser *ps, const char *s, int len)
+{
+	for (int i = 0; i < ps->nnames; i++)
+		if ((int)strlen(ps->names[i]) == len && !strncmp(ps->names[i], s, (size_t)len))
+			return i;
+	return -1;
+}
+
+/* NAME[+OFF] or null[+OFF]; wide refs (the A operand) allow pages 0..255 and words
+ * 0..63 with a misaligned half-word, narrow ones (B) pages 0..31 and words 0..7. */
+static int parse_addr(struct parser *ps, const struct tok *t, bool wide, struct uref *u)
+{
+	const char *plus = memchr(t->s, '+', (size_t)t->len);
+	int nlen = plus ? (int)(plus - t->s) : t->len;
+	long off = 0;
+
+	memset(u, 0, sizeof(*u));
+	if (nlen == 4 && !strncmp(t->s, "null", 4)) {
+		u->map = PROG_NULL_MAP;
+	} else {
+		int m = find_map(ps, t->s, nlen);
+		if (m < 0)
+			return fail(ps, t->col,
+				    "expected an address: a mapping defined by an earlier mmap, "
+				    "or null, found '%.*s'",
+				    t->len, t->s);
+		u->map = (uint8_t)m;
+	}
+	if (plus && !parse_num(plus + 1, t->len - nlen - 1, &off))
+		return fail(ps, t->col + nlen + 1, "expected a byte offset after '+'");
+	long page = off / 4096, rem = off % 4096;
+	if (off < 0 || page > (wide ? 255 : 31) || rem / 4 > (wide ? 63 : 7) ||
+	    (rem % 4 != 0 && (!wide || rem % 4 != 2)))
+		return fail(ps, t->col + nlen + 1,
+			    "expected an offset PAGE*4096 + WORD*4%s with PAGE <= %d and WORD <= %d",
+			    wide ? " (+2 for a misaligned word)" : "", wide ? 255 : 31,
+			    wide ? 63 : 7);
+	u->page = (uint8_t)page;
+	u->word = (uint8_t)(rem / 4);
+	u->misaligned = rem % 4 == 2;
+	return 0;
+}
+
+static int parse_prot(struct parser *ps, const struct tok *t, const char *v, int vlen,
+		      uint8_t *prot)
+{
+	*prot = 0;
+	if (vlen == 4 && !strncmp(v, "none", 4))
+		return 0;
+	for (int i = 0; i < vlen; i++) {
+		int bit = v[i] == 'r' ? 1 : v[i] == 'w' ? 2 : v[i] == 'x' ? 4 : 0;
+		if (!bit || (*prot & bit))
+			return fail(ps, t->col + (int)(v - t->s) + i,
+				    "expected a protection: none, or some of r, w, x");
+		*prot |= (uint8_t)bit;
+	}
+	return 0;
+}
+
+/* key=value arguments and bare flags after the positional operands */
+struct kv {
+	const char *key;
+	long lo, hi;
+	long *val;
+	bool *seen;
+};
+
+static int parse_op(struct parser *ps, struct program *p)
+{
+	struct tok *t = ps->t;
+	int kind = -1;
+
+	for (int k = 0; k < OP_NKINDS; k++)
+		if (tok_is(&t[0], op_names[k]))
+			kind = k;
+	if (kind < 0)
+		return fail(ps, t[0].col,
+			    "expected 'task', 'preempt', 'expect' or an op (mmap, munmap, mprotect, "
+			    "load, store, futex_wait, futex_wake, futex_requeue, "
+			    "futex_cmp_requeue, get_mempolicy, kill, sleep), found '%.*s'",
+			    t[0].len, t[0].s);
+	if (!ps->cur_task)
+		return fail(ps, t[0].col, "expected 'task N' before the first op");
+	if (p->nops == PROG_MAX_OPS)
+		return fail(ps, t[0].col, "expected at most %d ops", PROG_MAX_OPS);
+
+	struct op *o = &p->ops[p->nops];
+	memset(o, 0, sizeof(*o));
+	o->kind = (uint8_t)kind;
+	o->task = (uint8_t)ps->cur_task;
+
+	/* positional operands */
+	int npos = kind == OP_FUTEX_REQUEUE || kind == OP_FUTEX_CMP_REQUEUE ? 2
+		   : kind == OP_MMAP || kind == OP_KILL || kind == OP_SLEEP ||
+			       kind == OP_MUNMAP || kind == OP_MPROTECT || kind == OP_LOAD ||
+			       kind == OP_STORE || kind == OP_FUTEX_WAIT || kind == OP_FUTEX_WAKE ||
+			       kind == OP_GET_MEMPOLICY
+			   ? 1
+			   : 0;
+	if (ps->nt < 1 + npos)
+		return fail(ps, t[0].col + t[0].len + 1, "expected %d operand%s after '%s'", npos,
+			    npos > 1 ? "s" : "", op_names[kind]);
+	long n;
+	switch (kind) {
+	case OP_MMAP:
+		if (ps->nnames == PROG_MAX_MAPS)
+			return fail(ps, t[1].col, "expected at most %d mappings", PROG_MAX_MAPS);
+		if (t[1].len >= 32 || !isalpha((unsigned char)t[1].s[0]) ||
+		    tok_is(&t[1], "null") || memchr(t[1].s, '+', (size_t)t[1].len))
+			return fail(ps, t[1].col, "expected a mapping name (a letter, then up to "
+						  "30 letters or digits), found '%.*s'",
+				    t[1].len, t[1].s);
+		if (find_map(ps, t[1].s, t[1].len) >= 0)
+			return fail(ps, t[1].col, "expected a new mapping name, '%.*s' is taken",
+				    t[1].len, t[1].s);
+		memcpy(ps->names[ps->nnames], t[1].s, (size_t)t[1].len);
+		ps->names[ps->nnames++][t[1].len] = 0;
+		break;
+	case OP_KILL:
+		if (num_arg(ps, &t[1], "a task number", 1, PROG_MAX_TASKS, &n))
+			return -1;
+		o->x = (uint8_t)(n - 1);
+		break;
+	case OP_SLEEP:
+		if (num_arg(ps, &t[1], "ticks", 0, 255, &n))
+			return -1;
+		o->x = (uint8_t)n;
+		break;
+	default:
+		if (parse_addr(ps, &t[1], true, &o->a))
+			return -1;
+		if (npos == 2 && parse_addr(ps, &t[2], false, &o->b))
+			return -1;
+	}
+
+	long pages = -1, val = 0, timeout = 0, nr = 1, nr_wake = 1, nr_requeue = 0, flags = 0;
+	bool shared = false, nmask = false, each = false, have_prot = false, have_val = false;
+	uint8_t prot = 3;
+	for (int i = 1 + npos; i < ps->nt; i++) {
+		struct tok *a = &t[i];
+		const char *eq = memchr(a->s, '=', (size_t)a->len);
+		int klen = eq ? (int)(eq - a->s) : a->len;
+		const char *v = eq ? eq + 1 : NULL;
+		int vlen = eq ? a->len - klen - 1 : 0;
+#define KEY(k) (klen == (int)strlen(k) && !strncmp(a->s, k, (size_t)klen))
+#define NUMV(name, lo, hi, dst)                                                                    \
+	do {                                                                                       \
+		struct tok vt = {v, vlen, a->col + klen + 1};                                      \
+		if (!v || num_arg(ps, &vt, name, lo, hi, &dst))                                    \
+			return v ? -1 : fail(ps, a->col, "expected %s=NUMBER", name);             \
+	} while (0)
+		if (kind == OP_MMAP && KEY("shared") && !v)
+			shared = true;
+		else if (kind == OP_MMAP && KEY("private") && !v)
+			shared = false;
+		else if ((kind == OP_MMAP || kind == OP_MUNMAP || kind == OP_MPROTECT) &&
+			 KEY("pages"))
+			NUMV("pages", 1, 256, pages);
+		else if ((kind == OP_MMAP || kind == OP_MPROTECT) && KEY("prot") && v) {
+			if (parse_prot(ps, a, v, vlen, &prot))
+				return -1;
+			have_prot = true;
+		} else if ((kind == OP_STORE || kind == OP_FUTEX_WAIT ||
+			    kind == OP_FUTEX_CMP_REQUEUE) &&
+			   KEY("val")) {
+			NUMV("val", 0, 255, val);
+			have_val = true;
+		} else if (kind == OP_FUTEX_WAIT && KEY("timeout"))
+			NUMV("timeout", 0, 255, timeout);
+		else if (kind == OP_FUTEX_WAKE && KEY("nr"))
+			NUMV("nr", 0, 255, nr);
+		else if ((kind == OP_FUTEX_REQUEUE || kind == OP_FUTEX_CMP_REQUEUE) &&
+			 KEY("nr_wake"))
+			NUMV("nr_wake", 0, 15, nr_wake);
+		else if ((kind == OP_FUTEX_REQUEUE || kind == OP_FUTEX_CMP_REQUEUE) &&
+			 KEY("nr_requeue"))
+			NUMV("nr_requeue", 0, 15, nr_requeue);
+		else if (kind == OP_GET_MEMPOLICY && KEY("nmask") && !v)
+			nmask = true;
+		else if (kind == OP_GET_MEMPOLICY && KEY("addr") && v) {
+			struct tok vt = {v, vlen, a->col + klen + 1};
+			if (parse_addr(ps, &vt, false, &o->b))
+				return -1;
+		} else if (kind == OP_GET_MEMPOLICY && KEY("flags"))
+			NUMV("flags", 0, 3, flags);
+		else if (KEY("each-page") && !v && kind != OP_MMAP && kind != OP_KILL &&
+			 kind != OP_SLEEP)
+			each = true;
+		else
+			return fail(ps, a->col, "expected an argument of %s, found '%.*s'",
+				    op_names[kind], a->len, a->s);
+#undef KEY
+#undef NUMV
+	}
+	if (kind == OP_MPROTECT && !have_prot)
+		return fail(ps, t[0].col, "expected prot= for mprotect");
+	if ((kind == OP_FUTEX_WAIT || kind == OP_FUTEX_CMP_REQUEUE) && !have_val)
+		return fail(ps, t[0].col, "expected val= for %s", op_names[kind]);
+
+	o->each_page = each;
+	switch (kind) {
+	case OP_MMAP:
+		o->x = (uint8_t)((pages < 0 ? 1 : pages) - 1);
+		o->y = (uint8_t)(prot | (shared ? 8 : 0));
+		break;
+	case OP_MUNMAP:
+	case OP_MPROTECT:
+		if (pages < 0) {
+			/* default: the rest of the mapping from the address on */
+			int mop = o->a.map == PROG_NULL_MAP ? -1 : mmap_op_of(p, o->a.map);
+			pages = mop < 0 ? 1 : p->ops[mop].x + 1 - o->a.page;
+			if (pages < 1)
+				pages = 1;
+		}
+		o->x = (uint8_t)(pages - 1);
+		o->y = kind == OP_MPROTECT ? prot : 0;
+		break;
+	case OP_STORE:
+		o->x = (uint8_t)val;
+		break;
+	case OP_FUTEX_WAIT:
+		o->x = (uint8_t)val;
+		o->y = (uint8_t)timeout;
+		break;
+	case OP_FUTEX_WAKE:
+		o->x = (uint8_t)nr;
+		break;
+	case OP_FUTEX_REQUEUE:
+	case OP_FUTEX_CMP_REQUEUE:
+		o->x = (uint8_t)(nr_wake | nr_requeue << 4);
+		o->y = kind == OP_FUTEX_CMP_REQUEUE ? (uint8_t)val : 0;
+		break;
+	case OP_GET_MEMPOLICY:
+		o->x = nmask;
+		o->y = (uint8_t)flags;
+		break;
+	}
+	p->nops++;
+	p->nmaps += kind == OP_MMAP;
+	return 0;
+}
+
+static int parse_line(struct parser *ps, struct program *p)
+{
+	struct tok *t = ps->t;
+	long n;
+
+	if (tok_is(&t[0], "task")) {
+		if (ps->nt != 2 || num_arg(ps, &t[1], "a task number", 1, PROG_MAX_TASKS, &n))
+			return ps->nt != 2 ? fail(ps, t[0].col, "expected 'task N'") : -1;
+		ps->cur_task = (int)n;
+		if (n > p->ntasks)
+			p->ntasks = (int)n;
+		return 0;
+	}
+	if (tok_is(&t[0], "tasks")) {
+		if (ps->nt != 2 || num_arg(ps, &t[1], "a task count", 1, PROG_MAX_TASKS, &n))
+			return ps->nt != 2 ? fail(ps, t[0].col, "expected 'tasks N'") : -1;
+		if (n > p->ntasks)
+			p->ntasks = (int)n;
+		return 0;
+	}
+	if (tok_is(&t[0], "schedule"))
+		return ps->nt == 1 ? 0 : fail(ps, t[1].col, "expected nothing after 'schedule'");
+	if (tok_is(&t[0], "preempt")) {
+		long task, point, to;
+		if (ps->nt != 6 || !tok_is(&t[2], "at") || !tok_is(&t[4], "to"))
+			return fail(ps, t[0].col, "expected 'preempt TASK at POINT to TASK'");
+		if (p->npreempts == SIM_MAX_PREEMPTS - 1)
+			return fail(ps, t[0].col, "expected at most %d preemptions",
+				    SIM_MAX_PREEMPTS - 1);
+		if (num_arg(ps, &t[1], "a task number", 1, PROG_MAX_TASKS, &task) ||
+		    num_arg(ps, &t[3], "a scheduling point", 1, 65535, &point) ||
+		    num_arg(ps, &t[5], "a task number", 1, PROG_MAX_TASKS, &to))
+			return -1;
+		p->preempts[p->npreempts++] =
+			(struct sim_preempt){(uint8_t)task, (uint16_t)point, (uint8_t)to};
+		if (task > p->ntasks)
+			p->ntasks = (int)task;
+		if (to > p->ntasks)
+			p->ntasks = (int)to;
+		return 0;
+	}
+	if (tok_is(&t[0], "expect")) {
+		if (ps->nt != 3 || t[1].len >= 32 || t[2].len >= 96)
+			return fail(ps, t[0].col, "expected 'expect KERNEL VERDICT' (VERDICT: ok or "
+						  "a DEDUP token)");
+		if (p->nexpect == PROG_MAX_EXPECT)
+			return fail(ps, t[0].col, "expected at most %d expect lines",
+				    PROG_MAX_EXPECT);
+		struct expectation *e = &p->expect[p->nexpect++];
+		snprintf(e->kernel, sizeof(e->kernel), "%.*s", t[1].len, t[1].s);
+		snprintf(e->verdict, sizeof(e->verdict), "%.*s", t[2].len, t[2].s);
+		return 0;
+	}
+	return parse_op(ps, p);
+}
+
+int prog_parse(const char *text, struct program *p, char *err, size_t errlen)
+{
+	struct parser ps = {.err = err, .errlen = errlen};
+	const char *s = text;
+
+	memset(p, 0, sizeof(*p));
+	p->ntasks = 0;
+	for (ps.line = 1; *s; ps.line++) {
+		const char *eol = strchr(s, '\n');
+		if (!eol)
+			eol = s + strlen(s);
+		ps.nt = 0;
+		for (const char *c = s; c < eol && *c != '#';) {
+			if (isspace((unsigned char)*c)) {
+				c++;
+				continue;
+			}
+			if (!isprint((unsigned char)*c))
+				return fail(&ps, (int)(c - s) + 1,
+					    "expected printable text, found byte 0x%02x",
+					    (unsigned char)*c);
+			if (ps.nt == MAX_TOK)
+				return fail(&ps, (int)(c - s) + 1, "expected at most %d words",
+					    MAX_TOK);
+			struct tok *t = &ps.t[ps.nt++];
+			t->s = c;
+			t->col = (int)(c - s) + 1;
+			while (c < eol && !isspace((unsigned char)*c) && *c != '#')
+				c++;
+			t->len = (int)(c - t->s);
+		}
+		if (ps.nt && parse_line(&ps, p))
+			return -1;
+		s = *eol ? eol + 1 : eol;
+	}
+	if (p->ntasks == 0) {
+		ps.line--;
+		return fail(&ps, 1, "expected at least one 'task N' block");
+	}
+	for (int i = 0; i < p->nops; i++) /* references were resolved against text order */
+		if (p->ops[i].kind == OP_KILL && p->ops[i].x >= p->ntasks)
+			p->ntasks = p->ops[i].x + 1;
+	prog_canonicalize(p);
+	return 0;
+}
+
+static void print_addr(const struct program *p, const struct uref *u, FILE *out)
+{
+	(void)p;
+	if (u->map == PROG_NULL_MAP)
+		fprintf(out, "null");
+	else
+		fprintf(out, "m%d", u->map);
+	unsigned off = u->page * 4096u + u->word * 4u + (u->misaligned ? 2u : 0u);
+	if (off)
+		fprintf(out, "+%s%x", off >= 10 ? "0x" : "", off);
+}
+
+static void print_prot(unsigned prot, FILE *out)
+{
+	if (!prot)
+		fprintf(out, "none");
+	if (prot & 1)
+		fputc('r', out);
+	if (prot & 2)
+		fputc('w', out);
+	if (prot & 4)
+		fputc('x', out);
+}
+
+void prog_print(const struct program *p, FILE *out)
+{
+	int task = 0, map = 0;
+
+	fprintf(out, "tasks %d\n", p->ntasks);
+	for (int i = 0; i < p->nops; i++) {
+		const struct op *o = &p->ops[i];
+		if (o->task != task) {
+			task = o->task;
+			fprintf(out, "task %d\n", task);
+		}
+		fprintf(out, "  %s", op_names[o->kind]);
+		switch (o->kind) {
+		case OP_MMAP:
+			fprintf(out, " m%d pages=%d prot=", map++, o->x + 1);
+			print_prot(o->y & 7, out);
+			fprintf(out, "%s", o->y & 8 ? " shared" : "");
+			break;
+		case OP_KILL:
+			fprintf(out, " %d", o->x + 1);
+			break;
+		case OP_SLEEP:
+			fprintf(out, " %d", o->x);
+			break;
+		default:
+			fputc(' ', out);
+			print_addr(p, &o->a, out);
+			if (o->kind == OP_FUTEX_REQUEUE || o->kind == OP_FUTEX_CMP_REQUEUE) {
+				fputc(' ', out);
+				print_addr(p, &o->b, out);
+			}
+		}
+		switch (o->kind) {
+		case OP_MUNMAP:
+			fprintf(out, " pages=%d", o->x + 1);
+			break;
+		case OP_MPROTECT:
+			fprintf(out, " pages=%d prot=", o->x + 1);
+			print_prot(o->y, out);
+			break;
+		case OP_STORE:
+			fprintf(out, " val=%d", o->x);
+			break;
+		case OP_FUTEX_WAIT:
+			fprintf(out, " val=%d", o->x);
+			if (o->y)
+				fprintf(out, " timeout=%d", o->y);
+			break;
+		case OP_FUTEX_WAKE:
+			fprintf(out, " nr=%d", o->x);
+			break;
+		case OP_FUTEX_CMP_REQUEUE:
+			fprintf(out, " val=%d", o->y);
+			/* fall through */
+		case OP_FUTEX_REQUEUE:
+			fprintf(out, " nr_wake=%d nr_requeue=%d", o->x & 15, o->x >> 4);
+			break;
+		case OP_GET_MEMPOLICY:
+			fprintf(out, " addr=");
+			print_addr(p, &o->b, out);
+			if (o->x)
+				fprintf(out, " nmask");
+			fprintf(out, " flags=%d", o->y);
+			break;
+		}
+		if (o->each_page)
+			fprintf(out, " each-page");
+		fputc('\n', out);
+	}
+	for (int i = 0; i < p->npreempts; i++)
+		fprintf(out, "preempt %d at %d to %d\n", p->preempts[i].task, p->preempts[i].point,
+			p->preempts[i].to);
+	for (int i = 0; i < p->nexpect; i++)
+		fprintf(out, "expect %s %s\n", p->expect[i].kernel, p->expect[i].verdict);
+}

@@ -1,0 +1,72 @@
+/* arch/i386/mm/fault.c, 2.6.11: do_page_fault. */
+#include "mm.h"
+
+/* force_sig_info(SIGSEGV): the model records it; the user op that faulted ends. */
+static void force_sigsegv(struct task_struct *tsk, unsigned long address)
+{
+	tsk->segv++;
+	sim_trace(EV_SIGNAL, "SIGSEGV", tsk->comm, (long)address, 0);
+}
+
+/* Every kernel access to user memory in the model goes through uaccess.c, and each has
+ * an exception-table entry, so search_exception_tables() always finds the fixup. */
+static bool search_exception_tables(void)
+{
+	return true;
+}
+
+/* error_code as the i386 hardware pushes it: PF_PROT, PF_WRITE, PF_USER. */
+enum fault_result do_page_fault(unsigned long address, unsigned long error_code)
+{
+	struct task_struct *tsk = current;
+	struct mm_struct *mm = tsk->mm;
+	struct vm_area_struct *vma;
+	bool write = error_code & PF_WRITE, user_mode = error_code & PF_USER;
+
+	sched_point("do_page_fault");
+	sim_trace(EV_FAULT, "do_page_fault", write ? "write" : "read", (long)address, write);
+
+	/* In atomic context (or with no mm) don't take any locks: the fixup makes
+	 * __copy_from_user_inatomic() fail instead of sleeping. */
+	if (in_atomic() || !mm)
+		goto bad_area_nosemaphore;
+
+	if (!down_read_trylock(&mm->mmap_sem)) {
+		if (!user_mode && !search_exception_tables())
+			goto bad_area_nosemaphore;
+		/* The deadlock: this reader queues behind a waiting writer even when
+		 * this very task already holds mmap_sem for read. */
+		down_read(&mm->mmap_sem);
+	}
+
+	vma = find_vma(mm, address);
+	if (!vma)
+		goto bad_area;
+	if (vma->vm_start > address)
+		goto bad_area; /* no VM_GROWSDOWN stacks in the model */
+	if (write) {
+		if (!(vma->vm_flags & VM_WRITE))
+			goto bad_area;
+	} else {
+		if (error_code & PF_PROT)
+			goto bad_area; /* read, present: a protection fault */
+		if (!(vma->vm_flags & (VM_READ | VM_EXEC)))
+			goto bad_area;
+	}
+	handle_mm_fault(mm, vma, address, write);
+	up_read(&mm->mmap_sem);
+	return FAULT_HANDLED;
+
+bad_area:
+	up_read(&mm->mmap_sem);
+bad_area_nosemaphore:
+	if (user_mode) {
+		force_sigsegv(tsk, address);
+		return FAULT_SIGSEGV;
+	}
+	/* no_context: fixup_exception() */
+	if (search_exception_tables())
+		return FAULT_FIXUP;
+	kernel_bug("BUG: unable to handle kernel paging request", "oops--do_page_fault",
+		   "at virtual address %08lx", address);
+}

@@ -1,0 +1,415 @@
+/* kernel/futex.c as of February/March 2005, for the three ways of reading the futex word
+ * (see kernels.h). The step order follows the real file so the two read side by side.
+ *
+ * Not modelled: FUTEX_FD (returns -ENOSYS here), non-linear shared mappings, key
+ * reference counts (inodes here outlive every waiter of a run). The timeout is taken
+ * in ticks of the virtual clock rather than copied in as a timespec.
+ */
+#include "futex.h"
+#include "mm.h"
+#include "uaccess.h"
+
+#define FUTEX_HASHBITS 8
+
+/* A futex key names the futex word independently of the virtual address where possible:
+ * (mm, address) for private mappings, (inode, page offset) for shared ones. Bit 0 of
+ * offset says which. The "ptr" half is a stable id, not a pointer, so hashing is the
+ * same on every run and in every build. */
+struct futex_key {
+	unsigned long word; /* private: page-aligned uaddr; shared: pgoff */
+	unsigned long ptr;  /* private: mm->id; shared: inode->i_ino */
+	int offset;
+};
+
+struct futex_q {
+	struct list_head list;
+	struct task_struct *waiter; /* the wait queue: set by add_wait_queue() */
+	spinlock_t *lock_ptr;	    /* NULL once woken */
+	struct futex_key key;
+};
+
+struct futex_hash_bucket {
+	spinlock_t lock;
+	unsigned int nqueued;
+	struct list_head chain;
+};
+
+static struct futex_hash_bucket futex_queues[1 << FUTEX_HASHBITS];
+
+void futex_init(void)
+{
+	for (int i = 0; i < (1 << FUTEX_HASHBITS); i++) {
+		spin_lock_init(&futex_queues[i].lock, "&bh->lock");
+		futex_queues[i].nqueued = 0;
+		INIT_LIST_HEAD(&futex_queues[i].chain);
+	}
+}
+
+/* include/linux/jhash.h (Bob Jenkins' lookup2), as 2.6.11 hashes futex keys. */
+#define __jhash_mix(a, b, c)                                                                       \
+	do {                                                                                       \
+		a -= b; a -= c; a ^= (c >> 13);                                                    \
+		b -= c; b -= a; b ^= (a << 8);                                                     \
+		c -= a; c -= b; c ^= (b >> 13);                                                    \
+		a -= b; a -= c; a ^= (c >> 12);                                                    \
+		b -= c; b -= a; b ^= (a << 16);                                                    \
+		c -= a; c -= b; c ^= (b >> 5);                                                     \
+		a -= b; a -= c; a ^= (c >> 3);                                                     \
+		b -= c; b -= a; b ^= (a << 10);                                                    \
+		c -= a; c -= b; c ^= (b >> 15);                                                    \
+	} while (0)
+
+static uint32_t jhash2(const uint32_t *k, uint32_t length, uint32_t initval)
+{
+	uint32_t a = 0x9e3779b9, b = 0x9e3779b9, c = initval, len = length;
+
+	while (len >= 3) {
+		a += k[0];
+		b += k[1];
+		c += k[2];
+		__jhash_mix(a, b, c);
+		k += 3;
+		len -= 3;
+	}
+	c += length * 4;
+	switch (len) {
+	case 2:
+		b += k[1];
+		/* fall through */
+	case 1:
+		a += k[0];
+		break;
+	}
+	__jhash_mix(a, b, c);
+	return c;
+}
+
+/* i386: word and ptr are two 32-bit words. */
+static struct futex_hash_bucket *hash_futex(const struct futex_key *key)
+{
+	uint32_t k[2] = {(uint32_t)key->word, (uint32_t)key->ptr};
+	uint32_t hash = jhash2(k, 2, (uint32_t)key->offset);
+
+	return &futex_queues[hash & ((1 << FUTEX_HASHBITS) - 1)];
+}
+
+static bool match_futex(const struct futex_key *a, const struct futex_key *b)
+{
+	return a->word == b->word && a->ptr == b->ptr && a->offset == b->offset;
+}
+
+/* Caller holds mmap_sem for read. */
+static int get_futex_key(unsigned long uaddr, struct futex_key *key)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+
+	key->offset = (int)(uaddr % PAGE_SIZE);
+	if (unlikely((key->offset % sizeof(uint32_t)) != 0))
+		return -EINVAL;
+	uaddr -= (unsigned long)key->offset;
+
+	vma = find_extend_vma(mm, uaddr);
+	if (unlikely(!vma))
+		return -EFAULT;
+	if (unlikely((vma->vm_flags & (VM_IO | VM_READ)) != VM_READ))
+		return (vma->vm_flags & VM_IO) ? -EPERM : -EACCES;
+
+	if (likely(!(vma->vm_flags & VM_SHARED))) {
+		key->ptr = mm->id;
+		key->word = uaddr;
+		return 0;
+	}
+	key->ptr = vma->vm_file->i_ino;
+	key->offset++; /* bit 0 of offset: an inode-based key */
+	key->word = ((uaddr - vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff;
+	return 0;
+}
+
+/* The 2.6.11 fix: read the word with the preempt count raised, so a fault cannot take
+ * mmap_sem; the caller handles -EFAULT by dropping mmap_sem and faulting it in. */
+static int get_futex_value_locked(uint32_t *dest, unsigned long from)
+{
+	unsigned long ret;
+
+	inc_preempt_count();
+	ret = __copy_from_user_inatomic(dest, from, sizeof(uint32_t));
+	dec_preempt_count();
+	return ret ? -EFAULT : 0;
+}
+
+/* Olof's RFC: until the page is readable, drop mmap_sem, fault it in with get_user()
+ * and retake mmap_sem. Returns with mmap_sem held, or -EFAULT without it. */
+static int olof_fault_in_page(unsigned long uaddr)
+{
+	struct mm_struct *mm = current->mm;
+	uint32_t curval;
+
+	while (!check_user_page_readable(mm, uaddr)) {
+		up_read(&mm->mmap_sem);
+		/* Fault in the page through get_user() but discard result */
+		if (get_user(curval, uaddr) != 0)
+			return -EFAULT;
+		down_read(&mm->mmap_sem);
+	}
+	return 0;
+}
+
+/* wake_futex: take the waiter off the list, wake it, and only then clear lock_ptr:
+ * the waiter may return (and its futex_q vanish) as soon as lock_ptr is NULL. */
+static void wake_futex(struct futex_q *q)
+{
+	list_del_init(&q->list);
+	if (q->waiter)
+		wake_up_process(q->waiter);
+	q->lock_ptr = NULL;
+}
+
+static void queue_me(struct futex_q *q)
+{
+	struct futex_hash_bucket *bh = hash_futex(&q->key);
+
+	q->waiter = NULL;
+	q->lock_ptr = &bh->lock;
+	spin_lock(&bh->lock);
+	bh->nqueued++;
+	list_add_tail(&q->list, &bh->chain);
+	spin_unlock(&bh->lock);
+}
+
+/* Returns 1 if we were still queued (and are now unqueued), 0 if a waker got us first. */
+static int unqueue_me(struct futex_q *q)
+{
+	spinlock_t *lock_ptr;
+	int ret = 0;
+
+retry:
+	lock_ptr = q->lock_ptr;
+	if (lock_ptr) {
+		spin_lock(lock_ptr);
+		/* a requeue may have moved us to another bucket meanwhile */
+		if (unlikely(lock_ptr != q->lock_ptr)) {
+			spin_unlock(lock_ptr);
+			goto retry;
+		}
+		list_del(&q->list);
+		spin_unlock(lock_ptr);
+		ret = 1;
+	}
+	return ret;
+}
+
+static int futex_wake(unsigned long uaddr, int nr_wake)
+{
+	struct mm_struct *mm = current->mm;
+	struct futex_hash_bucket *bh;
+	struct futex_q *this, *next;
+	struct futex_key key;
+	int ret;
+
+	down_read(&mm->mmap_sem);
+	ret = get_futex_key(uaddr, &key);
+	if (unlikely(ret != 0))
+		goto out;
+	bh = hash_futex(&key);
+	spin_lock(&bh->lock);
+	list_for_each_entry_safe(this, next, &bh->chain, list, struct futex_q)
+	{
+		if (match_futex(&this->key, &key)) {
+			wake_futex(this);
+			if (++ret >= nr_wake) /* wakes one even when nr_wake is 0 */
+				break;
+		}
+	}
+	spin_unlock(&bh->lock);
+out:
+	up_read(&mm->mmap_sem);
+	return ret;
+}
+
+static int futex_requeue(unsigned long uaddr1, unsigned long uaddr2, int nr_wake, int nr_requeue,
+			 const int *valp)
+{
+	struct mm_struct *mm = current->mm;
+	struct futex_key key1, key2;
+	struct futex_hash_bucket *bh1, *bh2;
+	struct futex_q *this, *next;
+	struct list_head *head1;
+	unsigned int nqueued;
+	int ret;
+
+retry:
+	down_read(&mm->mmap_sem);
+	if (kcfg->futex_read == FUTEX_READ_CHECK_PAGE && olof_fault_in_page(uaddr1))
+		return -EFAULT;
+
+	ret = get_futex_key(uaddr1, &key1);
+	if (unlikely(ret != 0))
+		goto out;
+	ret = get_futex_key(uaddr2, &key2);
+	if (unlikely(ret != 0))
+		goto out;
+
+	bh1 = hash_futex(&key1);
+	bh2 = hash_futex(&key2);
+
+	/* nqueued is read before *uaddr1 and compared again under the bucket locks, so the
+	 * value can be read without holding them. */
+	nqueued = bh1->nqueued;
+	if (likely(valp != NULL)) {
+		uint32_t curval;
+
+		if (kcfg->futex_read == FUTEX_READ_LOCKED_RETRY) {
+			ret = get_futex_value_locked(&curval, uaddr1);
+			if (unlikely(ret)) {
+				/* would have faulted: drop mmap_sem, fault it in, start over */
+				up_read(&mm->mmap_sem);
+				ret = get_user(curval, uaddr1);
+				if (!ret)
+					goto retry;
+				return ret;
+			}
+		} else if (get_user(curval, uaddr1) != 0) {
+			/* 2.6.11-rc4: a fault here takes mmap_sem for read a second time */
+			ret = -EFAULT;
+			goto out;
+		}
+		if ((int)curval != *valp) {
+			ret = -EAGAIN;
+			goto out;
+		}
+	}
+
+	/* lock both buckets in address order (the array index order) */
+	if (bh1 < bh2) {
+		spin_lock(&bh1->lock);
+		spin_lock(&bh2->lock);
+	} else {
+		spin_lock(&bh2->lock);
+		if (bh1 > bh2)
+			spin_lock(&bh1->lock);
+	}
+
+	if (unlikely(nqueued != bh1->nqueued && valp != NULL)) {
+		ret = -EAGAIN;
+		goto out_unlock;
+	}
+
+	head1 = &bh1->chain;
+	list_for_each_entry_safe(this, next, head1, list, struct futex_q)
+	{
+		if (!match_futex(&this->key, &key1))
+			continue;
+		if (++ret <= nr_wake) {
+			wake_futex(this);
+		} else {
+			list_move_tail(&this->list, &bh2->chain);
+			this->lock_ptr = &bh2->lock;
+			this->key = key2;
+			if (ret - nr_wake >= nr_requeue)
+				break;
+			/* Make sure to stop if key1 == key2 */
+			if (head1 == &bh2->chain && head1 != &next->list)
+				head1 = &this->list;
+		}
+	}
+
+out_unlock:
+	spin_unlock(&bh1->lock);
+	if (bh1 != bh2)
+		spin_unlock(&bh2->lock);
+out:
+	up_read(&mm->mmap_sem);
+	return ret;
+}
+
+static int futex_wait(unsigned long uaddr, int val, int64_t time)
+{
+	struct mm_struct *mm = current->mm;
+	struct futex_q q;
+	uint32_t curval;
+	int ret;
+
+retry:
+	down_read(&mm->mmap_sem);
+	if (kcfg->futex_read == FUTEX_READ_CHECK_PAGE && olof_fault_in_page(uaddr))
+		return -EFAULT;
+
+	ret = get_futex_key(uaddr, &q.key);
+	if (unlikely(ret != 0))
+		goto out_release_sem;
+
+	queue_me(&q);
+
+	/* Access the page AFTER the futex is queued: a wake between the read and the
+	 * sleep finds us queued. */
+	if (kcfg->futex_read == FUTEX_READ_LOCKED_RETRY) {
+		ret = get_futex_value_locked(&curval, uaddr);
+		if (unlikely(ret)) {
+			/* would have faulted: release mmap_sem, fault it in, start over */
+			up_read(&mm->mmap_sem);
+			if (!unqueue_me(&q)) /* There's a chance we got woken already */
+				return 0;
+			ret = get_user(curval, uaddr);
+			if (!ret)
+				goto retry;
+			return ret;
+		}
+	} else if (get_user(curval, uaddr) != 0) {
+		/* 2.6.11-rc4 (and olof-rfc, which made sure the page was there): a fault
+		 * here takes mmap_sem for read a second time */
+		ret = -EFAULT;
+		goto out_unqueue;
+	}
+	if ((int)curval != val) {
+		ret = -EWOULDBLOCK;
+		goto out_unqueue;
+	}
+
+	/* Now the futex is queued and we have checked the data, we don't want to hold
+	 * mmap_sem while we sleep. */
+	up_read(&mm->mmap_sem);
+
+	set_current_state(TASK_INTERRUPTIBLE);
+	q.waiter = current; /* add_wait_queue(&q.waiters, &wait) */
+	if (likely(!list_empty(&q.list))) {
+		set_blocked_on(&q, "futex", "futex_wait", "futex_wait");
+		sim_trace(EV_SLEEP, "futex_wait", NULL, (long)uaddr, 0);
+		time = schedule_timeout(time);
+		clear_blocked_on();
+	}
+	set_current_state(TASK_RUNNING);
+
+	/* If we were woken (and unqueued), we succeeded, whatever. */
+	if (!unqueue_me(&q))
+		return 0;
+	if (time == 0)
+		return -ETIMEDOUT;
+	/* We expect signal_pending(current), but another thread may have handled it. */
+	return -EINTR;
+
+out_unqueue:
+	/* If we were woken (and unqueued), we succeeded, whatever. */
+	if (!unqueue_me(&q))
+		ret = 0;
+out_release_sem:
+	up_read(&mm->mmap_sem);
+	return ret;
+}
+
+long do_futex(unsigned long uaddr, int op, int val, int64_t timeout, unsigned long uaddr2,
+	      int val2, int val3)
+{
+	switch (op) {
+	case FUTEX_WAIT:
+		return futex_wait(uaddr, val, timeout);
+	case FUTEX_WAKE:
+		return futex_wake(uaddr, val);
+	case FUTEX_REQUEUE:
+		return futex_requeue(uaddr, uaddr2, val, val2, NULL);
+	case FUTEX_CMP_REQUEUE:
+		return futex_requeue(uaddr, uaddr2, val, val2, &val3);
+	default: /* FUTEX_FD is not modelled */
+		return -ENOSYS;
+	}
+}

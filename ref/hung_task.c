@@ -1,0 +1,181 @@
+/* The watchdog's judgement, in the spirit of kernel/hung_task.c and lockdep: when no task
+ * can run and no timer is pending, find who waits for whom and name the bug.
+ *
+ * Only tasks in uninterruptible sleep (rwsem waits) or spinning count as hung, as with
+ * khungtaskd: a task sleeping interruptibly in futex_wait with no waker left is the user
+ * program's business, and the run then simply ends.
+ */
+#include "report.h"
+#include "rwsem.h"
+
+#include <string.h>
+
+static struct task_struct *task_of(int id)
+{
+	return (struct task_struct *)sim_task(id);
+}
+
+static bool is_rwsem_wait(const struct task_struct *t)
+{
+	return t->blocked_fn &&
+	       (!strcmp(t->blocked_fn, "down_read") || !strcmp(t->blocked_fn, "down_write"));
+}
+
+static bool is_hung(const struct task_struct *t)
+{
+	return t->sim.state == SIM_BLOCKED && t->blocked_on &&
+	       (t->state == TASK_UNINTERRUPTIBLE || !strcmp(t->blocked_fn, "spin_lock"));
+}
+
+static const struct held_lock *held_by(const struct task_struct *t, const void *lock)
+{
+	for (int i = 0; i < t->nheld; i++)
+		if (t->held[i].lock == lock)
+			return &t->held[i];
+	return NULL;
+}
+
+/* edge[a][b]: task a cannot proceed until task b does something. */
+static void wait_for_edges(bool edge[SIM_MAX_TASKS + 1][SIM_MAX_TASKS + 1], int n)
+{
+	memset(edge, 0, sizeof(bool) * (SIM_MAX_TASKS + 1) * (SIM_MAX_TASKS + 1));
+	for (int a = 1; a <= n; a++) {
+		struct task_struct *t = task_of(a);
+		if (!is_hung(t))
+			continue;
+		for (int b = 1; b <= n; b++)
+			if (b != a && held_by(task_of(b), t->blocked_on))
+				edge[a][b] = true;
+		if (is_rwsem_wait(t)) {
+			/* fairness: everyone queued ahead of us must get the lock first */
+			const struct rw_semaphore *sem = t->blocked_on;
+			for (struct list_head *l = sem->wait_list.next; l != &sem->wait_list;
+			     l = l->next) {
+				struct rwsem_waiter *w = list_entry(l, struct rwsem_waiter, list);
+				if (w->task == t)
+					break;
+				if (w->task)
+					edge[a][w->task->pid] = true;
+			}
+		}
+	}
+}
+
+static int find_cycle(bool edge[SIM_MAX_TASKS + 1][SIM_MAX_TASKS + 1], int n, int *cycle)
+{
+	/* tiny graphs: try each start, walk depth-first with an explicit path */
+	for (int s = 1; s <= n; s++) {
+		int path[SIM_MAX_TASKS + 1], next[SIM_MAX_TASKS + 1], depth = 0;
+		bool on_path[SIM_MAX_TASKS + 1] = {false};
+		path[0] = s;
+		next[0] = 1;
+		on_path[s] = true;
+		while (depth >= 0) {
+			int a = path[depth], b = next[depth]++;
+			if (b > n) {
+				on_path[a] = false;
+				depth--;
+				continue;
+			}
+			if (!edge[a][b])
+				continue;
+			if (b == s) {
+				memcpy(cycle, path, sizeof(int) * (size_t)(depth + 1));
+				return depth + 1;
+			}
+			if (on_path[b] || b < s)
+				continue;
+			path[++depth] = b;
+			next[depth] = 1;
+			on_path[b] = true;
+		}
+	}
+	return 0;
+}
+
+static const char *mode_of(const struct task_struct *t)
+{
+	return t->state == TASK_UNINTERRUPTIBLE ? "D" : t->state == TASK_INTERRUPTIBLE ? "S" : "R";
+}
+
+static void describe_task(struct task_struct *t, bool edge[SIM_MAX_TASKS + 1][SIM_MAX_TASKS + 1],
+			  int n)
+{
+	finding_printf("%s (pid %d) state %s, in %s", t->comm, t->pid, mode_of(t),
+		       t->syscall ? t->syscall : "user mode");
+	if (t->sim.state == SIM_BLOCKED && t->blocked_on)
+		finding_printf(", blocked in %s(%s) at %s\n", t->blocked_fn, t->blocked_name,
+			       t->blocked_site);
+	else
+		finding_printf(t->sim.state == SIM_DONE ? ", exited\n" : "\n");
+	if (t->nheld == 0)
+		finding_printf("  holds no locks\n");
+	for (int i = 0; i < t->nheld; i++)
+		finding_printf("  holds #%d: %s (%s), taken at %s\n", i, t->held[i].name,
+			       t->held[i].read ? "read" : "write", t->held[i].site);
+	for (int b = 1; b <= n; b++) {
+		if (!edge[t->pid][b])
+			continue;
+		struct task_struct *o = task_of(b);
+		const struct held_lock *h = held_by(o, t->blocked_on);
+		if (h)
+			finding_printf("  waits for %s, which holds %s (%s) since %s\n", o->comm,
+				       h->name, h->read ? "read" : "write", h->site);
+		else
+			finding_printf("  waits for %s, queued ahead of it in %s(%s)\n", o->comm,
+				       o->blocked_fn, o->blocked_name);
+	}
+}
+
+bool check_hung_tasks(void *ctx)
+{
+	bool edge[SIM_MAX_TASKS + 1][SIM_MAX_TASKS + 1];
+	int n = sim_ntasks(), cycle[SIM_MAX_TASKS + 1], len;
+	struct task_struct *culprit = NULL;
+	char title[160], token[160];
+
+	(void)ctx;
+	for (int a = 1; a <= n && !culprit; a++)
+		if (is_hung(task_of(a)))
+			culprit = task_of(a);
+	if (!culprit)
+		return false;
+
+	wait_for_edges(edge, n);
+	len = find_cycle(edge, n, cycle);
+	if (len) {
+		/* Name the bug after the task that waits for a lock it already holds (the
+		 * recursive read), else after the first task of the cycle. */
+		culprit = task_of(cycle[0]);
+		for (int i = 0; i < len; i++) {
+			struct task_struct *t = task_of(cycle[i]);
+			if (held_by(t, t->blocked_on)) {
+				culprit = t;
+				break;
+			}
+		}
+		const struct held_lock *h = held_by(culprit, culprit->blocked_on);
+		snprintf(title, sizeof(title), "possible deadlock in %s", culprit->blocked_site);
+		snprintf(token, sizeof(token), "deadlock--%s--%s", culprit->blocked_site,
+			 h ? h->site : culprit->syscall ? culprit->syscall : "user");
+	} else {
+		snprintf(title, sizeof(title), "task hung in %s", culprit->blocked_site);
+		snprintf(token, sizeof(token), "hung--%s--%s", culprit->blocked_site,
+			 culprit->syscall ? culprit->syscall : "user");
+	}
+	finding_begin(title, token);
+	for (int a = 1; a <= n; a++)
+		describe_task(task_of(a), edge, n);
+	if (len) {
+		finding_printf("\nwait-for cycle:\n  ");
+		for (int i = 0; i < len; i++) {
+			struct task_struct *t = task_of(cycle[i]);
+			finding_printf("%s --%s(%s)--> ", t->comm, t->blocked_fn, t->blocked_name);
+		}
+		finding_printf("%s\n", task_of(cycle[0])->comm);
+	} else {
+		finding_printf("\nno wait-for cycle: every task sleeps and nothing can wake the "
+			       "uninterruptible ones\n");
+	}
+	return true;
+}

@@ -1,0 +1,152 @@
+/* mm/memory.c: page tables, the fault-in path, zapping, and protection changes.
+ * Every PTE change happens under mm->page_table_lock, as in 2.6.11. */
+#include "mm.h"
+
+#include <stdlib.h>
+
+static pte_t pte_table[MMAP_PAGES]; /* one mm at a time; kept clean by exit_mmap */
+static struct mm_struct the_mm;
+
+struct mm_struct *mm_alloc(void)
+{
+	struct mm_struct *mm = &the_mm;
+
+	mm->id = 1;
+	init_rwsem(&mm->mmap_sem, "&mm->mmap_sem");
+	spin_lock_init(&mm->page_table_lock, "&mm->page_table_lock");
+	mm->map_count = 0;
+	mm->pte = pte_table;
+	mm->next_ino = 1;
+	return mm;
+}
+
+pte_t *pte_offset(struct mm_struct *mm, unsigned long addr)
+{
+	if (addr < TASK_UNMAPPED_BASE || addr >= TASK_UNMAPPED_BASE + MMAP_WINDOW)
+		return NULL;
+	return &mm->pte[(addr - TASK_UNMAPPED_BASE) >> PAGE_SHIFT];
+}
+
+unsigned pte_flags_for(unsigned long vm_flags)
+{
+	unsigned f = _PAGE_PRESENT;
+
+	if (vm_flags & (VM_READ | VM_WRITE | VM_EXEC))
+		f |= _PAGE_USER;
+	if (vm_flags & VM_WRITE)
+		f |= _PAGE_RW;
+	return f;
+}
+
+static struct page *alloc_zeroed_page(void)
+{
+	struct page *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		abort();
+	return p;
+}
+
+/* shmem_getpage: the page at pgoff of a shmem inode, allocated on first use. */
+static struct page *shmem_getpage(struct inode *inode, unsigned long pgoff)
+{
+	if (!inode->pages[pgoff])
+		inode->pages[pgoff] = alloc_zeroed_page();
+	return inode->pages[pgoff];
+}
+
+/* do_anonymous_page / do_no_page: install a PTE for addr. The caller checked the
+ * VMA's permissions; the PTE takes them from the VMA. */
+int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
+		    bool write)
+{
+	pte_t *pte = pte_offset(mm, addr);
+
+	(void)write;
+	spin_lock(&mm->page_table_lock);
+	if (!(pte->flags & _PAGE_PRESENT)) {
+		if (vma->vm_file)
+			pte->page = shmem_getpage(vma->vm_file,
+						  ((addr - vma->vm_start) >> PAGE_SHIFT) +
+							  vma->vm_pgoff);
+		else
+			pte->page = alloc_zeroed_page();
+	}
+	pte->flags = pte_flags_for(vma->vm_flags);
+	spin_unlock(&mm->page_table_lock);
+	return 0;
+}
+
+/* Clear the PTEs of [start, end) and free private pages (shmem pages stay with the
+ * inode). */
+void zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end)
+{
+	spin_lock(&mm->page_table_lock);
+	for (unsigned long a = start; a < end; a += PAGE_SIZE) {
+		pte_t *pte = pte_offset(mm, a);
+		if (!pte || !(pte->flags & _PAGE_PRESENT))
+			continue;
+		struct vm_area_struct *vma = find_vma(mm, a);
+		if (!vma || !vma->vm_file)
+			free(pte->page);
+		pte->page = NULL;
+		pte->flags = 0;
+	}
+	spin_unlock(&mm->page_table_lock);
+}
+
+void change_protection(struct mm_struct *mm, unsigned long start, unsigned long end,
+		       unsigned long vm_flags)
+{
+	spin_lock(&mm->page_table_lock);
+	for (unsigned long a = start; a < end; a += PAGE_SIZE) {
+		pte_t *pte = pte_offset(mm, a);
+		if (pte && (pte->flags & _PAGE_PRESENT))
+			pte->flags = pte_flags_for(vm_flags);
+	}
+	spin_unlock(&mm->page_table_lock);
+}
+
+/* As in 2.6.11 (via __follow_page), a bare page-table walk with no lock: Olof's patch
+ * uses it to ask whether get_user() would fault. */
+int check_user_page_readable(struct mm_struct *mm, unsigned long addr)
+{
+	pte_t *pte = pte_offset(mm, addr);
+
+	sched_point("check_user_page_readable");
+	return pte && (pte->flags & _PAGE_PRESENT) && (pte->flags & _PAGE_USER);
+}
+
+static void free_inode_if_unmapped(struct inode *inode)
+{
+	if (--inode->i_mmap_count > 0)
+		return;
+	for (unsigned long i = 0; i < inode->npages; i++)
+		free(inode->pages[i]);
+	free(inode);
+}
+
+/* exit_mmap without the locking: the run is over, every task is gone or abandoned. */
+void mmput(struct mm_struct *mm)
+{
+	for (int i = 0; i < mm->map_count; i++) {
+		struct vm_area_struct *vma = &mm->mmap[i];
+		for (unsigned long a = vma->vm_start; a < vma->vm_end; a += PAGE_SIZE) {
+			pte_t *pte = pte_offset(mm, a);
+			if (pte->flags & _PAGE_PRESENT && !vma->vm_file)
+				free(pte->page);
+			pte->page = NULL;
+			pte->flags = 0;
+		}
+		if (vma->vm_file)
+			free_inode_if_unmapped(vma->vm_file);
+	}
+	mm->map_count = 0;
+}
+
+/* Called by mmap.c when a VMA that maps an inode goes away. */
+void vma_put_file(struct vm_area_struct *vma)
+{
+	if (vma->vm_file)
+		free_inode_if_unmapped(vma->vm_file);
+}

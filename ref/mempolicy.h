@@ -1,0 +1,14 @@
+/* mm/mempolicy.c, 2.6.11: only what get_mempolicy(MPOL_F_ADDR) does with mmap_sem. */
+#ifndef SNAFU_MEMPOLICY_H
+#define SNAFU_MEMPOLICY_H
+
+#include "kernels.h"
+
+#define MPOL_DEFAULT 0
+#define MPOL_F_NODE  (1 << 0)
+#define MPOL_F_ADDR  (1 << 1)
+
+long sys_get_mempolicy(unsigned long policy, unsigned long nmask, unsigned long maxnode,
+		       unsigned long addr, unsigned long flags);
+
+#endif

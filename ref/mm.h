@@ -1,0 +1,113 @@
+/* The address space: mm_struct, VMAs, page tables, pages (include/linux/mm.h).
+ *
+ * Simplifications (each also in the README):
+ *  - one mm shared by every task (threads); no fork, no COW, no swap;
+ *  - user mappings live in a 64 MiB window at TASK_UNMAPPED_BASE, placed first-fit
+ *    bottom-up; adjacent VMAs are never merged (vma_merge is not modelled);
+ *  - a fault allocates a zeroed page even for reads (no ZERO_PAGE);
+ *  - MAP_SHARED mappings are /dev/zero, i.e. shmem objects: each mmap() gets its own
+ *    inode whose pages outlive the PTEs until its last VMA goes;
+ *  - page tables are one flat level of PTEs for the window.
+ */
+#ifndef SNAFU_MM_H
+#define SNAFU_MM_H
+
+#include "rwsem.h"
+
+#define PAGE_SHIFT 12
+#define PAGE_SIZE  (1UL << PAGE_SHIFT)
+#define PAGE_MASK  (~(PAGE_SIZE - 1))
+#define PAGE_ALIGN(a) (((a) + PAGE_SIZE - 1) & PAGE_MASK)
+
+#define TASK_SIZE	   0xC0000000UL
+#define TASK_UNMAPPED_BASE 0x40000000UL
+#define MMAP_WINDOW	   (64UL << 20)
+#define MMAP_PAGES	   (MMAP_WINDOW >> PAGE_SHIFT)
+#define MAX_MAP_COUNT	   64	/* the model's limit; Linux allows 65536 */
+#define SHMEM_MAX_PAGES	   1024 /* largest shared mapping: 4 MiB */
+
+#define PROT_NONE  0x0
+#define PROT_READ  0x1
+#define PROT_WRITE 0x2
+#define PROT_EXEC  0x4
+
+#define MAP_SHARED    0x01
+#define MAP_PRIVATE   0x02
+#define MAP_ANONYMOUS 0x20
+
+#define VM_READ	  0x0001
+#define VM_WRITE  0x0002
+#define VM_EXEC	  0x0004
+#define VM_SHARED 0x0008
+#define VM_IO	  0x4000
+
+struct page {
+	unsigned char data[PAGE_SIZE];
+};
+
+/* The shmem object behind a MAP_SHARED /dev/zero mapping. */
+struct inode {
+	unsigned long i_ino; /* stable id: futex keys hash on it, never on addresses */
+	int i_mmap_count;    /* VMAs that map it */
+	unsigned long npages;
+	struct page *pages[SHMEM_MAX_PAGES]; /* the page cache, by page offset */
+};
+
+struct vm_area_struct {
+	unsigned long vm_start, vm_end; /* [start, end) */
+	unsigned long vm_flags;
+	unsigned long vm_pgoff; /* offset in the inode, in pages */
+	struct inode *vm_file;	/* NULL for private anonymous memory */
+};
+
+#define _PAGE_PRESENT 0x1
+#define _PAGE_RW      0x2
+#define _PAGE_USER    0x4 /* readable from user mode; PROT_NONE PTEs lack it */
+
+typedef struct {
+	struct page *page;
+	unsigned flags;
+} pte_t;
+
+struct mm_struct {
+	unsigned long id;
+	struct rw_semaphore mmap_sem;
+	spinlock_t page_table_lock;
+	struct vm_area_struct mmap[MAX_MAP_COUNT]; /* sorted by address */
+	int map_count;
+	pte_t *pte; /* MMAP_PAGES entries for the window */
+	unsigned long next_ino;
+};
+
+struct mm_struct *mm_alloc(void);
+void mmput(struct mm_struct *mm); /* exit_mmap: tear everything down */
+
+/* mm/mmap.c */
+struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);
+struct vm_area_struct *find_extend_vma(struct mm_struct *mm, unsigned long addr);
+long do_mmap_pgoff(struct mm_struct *mm, unsigned long len, unsigned long prot,
+		   unsigned long flags);
+int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
+long sys_mmap2(unsigned long addr, unsigned long len, unsigned long prot, unsigned long flags);
+long sys_munmap(unsigned long addr, unsigned long len);
+long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot);
+
+/* mm/memory.c */
+pte_t *pte_offset(struct mm_struct *mm, unsigned long addr); /* NULL outside the window */
+int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
+		    bool write);
+void zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end);
+void change_protection(struct mm_struct *mm, unsigned long start, unsigned long end,
+		       unsigned long vm_flags);
+int check_user_page_readable(struct mm_struct *mm, unsigned long addr);
+unsigned pte_flags_for(unsigned long vm_flags);
+void vma_put_file(struct vm_area_struct *vma);
+
+/* arch/i386/mm/fault.c */
+#define PF_PROT	 0x1 /* the PTE was present: a protection fault */
+#define PF_WRITE 0x2
+#define PF_USER	 0x4
+enum fault_result { FAULT_HANDLED, FAULT_FIXUP, FAULT_SIGSEGV };
+enum fault_result do_page_fault(unsigned long address, unsigned long error_code);
+
+#endif

@@ -1,0 +1,224 @@
+/* mm/mmap.c and mm/mprotect.c: VMAs and the three syscalls that change them, each
+ * under mmap_sem held for write. */
+#include "mm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The first VMA with vm_end > addr, or NULL. */
+struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
+{
+	for (int i = 0; i < mm->map_count; i++)
+		if (mm->mmap[i].vm_end > addr)
+			return &mm->mmap[i];
+	return NULL;
+}
+
+/* The VMA containing addr. No VM_GROWSDOWN stacks are modelled, so nothing extends. */
+struct vm_area_struct *find_extend_vma(struct mm_struct *mm, unsigned long addr)
+{
+	struct vm_area_struct *vma = find_vma(mm, addr);
+
+	return vma && vma->vm_start <= addr ? vma : NULL;
+}
+
+static unsigned long calc_vm_flags(unsigned long prot, unsigned long flags)
+{
+	unsigned long vm = 0;
+
+	if (prot & PROT_READ)
+		vm |= VM_READ;
+	if (prot & PROT_WRITE)
+		vm |= VM_WRITE;
+	if (prot & PROT_EXEC)
+		vm |= VM_EXEC;
+	if (flags & MAP_SHARED)
+		vm |= VM_SHARED;
+	return vm;
+}
+
+/* First fit, bottom-up from TASK_UNMAPPED_BASE. */
+static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len)
+{
+	unsigned long addr = TASK_UNMAPPED_BASE;
+
+	for (int i = 0; i < mm->map_count; i++) {
+		if (mm->mmap[i].vm_start >= addr + len)
+			break;
+		if (mm->mmap[i].vm_end > addr)
+			addr = mm->mmap[i].vm_end;
+	}
+	if (addr + len > TASK_UNMAPPED_BASE + MMAP_WINDOW)
+		return 0;
+	return addr;
+}
+
+static struct vm_area_struct *insert_vma(struct mm_struct *mm, int at)
+{
+	memmove(&mm->mmap[at + 1], &mm->mmap[at], sizeof(mm->mmap[0]) * (size_t)(mm->map_count - at));
+	mm->map_count++;
+	return &mm->mmap[at];
+}
+
+/* split_vma: cut the VMA at index i at addr; both halves keep the flags and file. */
+static int split_vma(struct mm_struct *mm, int i, unsigned long addr)
+{
+	if (mm->map_count == MAX_MAP_COUNT)
+		return -ENOMEM;
+	struct vm_area_struct *lo = insert_vma(mm, i);
+	*lo = mm->mmap[i + 1];
+	struct vm_area_struct *hi = &mm->mmap[i + 1];
+	lo->vm_end = addr;
+	hi->vm_pgoff += (addr - hi->vm_start) >> PAGE_SHIFT;
+	hi->vm_start = addr;
+	if (hi->vm_file)
+		hi->vm_file->i_mmap_count++;
+	return 0;
+}
+
+/* Split so that no VMA straddles start or end. */
+static int split_at(struct mm_struct *mm, unsigned long addr)
+{
+	for (int i = 0; i < mm->map_count; i++) {
+		struct vm_area_struct *v = &mm->mmap[i];
+		if (v->vm_start < addr && addr < v->vm_end)
+			return split_vma(mm, i, addr);
+	}
+	return 0;
+}
+
+long do_mmap_pgoff(struct mm_struct *mm, unsigned long len, unsigned long prot,
+		   unsigned long flags)
+{
+	if (!len)
+		return -EINVAL;
+	len = PAGE_ALIGN(len);
+	if (mm->map_count == MAX_MAP_COUNT)
+		return -ENOMEM;
+	if ((flags & MAP_SHARED) && (len >> PAGE_SHIFT) > SHMEM_MAX_PAGES)
+		return -ENOMEM;
+	unsigned long addr = get_unmapped_area(mm, len);
+	if (!addr)
+		return -ENOMEM;
+
+	int at = 0;
+	while (at < mm->map_count && mm->mmap[at].vm_start < addr)
+		at++;
+	struct vm_area_struct *vma = insert_vma(mm, at);
+	vma->vm_start = addr;
+	vma->vm_end = addr + len;
+	vma->vm_flags = calc_vm_flags(prot, flags);
+	vma->vm_pgoff = 0;
+	vma->vm_file = NULL;
+	if (flags & MAP_SHARED) {
+		/* shmem_zero_setup: a fresh shmem object for this /dev/zero mapping */
+		struct inode *inode = calloc(1, sizeof(*inode));
+		if (!inode)
+			abort();
+		inode->i_ino = mm->next_ino++;
+		inode->i_mmap_count = 1;
+		inode->npages = len >> PAGE_SHIFT;
+		vma->vm_file = inode;
+	}
+	return (long)addr;
+}
+
+int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
+{
+	if ((start & ~PAGE_MASK) || start > TASK_SIZE || len > TASK_SIZE - start)
+		return -EINVAL;
+	len = PAGE_ALIGN(len);
+	if (len == 0)
+		return -EINVAL;
+	unsigned long end = start + len;
+
+	int err = split_at(mm, start);
+	if (!err)
+		err = split_at(mm, end);
+	if (err)
+		return err;
+	/* unmap_region: PTEs first, while the VMAs still say which pages are private */
+	zap_page_range(mm, start, end);
+	int j = 0;
+	for (int i = 0; i < mm->map_count; i++) {
+		struct vm_area_struct *v = &mm->mmap[i];
+		if (v->vm_start >= start && v->vm_end <= end) {
+			vma_put_file(v);
+			continue;
+		}
+		mm->mmap[j++] = *v;
+	}
+	mm->map_count = j;
+	return 0;
+}
+
+long sys_mmap2(unsigned long addr, unsigned long len, unsigned long prot, unsigned long flags)
+{
+	struct mm_struct *mm = current->mm;
+	long ret;
+
+	(void)addr; /* a hint only; MAP_FIXED is not modelled */
+	down_write(&mm->mmap_sem);
+	ret = do_mmap_pgoff(mm, len, prot, flags);
+	up_write(&mm->mmap_sem);
+	return ret;
+}
+
+long sys_munmap(unsigned long addr, unsigned long len)
+{
+	struct mm_struct *mm = current->mm;
+	int ret;
+
+	down_write(&mm->mmap_sem);
+	ret = do_munmap(mm, addr, len);
+	up_write(&mm->mmap_sem);
+	return ret;
+}
+
+long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long end;
+	int err;
+
+	if (start & ~PAGE_MASK)
+		return -EINVAL;
+	if (!len)
+		return 0;
+	len = PAGE_ALIGN(len);
+	end = start + len;
+	if (end <= start)
+		return -ENOMEM;
+	if (prot & ~(unsigned long)(PROT_READ | PROT_WRITE | PROT_EXEC))
+		return -EINVAL;
+
+	down_write(&mm->mmap_sem);
+	/* the range must be mapped without holes, else -ENOMEM (checked before any change) */
+	err = -ENOMEM;
+	unsigned long covered = start;
+	for (int i = 0; i < mm->map_count && covered < end; i++) {
+		struct vm_area_struct *v = &mm->mmap[i];
+		if (v->vm_end <= covered)
+			continue;
+		if (v->vm_start > covered)
+			break;
+		covered = v->vm_end;
+	}
+	if (covered < end)
+		goto out;
+	err = split_at(mm, start);
+	if (!err)
+		err = split_at(mm, end);
+	if (err)
+		goto out;
+	for (int i = 0; i < mm->map_count; i++) {
+		struct vm_area_struct *v = &mm->mmap[i];
+		if (v->vm_start >= start && v->vm_end <= end)
+			v->vm_flags = (v->vm_flags & VM_SHARED) | calc_vm_flags(prot, 0);
+	}
+	change_protection(mm, start, end, calc_vm_flags(prot, 0));
+	err = 0;
+out:
+	up_write(&mm->mmap_sem);
+	return err;
+}

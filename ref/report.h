@@ -1,0 +1,30 @@
+/* Findings: what a checker saw, kept until the run ends and the report is printed. */
+#ifndef SNAFU_REPORT_H
+#define SNAFU_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct finding {
+	bool found;
+	char title[160]; /* "possible deadlock in do_page_fault" */
+	char token[160]; /* the signature: "deadlock--do_page_fault--futex_wait" */
+	char body[8192]; /* tasks, held locks, the wait-for cycle */
+	size_t len;
+};
+
+extern struct finding finding;
+
+void finding_reset(void);
+void finding_begin(const char *title, const char *token);
+void finding_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ref/hung_task.c: the watchdog's judgement when no task can run (sim's on_hang). */
+bool check_hung_tasks(void *ctx);
+
+/* Print the finding with the interleaving table and the DEDUP_TOKEN line. */
+void report_print(FILE *out, const char *kernel);
+/* The interleaving as one column per task (needs a traced run). */
+void report_interleaving(FILE *out, int max_rows);
+
+#endif

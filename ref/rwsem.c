@@ -1,0 +1,183 @@
+/* lib/rwsem-spinlock.c, 2.6.11.
+ *
+ * Fairness is the whole bug: a new locker queues behind anything already waiting,
+ * readers included, so a reader that already holds the semaphore and asks again
+ * sleeps behind a queued writer that waits for it.
+ */
+#include "rwsem.h"
+
+void init_rwsem(struct rw_semaphore *sem, const char *name)
+{
+	sem->activity = 0;
+	spin_lock_init(&sem->wait_lock, "&sem->wait_lock");
+	INIT_LIST_HEAD(&sem->wait_list);
+	sem->name = name;
+}
+
+/* Grant the lock to waiters at the head of the queue: a writer alone, or every
+ * consecutive reader up to the first writer. wakewrite == 0 wakes readers only. */
+static void __rwsem_do_wake(struct rw_semaphore *sem, int wakewrite)
+{
+	struct rwsem_waiter *waiter = list_entry(sem->wait_list.next, struct rwsem_waiter, list);
+	struct task_struct *tsk;
+	int woken = 0;
+
+	if (waiter->flags & RWSEM_WAITING_FOR_WRITE) {
+		if (!wakewrite)
+			return;
+		sem->activity = -1;
+		list_del(&waiter->list);
+		tsk = waiter->task;
+		waiter->task = NULL; /* the waiter may return as soon as this is NULL */
+		wake_up_process(tsk);
+		return;
+	}
+	while (waiter->flags & RWSEM_WAITING_FOR_READ) {
+		struct list_head *next = waiter->list.next;
+
+		list_del(&waiter->list);
+		tsk = waiter->task;
+		waiter->task = NULL;
+		wake_up_process(tsk);
+		woken++;
+		if (list_empty(&sem->wait_list))
+			break;
+		waiter = list_entry(next, struct rwsem_waiter, list);
+	}
+	sem->activity += woken;
+}
+
+/* Queue behind everything already waiting and sleep until a waker grants the lock. */
+static void rwsem_wait(struct rw_semaphore *sem, unsigned int flags, const char *fn,
+		       const char *site)
+{
+	struct task_struct *tsk = current;
+	struct rwsem_waiter waiter;
+
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	waiter.task = tsk;
+	waiter.flags = flags;
+	list_add_tail(&waiter.list, &sem->wait_list);
+	spin_unlock(&sem->wait_lock);
+
+	set_blocked_on(sem, sem->name, fn, site);
+	sim_trace(EV_SLEEP, fn, sem->name, 0, 0);
+	for (;;) {
+		if (!waiter.task)
+			break;
+		schedule();
+		set_current_state(TASK_UNINTERRUPTIBLE);
+	}
+	tsk->state = TASK_RUNNING;
+	clear_blocked_on();
+}
+
+void rwsem_down_read(struct rw_semaphore *sem, const char *site)
+{
+	might_sleep();
+	sched_point("down_read");
+	sim_trace(EV_LOCK, "down_read", sem->name, 0, 0);
+	spin_lock(&sem->wait_lock);
+	if (sem->activity >= 0 && list_empty(&sem->wait_list)) {
+		sem->activity++;
+		spin_unlock(&sem->wait_lock);
+	} else {
+		rwsem_wait(sem, RWSEM_WAITING_FOR_READ, "down_read", site);
+	}
+	lock_acquired(sem, sem->name, site, true);
+}
+
+void rwsem_down_write(struct rw_semaphore *sem, const char *site)
+{
+	might_sleep();
+	sched_point("down_write");
+	sim_trace(EV_LOCK, "down_write", sem->name, 0, 0);
+	spin_lock(&sem->wait_lock);
+	if (sem->activity == 0 && list_empty(&sem->wait_list)) {
+		sem->activity = -1;
+		spin_unlock(&sem->wait_lock);
+	} else {
+		rwsem_wait(sem, RWSEM_WAITING_FOR_WRITE, "down_write", site);
+	}
+	lock_acquired(sem, sem->name, site, false);
+}
+
+/* Trylocks fail whenever the lock could not be granted at once: a queued waiter counts. */
+int rwsem_down_read_trylock(struct rw_semaphore *sem, const char *site)
+{
+	int ret = 0;
+
+	sched_point("down_read_trylock");
+	spin_lock(&sem->wait_lock);
+	if (sem->activity >= 0 && list_empty(&sem->wait_list)) {
+		sem->activity++;
+		ret = 1;
+	}
+	spin_unlock(&sem->wait_lock);
+	if (ret) {
+		lock_acquired(sem, sem->name, site, true);
+		sim_trace(EV_LOCK, "down_read_trylock", sem->name, 0, 0);
+	} else {
+		sim_trace(EV_TRYFAIL, "down_read_trylock", sem->name, 0, 0);
+	}
+	return ret;
+}
+
+int rwsem_down_write_trylock(struct rw_semaphore *sem, const char *site)
+{
+	int ret = 0;
+
+	sched_point("down_write_trylock");
+	spin_lock(&sem->wait_lock);
+	if (sem->activity == 0 && list_empty(&sem->wait_list)) {
+		sem->activity = -1;
+		ret = 1;
+	}
+	spin_unlock(&sem->wait_lock);
+	if (ret) {
+		lock_acquired(sem, sem->name, site, false);
+		sim_trace(EV_LOCK, "down_write_trylock", sem->name, 0, 0);
+	} else {
+		sim_trace(EV_TRYFAIL, "down_write_trylock", sem->name, 0, 0);
+	}
+	return ret;
+}
+
+void rwsem_up_read(struct rw_semaphore *sem)
+{
+	sched_point("up_read");
+	lock_released(sem);
+	sim_trace(EV_UNLOCK, "up_read", sem->name, 0, 0);
+	spin_lock(&sem->wait_lock);
+	/* the last reader out wakes the writer at the head (readers would not be queued) */
+	if (--sem->activity == 0 && !list_empty(&sem->wait_list))
+		__rwsem_do_wake(sem, 1);
+	spin_unlock(&sem->wait_lock);
+}
+
+void rwsem_up_write(struct rw_semaphore *sem)
+{
+	sched_point("up_write");
+	lock_released(sem);
+	sim_trace(EV_UNLOCK, "up_write", sem->name, 0, 0);
+	spin_lock(&sem->wait_lock);
+	sem->activity = 0;
+	if (!list_empty(&sem->wait_list))
+		__rwsem_do_wake(sem, 1);
+	spin_unlock(&sem->wait_lock);
+}
+
+void rwsem_downgrade_write(struct rw_semaphore *sem)
+{
+	struct task_struct *tsk = current;
+
+	sched_point("downgrade_write");
+	spin_lock(&sem->wait_lock);
+	sem->activity = 1;
+	if (!list_empty(&sem->wait_list))
+		__rwsem_do_wake(sem, 0);
+	spin_unlock(&sem->wait_lock);
+	for (int i = 0; i < tsk->nheld; i++)
+		if (tsk->held[i].lock == sem)
+			tsk->held[i].read = true;
+}

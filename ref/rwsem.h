@@ -1,0 +1,42 @@
+/* Read-write semaphores as in 2.6.11's lib/rwsem-spinlock.c: fair, FIFO. */
+#ifndef SNAFU_RWSEM_H
+#define SNAFU_RWSEM_H
+
+#include "spinlock.h"
+
+#define RWSEM_WAITING_FOR_READ	0x00000001
+#define RWSEM_WAITING_FOR_WRITE 0x00000002
+
+struct rwsem_waiter {
+	struct list_head list;
+	struct task_struct *task; /* NULL once the lock is granted */
+	unsigned int flags;
+};
+
+struct rw_semaphore {
+	int activity; /* 0: free; >0: that many readers; -1: one writer */
+	spinlock_t wait_lock;
+	struct list_head wait_list;
+	const char *name;
+};
+
+void init_rwsem(struct rw_semaphore *sem, const char *name);
+
+/* The caller's function name is recorded as the acquire site, like lockdep's _RET_IP_. */
+void rwsem_down_read(struct rw_semaphore *sem, const char *site);
+void rwsem_down_write(struct rw_semaphore *sem, const char *site);
+int rwsem_down_read_trylock(struct rw_semaphore *sem, const char *site);
+int rwsem_down_write_trylock(struct rw_semaphore *sem, const char *site);
+void rwsem_up_read(struct rw_semaphore *sem);
+void rwsem_up_write(struct rw_semaphore *sem);
+void rwsem_downgrade_write(struct rw_semaphore *sem);
+
+#define down_read(s)	      rwsem_down_read(s, __func__)
+#define down_write(s)	      rwsem_down_write(s, __func__)
+#define down_read_trylock(s)  rwsem_down_read_trylock(s, __func__)
+#define down_write_trylock(s) rwsem_down_write_trylock(s, __func__)
+#define up_read(s)	      rwsem_up_read(s)
+#define up_write(s)	      rwsem_up_write(s)
+#define downgrade_write(s)    rwsem_downgrade_write(s)
+
+#endif

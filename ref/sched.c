@@ -1,0 +1,136 @@
+/* kernel/sched.c and friends: sleeping, waking, signals, and the small checkers that
+ * lockdep and might_sleep() provide in the real kernel. */
+#include "kernel.h"
+#include "report.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+void schedule(void)
+{
+	struct task_struct *tsk = current;
+
+	if (unlikely(in_atomic() && tsk->state != TASK_RUNNING))
+		kernel_bug("BUG: scheduling while atomic", "scheduling-while-atomic",
+			   "%s sleeps with preempt_count %d", tsk->comm, tsk->preempt_count);
+	sched_point("schedule");
+	if (tsk->state == TASK_RUNNING)
+		return; /* woken between setting the state and getting here */
+	if (tsk->state == TASK_INTERRUPTIBLE && signal_pending(tsk)) {
+		tsk->state = TASK_RUNNING;
+		return;
+	}
+	sim_block();
+}
+
+int64_t schedule_timeout(int64_t timeout)
+{
+	struct task_struct *tsk = current;
+
+	if (timeout == MAX_SCHEDULE_TIMEOUT) {
+		schedule();
+		return timeout;
+	}
+	uint64_t expire = sim_now() + (uint64_t)timeout;
+	sched_point("schedule_timeout");
+	if (tsk->state == TASK_RUNNING)
+		return timeout;
+	if (tsk->state == TASK_INTERRUPTIBLE && signal_pending(tsk)) {
+		tsk->state = TASK_RUNNING;
+		return timeout;
+	}
+	if (sim_block_until(expire)) {
+		tsk->state = TASK_RUNNING;
+		return 0;
+	}
+	/* woken early: the remaining time, at least one tick so 0 still means "expired" */
+	return expire > sim_now() ? (int64_t)(expire - sim_now()) : 1;
+}
+
+void wake_up_process(struct task_struct *p)
+{
+	if (p->state == TASK_RUNNING)
+		return;
+	p->state = TASK_RUNNING;
+	sim_trace(EV_WAKE, "wake_up_process", p->comm, p->pid, 0);
+	sim_wake(&p->sim);
+}
+
+/* kernel/signal.c, reduced to what a futex sleeper sees: a pending signal, and
+ * signal_wake_up() for a task in an interruptible sleep. */
+void send_sig(struct task_struct *p)
+{
+	p->sigpending = true;
+	sim_trace(EV_SIGNAL, "send_sig", p->comm, p->pid, 0);
+	if (p->state == TASK_INTERRUPTIBLE)
+		wake_up_process(p);
+}
+
+void __might_sleep(const char *site)
+{
+	struct task_struct *tsk = current;
+
+	if (unlikely(in_atomic())) {
+		char token[128];
+		snprintf(token, sizeof(token), "sleep-in-atomic--%s", site);
+		kernel_bug("BUG: sleeping function called from invalid context", token,
+			   "in_atomic(): 1, preempt_count %d, %s (pid %d) in %s\n",
+			   tsk->preempt_count, tsk->comm, tsk->pid, site);
+	}
+}
+
+void kernel_bug(const char *title, const char *token, const char *fmt, ...)
+{
+	va_list ap;
+	char buf[1024];
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	finding_begin(title, token);
+	finding_printf("%s\n", buf);
+	sim_stop(SIM_STOPPED);
+}
+
+/* --- lockdep-lite: the locks each task holds, with the acquiring function --- */
+
+void lock_acquired(const void *lock, const char *name, const char *site, bool read)
+{
+	struct task_struct *tsk = current;
+
+	if (tsk->nheld == MAX_HELD_LOCKS)
+		kernel_bug("BUG: MAX_HELD_LOCKS too low", "max-held-locks", "%s holds %d locks",
+			   tsk->comm, tsk->nheld);
+	tsk->held[tsk->nheld++] = (struct held_lock){lock, name, site, read};
+}
+
+void lock_released(const void *lock)
+{
+	struct task_struct *tsk = current;
+
+	for (int i = tsk->nheld - 1; i >= 0; i--) {
+		if (tsk->held[i].lock == lock) {
+			memmove(&tsk->held[i], &tsk->held[i + 1],
+				sizeof(tsk->held[0]) * (size_t)(tsk->nheld - i - 1));
+			tsk->nheld--;
+			return;
+		}
+	}
+	kernel_bug("BUG: bad unlock balance detected!", "bad-unlock-balance",
+		   "%s is trying to release a lock it does not hold", tsk->comm);
+}
+
+void set_blocked_on(const void *lock, const char *name, const char *fn, const char *site)
+{
+	struct task_struct *tsk = current;
+
+	tsk->blocked_on = lock;
+	tsk->blocked_name = name;
+	tsk->blocked_fn = fn;
+	tsk->blocked_site = site;
+}
+
+void clear_blocked_on(void)
+{
+	current->blocked_on = NULL;
+}

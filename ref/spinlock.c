@@ -1,0 +1,38 @@
+/* Spinlocks: see spinlock.h for how spinning is modelled. */
+#include "spinlock.h"
+
+void _spin_lock(spinlock_t *l, const char *site)
+{
+	struct task_struct *tsk = current;
+
+	inc_preempt_count();
+	sched_point("spin_lock");
+	while (l->owner) {
+		set_blocked_on(l, l->name, "spin_lock", site);
+		sim_trace(EV_SLEEP, "spin_lock", l->name, 0, 0);
+		sim_block();
+	}
+	clear_blocked_on();
+	l->owner = tsk;
+	lock_acquired(l, l->name, site, false);
+	sim_trace(EV_LOCK, "spin_lock", l->name, 0, 0);
+}
+
+void _spin_unlock(spinlock_t *l, const char *site)
+{
+	(void)site;
+	if (unlikely(l->owner != current))
+		kernel_bug("BUG: spinlock wrong owner", "spinlock-wrong-owner",
+			   "spin_unlock(%s) by a task that does not hold it", l->name);
+	l->owner = NULL;
+	lock_released(l);
+	sim_trace(EV_UNLOCK, "spin_unlock", l->name, 0, 0);
+	/* let the spinners (tasks blocked on this lock) retry */
+	for (int i = 1; i <= sim_ntasks(); i++) {
+		struct task_struct *t = (struct task_struct *)sim_task(i);
+		if (t->blocked_on == l)
+			sim_wake(&t->sim);
+	}
+	dec_preempt_count();
+	sched_point("spin_unlock");
+}

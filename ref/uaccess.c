@@ -1,0 +1,104 @@
+/* The MMU and the user-access functions.
+ *
+ * An access walks the PTE; if it is absent or forbids the access, the "hardware" raises
+ * a page fault and, when do_page_fault() handled it, re-executes the access, which may
+ * fault again if another task changed the mapping in between, just like real hardware.
+ * Byte copies go page by page.
+ */
+#include "uaccess.h"
+#include "mm.h"
+
+#include <string.h>
+
+static bool access_ok(unsigned long addr, unsigned long size)
+{
+	return addr <= TASK_SIZE && size <= TASK_SIZE - addr;
+}
+
+/* Copy n bytes between kernel buffer buf and user address uaddr. Returns the number of
+ * bytes NOT copied (0 on success), like __copy_to_user(). */
+static unsigned long mmu_copy(unsigned long uaddr, void *buf, unsigned long n, bool write,
+			      bool user_mode)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned char *p = buf;
+
+	while (n) {
+		unsigned long chunk = PAGE_SIZE - (uaddr & ~PAGE_MASK);
+		if (chunk > n)
+			chunk = n;
+		pte_t *pte = mm ? pte_offset(mm, uaddr) : NULL;
+		unsigned need = _PAGE_PRESENT | _PAGE_USER | (write ? _PAGE_RW : 0);
+		if (!pte || (pte->flags & need) != need) {
+			unsigned long error_code = (write ? PF_WRITE : 0) | (user_mode ? PF_USER : 0);
+			if (pte && (pte->flags & _PAGE_PRESENT))
+				error_code |= PF_PROT;
+			if (do_page_fault(uaddr, error_code) != FAULT_HANDLED)
+				return n;
+			continue; /* re-execute the access */
+		}
+		unsigned char *mem = pte->page->data + (uaddr & ~PAGE_MASK);
+		if (write)
+			memcpy(mem, p, chunk);
+		else
+			memcpy(p, mem, chunk);
+		uaddr += chunk;
+		p += chunk;
+		n -= chunk;
+	}
+	return 0;
+}
+
+int get_user_u32(uint32_t *val, unsigned long uaddr)
+{
+	sched_point("get_user");
+	sim_trace(EV_UACCESS, "get_user", NULL, (long)uaddr, 0);
+	if (!access_ok(uaddr, 4) || mmu_copy(uaddr, val, 4, false, false)) {
+		*val = 0;
+		return -EFAULT;
+	}
+	return 0;
+}
+
+int put_user_u32(uint32_t val, unsigned long uaddr)
+{
+	sched_point("put_user");
+	sim_trace(EV_UACCESS, "put_user", NULL, (long)uaddr, 0);
+	if (!access_ok(uaddr, 4) || mmu_copy(uaddr, &val, 4, true, false))
+		return -EFAULT;
+	return 0;
+}
+
+unsigned long copy_to_user(unsigned long to, const void *from, unsigned long n)
+{
+	might_sleep();
+	sched_point("copy_to_user");
+	sim_trace(EV_UACCESS, "copy_to_user", NULL, (long)to, (long)n);
+	if (!access_ok(to, n))
+		return n;
+	return mmu_copy(to, (void *)from, n, true, false);
+}
+
+/* No might_sleep(): the caller has raised the preempt count, so a fault takes the
+ * bad_area_nosemaphore path and this returns non-zero instead of sleeping. */
+unsigned long __copy_from_user_inatomic(void *to, unsigned long from, unsigned long n)
+{
+	sched_point("__copy_from_user_inatomic");
+	sim_trace(EV_UACCESS, "__copy_from_user_inatomic", NULL, (long)from, (long)n);
+	return mmu_copy(from, to, n, false, false);
+}
+
+int user_load(unsigned long uaddr, uint32_t *val)
+{
+	sched_point("user load");
+	sim_trace(EV_USER, "load", NULL, (long)uaddr, 0);
+	*val = 0;
+	return mmu_copy(uaddr, val, 4, false, true) ? -EFAULT : 0;
+}
+
+int user_store(unsigned long uaddr, uint32_t val)
+{
+	sched_point("user store");
+	sim_trace(EV_USER, "store", NULL, (long)uaddr, (long)val);
+	return mmu_copy(uaddr, &val, 4, true, true) ? -EFAULT : 0;
+}

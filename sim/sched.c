@@ -1,0 +1,224 @@
+/* The scheduler: who runs next, the virtual clock, and the step budget.
+ *
+ * Policy (the only source of nondeterminism is the schedule stream):
+ *  - at every scheduling point the stream may name another runnable task to switch to;
+ *  - otherwise the current task keeps running until it blocks or ends;
+ *  - then the lowest-numbered runnable task runs;
+ *  - when nobody can run, the earliest timer fires (virtual time jumps forward);
+ *  - when nobody can run and no timer is pending, the hang callback judges.
+ */
+#include "sim.h"
+#include "fiber.h"
+
+#include <stdlib.h>
+
+struct sim_task *sim_cur;
+
+static struct {
+	struct sim_config cfg;
+	struct sim_task *tasks[SIM_MAX_TASKS];
+	int ntasks;
+	struct sim_fiber *fibers[SIM_MAX_TASKS]; /* reused between runs */
+	struct sim_task *next;			 /* chosen by a preemption */
+	enum sim_result stop;
+	bool stopping;
+	uint64_t now;
+	uint64_t steps;
+} S;
+
+void sim_init(const struct sim_config *cfg)
+{
+	S.cfg = *cfg;
+	S.ntasks = 0;
+	S.next = NULL;
+	S.stopping = false;
+	S.now = 0;
+	S.steps = 0;
+	sim_cur = NULL;
+	sim_tracing = cfg->trace;
+	fiber_main();
+	sim_trace_reset();
+}
+
+static void task_entry(void *arg)
+{
+	struct sim_task *t = arg;
+
+	t->fn(t);
+	t->state = SIM_DONE;
+	fiber_switch(t->fiber, fiber_main());
+	abort(); /* a finished task is never switched to again */
+}
+
+struct sim_task *sim_spawn(struct sim_task *t, void (*fn)(struct sim_task *))
+{
+	int i = S.ntasks;
+
+	if (i >= SIM_MAX_TASKS)
+		abort();
+	t->id = i + 1;
+	t->state = SIM_RUNNABLE;
+	t->points = 0;
+	t->timer_at = 0;
+	t->timed_out = false;
+	t->fn = fn;
+	if (!S.fibers[i])
+		S.fibers[i] = fiber_create(task_entry, t);
+	else
+		fiber_reset(S.fibers[i], task_entry, t);
+	t->fiber = S.fibers[i];
+	S.tasks[S.ntasks++] = t;
+	return t;
+}
+
+int sim_ntasks(void)
+{
+	return S.ntasks;
+}
+
+struct sim_task *sim_task(int id)
+{
+	return id >= 1 && id <= S.ntasks ? S.tasks[id - 1] : NULL;
+}
+
+uint64_t sim_now(void)
+{
+	return S.now;
+}
+
+uint64_t sim_steps(void)
+{
+	return S.steps;
+}
+
+static void to_scheduler(void)
+{
+	fiber_switch(sim_cur->fiber, fiber_main());
+	if (S.stopping) /* never resumed after a stop; kept as a guard */
+		abort();
+}
+
+void sim_stop(enum sim_result why)
+{
+	S.stop = why;
+	S.stopping = true;
+	fiber_switch(sim_cur->fiber, fiber_main());
+	abort();
+}
+
+/* The preemption the stream holds for this task at this point, if any. */
+static struct sim_task *stream_pick(const struct sim_task *t)
+{
+	for (int i = 0; i < S.cfg.npreempts; i++) {
+		const struct sim_preempt *p = &S.cfg.preempts[i];
+		if (p->task == t->id && p->point == t->points) {
+			struct sim_task *to = sim_task(p->to);
+			if (to && to != t && to->state == SIM_RUNNABLE)
+				return to;
+		}
+	}
+	return NULL;
+}
+
+void sim_point(const char *site)
+{
+	struct sim_task *t = sim_cur, *to;
+
+	t->points++;
+	sim_trace(EV_POINT, site, NULL, 0, 0);
+	if (++S.steps > S.cfg.step_budget)
+		sim_stop(SIM_LIVELOCK);
+	if (S.cfg.npreempts && (to = stream_pick(t))) {
+		sim_trace(EV_PREEMPT, site, NULL, to->id, 0);
+		S.next = to;
+		to_scheduler();
+	}
+}
+
+void sim_block(void)
+{
+	sim_cur->state = SIM_BLOCKED;
+	to_scheduler();
+}
+
+bool sim_block_until(uint64_t deadline)
+{
+	struct sim_task *t = sim_cur;
+
+	t->timer_at = deadline;
+	t->timed_out = false;
+	sim_block();
+	t->timer_at = 0;
+	return t->timed_out;
+}
+
+void sim_wake(struct sim_task *t)
+{
+	if (t->state != SIM_BLOCKED)
+		return;
+	t->state = SIM_RUNNABLE;
+	t->timer_at = 0;
+}
+
+static struct sim_task *lowest_runnable(void)
+{
+	for (int i = 0; i < S.ntasks; i++)
+		if (S.tasks[i]->state == SIM_RUNNABLE)
+			return S.tasks[i];
+	return NULL;
+}
+
+/* Nobody can run: fire the earliest timer, if any. */
+static bool fire_timer(void)
+{
+	struct sim_task *first = NULL;
+
+	for (int i = 0; i < S.ntasks; i++) {
+		struct sim_task *t = S.tasks[i];
+		if (t->state == SIM_BLOCKED && t->timer_at &&
+		    (!first || t->timer_at < first->timer_at))
+			first = t;
+	}
+	if (!first)
+		return false;
+	if (first->timer_at > S.now)
+		S.now = first->timer_at;
+	first->timed_out = true;
+	first->state = SIM_RUNNABLE;
+	first->timer_at = 0;
+	struct sim_task *saved = sim_cur;
+	sim_cur = first;
+	sim_trace(EV_TIMER, "timer", NULL, (long)S.now, 0);
+	sim_cur = saved;
+	return true;
+}
+
+enum sim_result sim_run(void)
+{
+	struct sim_task *t = NULL;
+
+	for (;;) {
+		if (S.next) {
+			t = S.next;
+			S.next = NULL;
+		} else if (!t || t->state != SIM_RUNNABLE) {
+			t = lowest_runnable();
+		}
+		if (!t) {
+			if (fire_timer())
+				continue;
+			bool all_done = true;
+			for (int i = 0; i < S.ntasks; i++)
+				if (S.tasks[i]->state != SIM_DONE)
+					all_done = false;
+			if (all_done || !S.cfg.on_hang || !S.cfg.on_hang(S.cfg.ctx))
+				return SIM_OK;
+			return SIM_HANG;
+		}
+		sim_cur = t;
+		fiber_switch(fiber_main(), t->fiber);
+		sim_cur = NULL;
+		if (S.stopping)
+			return S.stop;
+	}
+}

@@ -1,0 +1,118 @@
+/* sim: the machine the reference kernel runs on.
+ *
+ * Every simulated task is a fiber in one OS thread. The kernel model (ref/) calls
+ * sim_point() at each scheduling point; the scheduler then asks the schedule stream
+ * whether another task runs next. Blocking and waking, a virtual clock and the
+ * step budget live here too. The sim knows nothing about locks: the kernel tells it
+ * what a task waits for only through the hang callback.
+ */
+#ifndef SNAFU_SIM_H
+#define SNAFU_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define SIM_MAX_TASKS	 8
+#define SIM_MAX_PREEMPTS 16
+
+enum sim_state { SIM_RUNNABLE, SIM_BLOCKED, SIM_DONE };
+
+/* One decision of the schedule stream: when task `task` reaches its `point`-th
+ * scheduling point (1-based), switch to task `to`. */
+struct sim_preempt {
+	uint8_t task;
+	uint16_t point;
+	uint8_t to;
+};
+
+struct sim_fiber;
+
+struct sim_task {
+	int id; /* 1-based, also the scheduling order */
+	enum sim_state state;
+	uint32_t points;   /* scheduling points passed */
+	uint64_t timer_at; /* virtual time a timed sleep ends; 0: none */
+	bool timed_out;
+	void (*fn)(struct sim_task *);
+	struct sim_fiber *fiber;
+};
+
+/* Why sim_run() returned. */
+enum sim_result {
+	SIM_OK,	      /* every task finished (or sleeps interruptibly forever) */
+	SIM_HANG,     /* the hang callback said the sleeping tasks can never run */
+	SIM_LIVELOCK, /* step budget exhausted */
+	SIM_STOPPED,  /* a checker called sim_stop() with a finding */
+};
+
+/* Trace events: what the interleaving table and the digest are made of. */
+enum sim_event {
+	EV_POINT,   /* plain scheduling point */
+	EV_SYSCALL, /* syscall entry: fn = sys_*, obj = detail */
+	EV_SYSRET,  /* syscall exit: arg = return value */
+	EV_LOCK,    /* acquired: fn = down_read..., obj = lock name */
+	EV_TRYFAIL, /* trylock failed */
+	EV_UNLOCK,
+	EV_SLEEP,   /* goes to sleep */
+	EV_WAKE,    /* woken (task = the woken one, arg = waker id) */
+	EV_UACCESS, /* user access from the kernel: fn = get_user..., arg = address */
+	EV_FAULT,   /* page fault: arg = address, arg2 = write */
+	EV_USER,    /* user-mode op (load/store): fn = op, arg = address */
+	EV_SIGNAL,  /* signal delivered or sent */
+	EV_PREEMPT, /* the schedule switched tasks: arg = to */
+	EV_TIMER,   /* the virtual clock fired a timer */
+	EV_NOTE,    /* free text in obj */
+};
+
+struct sim_trace_ev {
+	uint8_t task;
+	uint8_t kind;
+	uint16_t point;
+	const char *fn;
+	const char *obj;
+	long arg, arg2;
+};
+
+struct sim_config {
+	const struct sim_preempt *preempts;
+	int npreempts;
+	uint64_t step_budget; /* total scheduling points before a livelock finding */
+	bool trace;	      /* record events for the report (the digest is always kept) */
+	/* Called when no task can run and no timer is pending. Returns true if that is
+	 * a hang worth reporting (a task sleeps uninterruptibly), false if the tasks
+	 * merely sleep interruptibly forever, which user space may do. */
+	bool (*on_hang)(void *ctx);
+	void *ctx;
+};
+
+void sim_init(const struct sim_config *cfg);
+struct sim_task *sim_spawn(struct sim_task *t, void (*fn)(struct sim_task *));
+enum sim_result sim_run(void);
+
+/* --- called from task context --- */
+extern struct sim_task *sim_cur;
+static inline struct sim_task *sim_current(void)
+{
+	return sim_cur;
+}
+void sim_point(const char *site);
+void sim_block(void);			/* sleep until sim_wake() */
+bool sim_block_until(uint64_t deadline); /* ... or the deadline; true if timed out */
+void sim_wake(struct sim_task *t);
+void sim_stop(enum sim_result why) __attribute__((noreturn));
+uint64_t sim_now(void);
+uint64_t sim_steps(void);
+
+/* --- tasks, for reports --- */
+int sim_ntasks(void);
+struct sim_task *sim_task(int id);
+
+/* --- trace --- */
+extern bool sim_tracing;
+void sim_trace(int kind, const char *fn, const char *obj, long arg, long arg2);
+void sim_trace_reset(void);
+uint64_t sim_digest(void);
+const struct sim_trace_ev *sim_trace_events(int *n, int *dropped);
+
+#endif

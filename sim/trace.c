@@ -1,0 +1,99 @@
+/* The trace recorder and the trace digest.
+ *
+ * The digest covers every event of every run, so two runs agree on it only if they
+ * took the same path. It hashes string contents, never pointers, so it is the same in
+ * every build (ASan, gcc release, TSan). The event log itself is kept only when
+ * tracing is on (reports, `snafu replay --trace`); the fuzzer re-runs an input with
+ * tracing on when it needs the report, which determinism makes exact.
+ */
+#include "sim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TRACE_MAX (1 << 16)
+
+bool sim_tracing;
+static struct sim_trace_ev *log_buf;
+static int log_n, log_dropped;
+static uint64_t digest;
+
+/* String hashes cached by address: the same literal is hashed once per process. */
+#define STRCACHE 512
+static struct {
+	const char *s;
+	uint64_t h;
+} strcache[STRCACHE];
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v;
+	h *= 0x100000001b3ULL; /* FNV-1a 64 prime */
+	return h;
+}
+
+static uint64_t str_hash(const char *s)
+{
+	if (!s)
+		return 0;
+	unsigned slot = (unsigned)(((uintptr_t)s >> 3) % STRCACHE);
+	if (strcache[slot].s == s)
+		return strcache[slot].h;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (const char *p = s; *p; p++)
+		h = mix(h, (unsigned char)*p);
+	strcache[slot].s = s;
+	strcache[slot].h = h;
+	return h;
+}
+
+void sim_trace_reset(void)
+{
+	log_n = 0;
+	log_dropped = 0;
+	digest = 0xcbf29ce484222325ULL;
+	if (sim_tracing && !log_buf) {
+		log_buf = malloc(sizeof(*log_buf) * TRACE_MAX);
+		if (!log_buf)
+			abort();
+	}
+}
+
+void sim_trace(int kind, const char *fn, const char *obj, long arg, long arg2)
+{
+	struct sim_task *t = sim_current();
+	int id = t ? t->id : 0;
+
+	digest = mix(digest, (uint64_t)id << 8 | (uint64_t)kind);
+	digest = mix(digest, str_hash(fn));
+	digest = mix(digest, (uint64_t)arg);
+	if (!sim_tracing)
+		return;
+	if (log_n == TRACE_MAX) {
+		/* Keep the most recent half: the end of a run is what a report shows. */
+		memmove(log_buf, log_buf + TRACE_MAX / 2, sizeof(*log_buf) * (TRACE_MAX / 2));
+		log_n = TRACE_MAX / 2;
+		log_dropped += TRACE_MAX / 2;
+	}
+	log_buf[log_n++] = (struct sim_trace_ev){
+		.task = (uint8_t)id,
+		.kind = (uint8_t)kind,
+		.point = (uint16_t)(t ? t->points : 0),
+		.fn = fn,
+		.obj = obj,
+		.arg = arg,
+		.arg2 = arg2,
+	};
+}
+
+uint64_t sim_digest(void)
+{
+	return digest;
+}
+
+const struct sim_trace_ev *sim_trace_events(int *n, int *dropped)
+{
+	*n = log_n;
+	*dropped = log_dropped;
+	return log_buf;
+}

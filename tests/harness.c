@@ -1,0 +1,77 @@
+#include "harness.h"
+
+#include "../ref/futex.h"
+#include "../ref/mm.h"
+#include "../ref/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int harness_passed, harness_failed;
+
+int harness_exit(void)
+{
+	printf("%d passed, %d failed\n", harness_passed, harness_failed);
+	return harness_failed ? 1 : 0;
+}
+
+void run_text(const char *text, const char *kernel, struct run_result *r)
+{
+	static struct program p;
+	char err[256];
+	const struct kernel_config *k = kernel_by_name(kernel);
+
+	if (!k || prog_parse(text, &p, err, sizeof(err))) {
+		fprintf(stderr, "harness: bad test program (%s): %s\n", kernel,
+			k ? err : "unknown kernel");
+		abort();
+	}
+	struct run_opts o = {.trace = true};
+	prog_run(&p, k, &o, r);
+}
+
+static struct task_struct tasks[SIM_MAX_TASKS];
+static task_fn bodies[SIM_MAX_TASKS];
+static struct mm_struct *mm;
+
+static void body(struct sim_task *t)
+{
+	bodies[t->id - 1]();
+}
+
+enum sim_result run_tasks(int n, const task_fn *fns, const struct sim_preempt *pre, int npre)
+{
+	struct sim_config cfg = {
+		.preempts = pre,
+		.npreempts = npre,
+		.step_budget = 1000000,
+		.trace = true,
+		.on_hang = check_hung_tasks,
+	};
+
+	if (mm)
+		mmput(mm);
+	finding_reset();
+	futex_init();
+	mm = mm_alloc();
+	sim_init(&cfg);
+	for (int i = 0; i < n; i++) {
+		memset(&tasks[i], 0, sizeof(tasks[i]));
+		tasks[i].mm = mm;
+		snprintf(tasks[i].comm, sizeof(tasks[i].comm), "T%d", i + 1);
+		bodies[i] = fns[i];
+		sim_spawn(&tasks[i].sim, body);
+		tasks[i].pid = tasks[i].sim.id;
+	}
+	return sim_run();
+}
+
+struct task_struct *harness_task(int id)
+{
+	return &tasks[id - 1];
+}
+
+struct mm_struct *harness_mm(void)
+{
+	return mm;
+}

@@ -1,0 +1,38 @@
+/* A tiny test harness: CHECK() counts, harness_exit() prints "N passed, N failed". */
+#ifndef SNAFU_HARNESS_H
+#define SNAFU_HARNESS_H
+
+#include "../prog/exec.h"
+#include "../ref/kernel.h"
+
+extern int harness_passed, harness_failed;
+
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (cond) {                                                                        \
+			harness_passed++;                                                          \
+		} else {                                                                           \
+			harness_failed++;                                                          \
+			fprintf(stderr, "%s:%d: FAILED: %s: ", __FILE__, __LINE__, #cond);        \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fprintf(stderr, "\n");                                                     \
+		}                                                                                  \
+	} while (0)
+
+#define CHECK_EQ(got, want, what)                                                                  \
+	CHECK((long)(got) == (long)(want), "%s: got %ld, want %ld", what, (long)(got), (long)(want))
+
+int harness_exit(void);
+
+/* Parse a text program (aborting on a parse error) and run it on a kernel. */
+void run_text(const char *text, const char *kernel, struct run_result *r);
+
+/* Run hand-written task bodies on the machine: each fn becomes task i+1 (a
+ * task_struct), sharing one fresh mm, with the given preemptions. Returns how the
+ * run ended; the tasks' task_structs stay readable until the next call. */
+typedef void (*task_fn)(void);
+enum sim_result run_tasks(int n, const task_fn *fns, const struct sim_preempt *pre, int npre);
+struct task_struct *harness_task(int id);
+struct mm_struct *harness_mm(void);
+
+#endif

@@ -1,0 +1,348 @@
+/* snafu: the command-line tool. Subcommands in the habit of git and rr.
+ *
+ * Exit status: 0 no finding, 1 finding (or an expectation not met), 2 bad usage or bad
+ * input, with one line naming the file (or argument), the position and what was
+ * expected.
+ */
+#include "../prog/exec.h"
+#include "../ref/kernels.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *prog_name = "snafu";
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: snafu COMMAND [OPTIONS] [ARGS]\n"
+		"\n"
+		"commands:\n"
+		"  kernels                 list the kernels snafu can run\n"
+		"  replay [OPTIONS] CASE.. run cases; exit 1 on a finding\n"
+		"      --kernel=NAME       kernel to run (default 2.6.11-rc4)\n"
+		"      --check             compare with the cases' expect lines instead; with no\n"
+		"                          --kernel, check every kernel the case names\n"
+		"      --repeat=N          run N times, fail unless every trace digest agrees\n"
+		"      --digest            print the trace digest of each run\n"
+		"      --trace             print every event of the run\n"
+		"      --no-schedule       ignore the case's preemptions\n"
+		"      --quiet             print no report, only the verdict line\n"
+		"  show [--bytes -o OUT] FILE\n"
+		"                          print a case (text or bytes) as text, or write its byte\n"
+		"                          form to OUT\n"
+		"\n"
+		"A file named *.case is text; anything else is the fuzzer's byte form.\n");
+}
+
+static void die_usage(const char *fmt, const char *arg, int argn)
+{
+	fprintf(stderr, "%s: argument %d '%s': expected %s (see snafu --help)\n", prog_name, argn,
+		arg, fmt);
+	exit(2);
+}
+
+static const struct kernel_config *kernel_arg(const char *name)
+{
+	const struct kernel_config *k = kernel_by_name(name);
+
+	if (!k) {
+		fprintf(stderr, "%s: unknown kernel '%s'; valid kernels:", prog_name, name);
+		for (int i = 0; i < nkernels; i++)
+			fprintf(stderr, " %s", kernels[i].name);
+		fprintf(stderr, "\n");
+		exit(2);
+	}
+	return k;
+}
+
+static bool is_text_case(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n >= 5 && !strcmp(path + n - 5, ".case");
+}
+
+/* Read a whole file; on error print one line and exit 2. */
+static uint8_t *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf = NULL;
+	size_t cap = 0, n = 0;
+
+	if (!f) {
+		fprintf(stderr, "%s: %s: cannot open: %s\n", prog_name, path, strerror(errno));
+		exit(2);
+	}
+	for (;;) {
+		if (n + 4096 + 1 > cap) {
+			cap = cap ? cap * 2 : 65536;
+			if (cap > (64u << 20)) {
+				fprintf(stderr, "%s: %s: expected a case under 64 MiB\n", prog_name,
+					path);
+				exit(2);
+			}
+			buf = realloc(buf, cap);
+			if (!buf)
+				abort();
+		}
+		size_t got = fread(buf + n, 1, 4096, f);
+		n += got;
+		if (got < 4096)
+			break;
+	}
+	if (ferror(f)) {
+		fprintf(stderr, "%s: %s: read error: %s\n", prog_name, path, strerror(errno));
+		exit(2);
+	}
+	fclose(f);
+	buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
+/* Load a case in either form; a malformed text case is reported as FILE:LINE:COL. */
+static void load_case(const char *path, struct program *p)
+{
+	size_t len;
+	uint8_t *data = read_file(path, &len);
+
+	if (is_text_case(path)) {
+		char err[256];
+		if (memchr(data, 0, len)) {
+			size_t off = (size_t)((uint8_t *)memchr(data, 0, len) - data);
+			int line = 1, col = 1;
+			for (size_t i = 0; i < off; i++, col++)
+				if (data[i] == '\n')
+					line++, col = 0;
+			fprintf(stderr, "%s:%d:%d: expected text, found a NUL byte\n", path, line,
+				col);
+			exit(2);
+		}
+		if (prog_parse((const char *)data, p, err, sizeof(err))) {
+			fprintf(stderr, "%s:%s\n", path, err);
+			exit(2);
+		}
+	} else {
+		prog_decode(data, len, p);
+	}
+	free(data);
+}
+
+static int cmd_kernels(int argc, char **argv)
+{
+	if (argc > 1)
+		die_usage("no arguments", argv[1], 2);
+	for (int i = 0; i < nkernels; i++)
+		printf("%-12s %s\n", kernels[i].name, kernels[i].summary);
+	return 0;
+}
+
+static void print_trace(FILE *out)
+{
+	int n, dropped;
+	const struct sim_trace_ev *ev = sim_trace_events(&n, &dropped);
+
+	if (dropped)
+		fprintf(out, "(%d earlier events dropped)\n", dropped);
+	for (int i = 0; i < n; i++)
+		fprintf(out, "T%d #%-5u %-2d %-28s %-24s %ld %ld\n", ev[i].task, ev[i].point,
+			ev[i].kind, ev[i].fn ? ev[i].fn : "-", ev[i].obj ? ev[i].obj : "-",
+			ev[i].arg, ev[i].arg2);
+}
+
+static int cmd_replay(int argc, char **argv)
+{
+	const struct kernel_config *only = NULL;
+	bool check = false, digest = false, trace = false, quiet = false, nosched = false;
+	long repeat = 1;
+	int first = argc, status = 0;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strncmp(a, "--kernel=", 9))
+			only = kernel_arg(a + 9);
+		else if (!strcmp(a, "--check"))
+			check = true;
+		else if (!strcmp(a, "--digest"))
+			digest = true;
+		else if (!strcmp(a, "--trace"))
+			trace = true;
+		else if (!strcmp(a, "--quiet"))
+			quiet = true;
+		else if (!strcmp(a, "--no-schedule"))
+			nosched = true;
+		else if (!strncmp(a, "--repeat=", 9)) {
+			char *end;
+			repeat = strtol(a + 9, &end, 10);
+			if (*end || repeat < 1 || repeat > 1000000)
+				die_usage("--repeat=N with N in 1..1000000", a, i + 1);
+		} else if (a[0] == '-' && a[1])
+			die_usage("--kernel=NAME, --check, --repeat=N, --digest, --trace, "
+				  "--no-schedule or --quiet",
+				  a, i + 1);
+		else {
+			first = i;
+			break;
+		}
+	}
+	if (first == argc) {
+		fprintf(stderr, "%s replay: expected at least one CASE file\n", prog_name);
+		return 2;
+	}
+	static struct program p;
+	for (int c = first; c < argc; c++) {
+		load_case(argv[c], &p);
+		/* which kernels to run: --kernel, else the expected ones when checking */
+		const struct kernel_config *ks[16];
+		const char *want[16];
+		int nk = 0;
+		if (check && !only) {
+			for (int e = 0; e < p.nexpect && nk < 16; e++) {
+				ks[nk] = kernel_by_name(p.expect[e].kernel);
+				if (!ks[nk]) {
+					fprintf(stderr, "%s: expect line %d names unknown kernel '%s'\n",
+						argv[c], e + 1, p.expect[e].kernel);
+					return 2;
+				}
+				want[nk++] = p.expect[e].verdict;
+			}
+			if (!nk) {
+				fprintf(stderr, "%s: expected 'expect KERNEL VERDICT' lines for --check\n",
+					argv[c]);
+				return 2;
+			}
+		} else {
+			ks[0] = only ? only : kernel_by_name("2.6.11-rc4");
+			want[0] = NULL;
+			for (int e = 0; e < p.nexpect; e++)
+				if (!strcmp(p.expect[e].kernel, ks[0]->name))
+					want[0] = p.expect[e].verdict;
+			if (check && !want[0]) {
+				fprintf(stderr, "%s: no expect line for kernel %s\n", argv[c],
+					ks[0]->name);
+				return 2;
+			}
+			nk = 1;
+		}
+		for (int k = 0; k < nk; k++) {
+			struct run_opts o = {.trace = !quiet || trace, .no_schedule = nosched};
+			struct run_result r, first_r;
+			for (long n = 0; n < repeat; n++) {
+				prog_run(&p, ks[k], &o, &r);
+				if (n == 0)
+					first_r = r;
+				else if (r.digest != first_r.digest ||
+					 strcmp(r.verdict, first_r.verdict)) {
+					printf("%s [%s]: NONDETERMINISTIC: run %ld digest %016llx, run 1 "
+					       "%016llx\n",
+					       argv[c], ks[k]->name, n + 1, (unsigned long long)r.digest,
+					       (unsigned long long)first_r.digest);
+					return 1;
+				}
+			}
+			if (trace)
+				print_trace(stdout);
+			if (r.result != SIM_OK && !quiet && !check)
+				prog_report(stdout, ks[k]);
+			if (check) {
+				bool ok = !strcmp(r.verdict, want[k]);
+				printf("%s [%s]: %s (expected %s) %s\n", argv[c], ks[k]->name, r.verdict,
+				       want[k], ok ? "PASS" : "MISMATCH");
+				if (!ok) {
+					if (r.result != SIM_OK && !quiet)
+						prog_report(stdout, ks[k]);
+					status = 1;
+				}
+			} else {
+				printf("%s [%s]: %s\n", argv[c], ks[k]->name, r.verdict);
+				if (r.result != SIM_OK)
+					status = 1;
+			}
+			if (digest)
+				printf("%s [%s]: digest %016llx steps %llu runs %ld\n", argv[c],
+				       ks[k]->name, (unsigned long long)r.digest,
+				       (unsigned long long)r.steps, repeat);
+		}
+	}
+	return status;
+}
+
+static int cmd_show(int argc, char **argv)
+{
+	const char *out = NULL, *in = NULL;
+	bool bytes = false;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--bytes"))
+			bytes = true;
+		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
+			out = argv[++i];
+		else if (argv[i][0] == '-' && argv[i][1])
+			die_usage("--bytes, -o OUT or a FILE", argv[i], i + 1);
+		else if (in)
+			die_usage("one FILE", argv[i], i + 1);
+		else
+			in = argv[i];
+	}
+	if (!in || (bytes && !out)) {
+		fprintf(stderr, "%s show: expected FILE, and -o OUT with --bytes\n", prog_name);
+		return 2;
+	}
+	static struct program p;
+	load_case(in, &p);
+	char tmp[4096];
+	FILE *f = stdout;
+	if (out) {
+		snprintf(tmp, sizeof(tmp), "%s.tmp.%d", out, (int)getpid());
+		f = fopen(tmp, "wb");
+		if (!f) {
+			fprintf(stderr, "%s: %s: cannot write: %s\n", prog_name, tmp, strerror(errno));
+			return 2;
+		}
+	}
+	if (bytes) {
+		static uint8_t buf[1 + PROG_MAX_OPS * OP_BYTES + SIM_MAX_PREEMPTS * 4 + 1];
+		size_t n = prog_encode(&p, buf, sizeof(buf));
+		fwrite(buf, 1, n, f);
+	} else {
+		prog_print(&p, f);
+	}
+	if (out) {
+		/* write to a temporary and rename: never a half-written OUT */
+		if (fclose(f) != 0 || rename(tmp, out) != 0) {
+			fprintf(stderr, "%s: %s: cannot write: %s\n", prog_name, out, strerror(errno));
+			unlink(tmp);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	for (int i = 2; i < argc; i++)
+		if (!strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		}
+	if (!strcmp(argv[1], "kernels"))
+		return cmd_kernels(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "replay"))
+		return cmd_replay(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "show"))
+		return cmd_show(argc - 1, argv + 1);
+	fprintf(stderr, "%s: argument 1 '%s': expected a command: kernels, replay, show\n",
+		prog_name, argv[1]);
+	return 2;
+}
