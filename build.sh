@@ -51,7 +51,7 @@ configure() {
 			-DSNAFU_SANITIZE="$san" "$@" >/dev/null
 		echo "$cc $san $*" >"$dir/.snafu-flavour"
 	fi
-	ninja -C "$dir" >&2
+	ninja -C "$dir" --quiet >&2
 }
 
 build_flavour() {
@@ -94,7 +94,7 @@ bench)
 fuzz)
 	ensure_tools
 	build_flavour asan
-	exec "$ROOT/ci/fuzz-until-finding.sh" "$@"
+	exec "$ROOT/fuzz/run.sh" "$@"
 	;;
 *)
 	build_flavour "$cmd"

@@ -1,18 +1,24 @@
 /* The byte form of a program, shared by `snafu show` and the fuzz targets.
  *
- *   byte 0            ntasks - 1 (mod 4)
+ *   byte 0            number of tasks - 2 (mod 3): two to four tasks
  *   8 bytes per op    [task | kind] [A map] [A page] [A word | misaligned | each-page]
  *                     [B map] [B page | B word] [x] [y]
- *   4 bytes per preemption (at the end, before the last byte)
- *                     [task] [point lo] [point hi] [to]
+ *   5 bytes per preemption, at the end before the last byte:
+ *                     [task] [op lo] [op hi] [point] [to: which other task]
  *   last byte         number of preemptions (mod 16, at most what fits)
  *
- * Every byte string decodes: numbers are taken modulo their range, a trailing partial
- * op is ignored, and a mapping reference is taken modulo (mappings + 1), the extra
- * value meaning the NULL page. Op kinds come from a 64-entry table weighted toward what
- * finds bugs (fresh mappings, futex calls), so random bytes make plausible programs.
- *
- * x and y per kind:
+ * Every byte string decodes. It is built for search:
+ *  - an op kind comes from a 64-entry table weighted toward what finds bugs (fresh
+ *    mappings, futex calls, mm changes from other tasks);
+ *  - a mapping reference is taken modulo (mappings + 1), the extra value meaning NULL;
+ *  - numbers go through small(): bytes below 128 give 0..3, the rest 0..127, so random
+ *    bytes mostly make small values (page 0..3 of a mapping, futex value 0..3);
+ *  - each-page needs both of its bits set, a mapping over 128 pages a rare nibble;
+ *  - a preemption's op is taken modulo the ops its task runs, its point modulo 32 (ops
+ *    have fewer points than that, mostly) and its target among the other tasks, so
+ *    every preemption names a real place in the program and a real switch.
+ * struct op holds the meaning (pages - 1, the value, ...); only this file knows the
+ * coding. Per kind, x and y mean:
  *   mmap          x = pages - 1, y = prot (bits 0-2) | shared (bit 3)
  *   munmap        x = pages - 1                 mprotect   x = pages - 1, y = prot
  *   store         x = value                     futex_wait x = value, y = timeout (0: none)
@@ -43,10 +49,10 @@ const char *const op_names[OP_NKINDS] = {
 
 /* How often each kind appears among the 64 values of the kind field. */
 static const uint8_t kind_weight[OP_NKINDS] = {
-	[OP_MMAP] = 8,		 [OP_MUNMAP] = 5,	 [OP_MPROTECT] = 5,
-	[OP_LOAD] = 6,		 [OP_STORE] = 5,	 [OP_FUTEX_WAIT] = 12,
+	[OP_MMAP] = 9,		 [OP_MUNMAP] = 5,	 [OP_MPROTECT] = 5,
+	[OP_LOAD] = 6,		 [OP_STORE] = 5,	 [OP_FUTEX_WAIT] = 14,
 	[OP_FUTEX_WAKE] = 6,	 [OP_FUTEX_REQUEUE] = 4, [OP_FUTEX_CMP_REQUEUE] = 5,
-	[OP_GET_MEMPOLICY] = 4, [OP_KILL] = 2,		 [OP_SLEEP] = 2,
+	[OP_GET_MEMPOLICY] = 1, [OP_KILL] = 2,		 [OP_SLEEP] = 2,
 };
 static uint8_t kind_table[64];
 static uint8_t kind_code[OP_NKINDS]; /* the first table slot of each kind */
@@ -68,61 +74,70 @@ static void init_tables(void)
 
 size_t prog_max_encoded(void)
 {
-	return 1 + PROG_MAX_OPS * OP_BYTES + SIM_MAX_PREEMPTS * 4 + 1;
+	return PROG_MAX_ENCODED;
 }
 
-static bool uses_b(int kind)
+static uint8_t small(uint8_t b)
 {
-	return kind == OP_FUTEX_REQUEUE || kind == OP_FUTEX_CMP_REQUEUE || kind == OP_GET_MEMPOLICY;
+	return b < 128 ? b & 3 : (uint8_t)(b - 128);
 }
 
-static bool uses_a(int kind)
+static uint8_t unsmall(uint8_t v)
+{
+	return v < 4 ? v : (uint8_t)(v + 128);
+}
+
+bool op_uses_a(int kind)
 {
 	return kind != OP_MMAP && kind != OP_KILL && kind != OP_SLEEP;
 }
 
-/* Zero the fields a kind does not use and bring the others into range, so that a
- * decoded program prints and re-encodes exactly. */
-static void normalize(struct op *o, int ntasks)
+bool op_uses_b(int kind)
 {
-	if (!uses_a(o->kind)) {
-		memset(&o->a, 0, sizeof(o->a));
-		o->each_page = false;
-	}
-	if (!uses_b(o->kind))
-		memset(&o->b, 0, sizeof(o->b));
-	switch (o->kind) {
-	case OP_MMAP:
-		o->y &= 15;
-		break;
-	case OP_MPROTECT:
-		o->y &= 7;
-		break;
-	case OP_MUNMAP:
-	case OP_LOAD:
-	case OP_FUTEX_WAKE:
-		o->y = 0;
-		break;
-	case OP_STORE:
-		o->y = 0;
-		break;
-	case OP_FUTEX_REQUEUE:
-		o->y = 0;
-		break;
-	case OP_GET_MEMPOLICY:
-		o->x &= 1;
-		o->y &= 3;
-		break;
-	case OP_KILL:
-		o->x = (uint8_t)(o->x % ntasks);
-		o->y = 0;
-		break;
-	case OP_SLEEP:
-		o->y = 0;
-		break;
-	default:
-		break;
-	}
+	return kind == OP_FUTEX_REQUEUE || kind == OP_FUTEX_CMP_REQUEUE || kind == OP_GET_MEMPOLICY;
+}
+
+static bool has_pages(int kind)
+{
+	return kind == OP_MMAP || kind == OP_MUNMAP || kind == OP_MPROTECT;
+}
+
+int mmap_op_of(const struct program *p, int map)
+{
+	for (int i = 0, k = 0; i < p->nops; i++)
+		if (p->ops[i].kind == OP_MMAP && k++ == map)
+			return i;
+	return -1;
+}
+
+int mmap_index_of(const struct program *p, int op)
+{
+	int k = 0;
+
+	for (int i = 0; i < op; i++)
+		k += p->ops[i].kind == OP_MMAP;
+	return k;
+}
+
+int op_instances(const struct program *p, int i)
+{
+	const struct op *o = &p->ops[i];
+
+	if (!o->each_page || o->a.map == PROG_NULL_MAP)
+		return 1;
+	int mop = mmap_op_of(p, o->a.map);
+	int n = mop < 0 ? 1 : p->ops[mop].x + 1 - o->a.page;
+	return n < 1 ? 1 : n;
+}
+
+int task_instances(const struct program *p, int task)
+{
+	int n = 0;
+
+	for (int i = 0; i < p->nops; i++)
+		if (p->ops[i].task == task)
+			n += op_instances(p, i);
+	return n;
 }
 
 void prog_canonicalize(struct program *p)
@@ -156,30 +171,117 @@ void prog_canonicalize(struct program *p)
 	p->nmaps = k;
 }
 
+static void decode_op(const uint8_t *r, int nmaps, int ntasks, struct op *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->kind = kind_table[(r[0] >> 2) & 63];
+	o->task = (uint8_t)(1 + (r[0] & 3) % ntasks);
+	if (op_uses_a(o->kind)) {
+		int m = r[1] % (nmaps + 1);
+		o->a = (struct uref){
+			.map = m == nmaps ? PROG_NULL_MAP : (uint8_t)m,
+			.page = small(r[2]),
+			.word = r[3] & 31,
+			.misaligned = r[3] & 32,
+		};
+		o->each_page = (r[3] & 0xc0) == 0xc0;
+	}
+	if (op_uses_b(o->kind)) {
+		int m = r[4] % (nmaps + 1);
+		o->b = (struct uref){
+			.map = m == nmaps ? PROG_NULL_MAP : (uint8_t)m,
+			.page = r[5] & 31,
+			.word = r[5] >> 5,
+		};
+	}
+	if (has_pages(o->kind))
+		o->x = (uint8_t)(small(r[6]) + ((r[5] & 15) == 15 ? 128 : 0));
+	switch (o->kind) {
+	case OP_MMAP:
+		o->y = r[7] & 15;
+		break;
+	case OP_MPROTECT:
+		o->y = r[7] & 7;
+		break;
+	case OP_STORE:
+	case OP_FUTEX_WAKE:
+	case OP_SLEEP:
+		o->x = small(r[6]);
+		break;
+	case OP_FUTEX_WAIT:
+		o->x = small(r[6]);
+		o->y = small(r[7]);
+		break;
+	case OP_FUTEX_REQUEUE:
+		o->x = r[6];
+		break;
+	case OP_FUTEX_CMP_REQUEUE:
+		o->x = r[6];
+		o->y = small(r[7]);
+		break;
+	case OP_GET_MEMPOLICY:
+		o->x = r[6] & 1;
+		o->y = r[7] & 3;
+		break;
+	case OP_KILL:
+		o->x = (uint8_t)(r[6] % ntasks);
+		break;
+	}
+}
+
+static void encode_op(const struct op *o, int nmaps, uint8_t *r)
+{
+	memset(r, 0, OP_BYTES);
+	r[0] = (uint8_t)((o->task - 1) | kind_code[o->kind] << 2);
+	if (op_uses_a(o->kind)) {
+		r[1] = o->a.map == PROG_NULL_MAP ? (uint8_t)nmaps : o->a.map;
+		r[2] = unsmall(o->a.page);
+		r[3] = (uint8_t)(o->a.word | (o->a.misaligned ? 32 : 0) | (o->each_page ? 0xc0 : 0));
+	}
+	if (op_uses_b(o->kind)) {
+		r[4] = o->b.map == PROG_NULL_MAP ? (uint8_t)nmaps : o->b.map;
+		r[5] = (uint8_t)((o->b.page & 31) | o->b.word << 5);
+	}
+	switch (o->kind) {
+	case OP_MMAP:
+	case OP_MUNMAP:
+	case OP_MPROTECT:
+		r[5] = o->x >= 128 ? 15 : 0;
+		r[6] = unsmall((uint8_t)(o->x & 127));
+		r[7] = o->y;
+		break;
+	case OP_FUTEX_WAIT:
+		r[6] = unsmall(o->x);
+		r[7] = unsmall(o->y);
+		break;
+	case OP_FUTEX_CMP_REQUEUE:
+		r[6] = o->x;
+		r[7] = unsmall(o->y);
+		break;
+	case OP_STORE:
+	case OP_FUTEX_WAKE:
+	case OP_SLEEP:
+		r[6] = unsmall(o->x);
+		break;
+	default:
+		r[6] = o->x;
+		r[7] = o->y;
+	}
+}
+
 void prog_decode(const uint8_t *data, size_t size, struct program *p)
 {
 	size_t end = size, npre = 0;
 
 	init_tables();
-	memset(p, 0, offsetof(struct program, ops));
-	p->npreempts = 0;
-	p->nexpect = 0;
-	p->ntasks = size ? 1 + data[0] % PROG_MAX_TASKS : 1;
+	p->nops = p->nmaps = p->npreempts = p->nexpect = 0;
+	p->ntasks = size ? 2 + data[0] % 3 : 2;
 	if (size >= 2) {
 		end = size - 1;
 		npre = data[end] % SIM_MAX_PREEMPTS;
-		if (npre * 4 > end - 1)
-			npre = (end - 1) / 4;
-		end -= npre * 4;
-		for (size_t i = 0; i < npre; i++) {
-			const uint8_t *r = data + end + 4 * i;
-			p->preempts[i] = (struct sim_preempt){
-				.task = (uint8_t)(1 + r[0] % p->ntasks),
-				.point = (uint16_t)(r[1] | r[2] << 8),
-				.to = (uint8_t)(1 + r[3] % p->ntasks),
-			};
-		}
-		p->npreempts = (int)npre;
+		if (npre * PREEMPT_BYTES > end - 1)
+			npre = (end - 1) / PREEMPT_BYTES;
+		end -= npre * PREEMPT_BYTES;
 	}
 
 	size_t nops = end > 1 ? (end - 1) / OP_BYTES : 0;
@@ -190,45 +292,24 @@ void prog_decode(const uint8_t *data, size_t size, struct program *p)
 		nmaps += kind_table[(data[1 + i * OP_BYTES] >> 2) & 63] == OP_MMAP;
 	if (nmaps > PROG_MAX_MAPS)
 		nmaps = PROG_MAX_MAPS;
-
-	p->nops = 0;
 	for (size_t i = 0; i < nops; i++) {
-		const uint8_t *r = data + 1 + i * OP_BYTES;
-		struct op *o = &p->ops[p->nops];
-		o->kind = kind_table[(r[0] >> 2) & 63];
-		o->task = (uint8_t)(1 + (r[0] & 3) % p->ntasks);
-		int am = r[1] % (nmaps + 1), bm = r[4] % (nmaps + 1);
-		o->a = (struct uref){
-			.map = am == nmaps ? PROG_NULL_MAP : (uint8_t)am,
-			.page = r[2],
-			.word = r[3] & 63,
-			.misaligned = r[3] & 64,
-		};
-		o->each_page = r[3] & 128;
-		o->b = (struct uref){
-			.map = bm == nmaps ? PROG_NULL_MAP : (uint8_t)bm,
-			.page = r[5] & 31,
-			.word = r[5] >> 5,
-		};
-		o->x = r[6];
-		o->y = r[7];
+		struct op *o = &p->ops[p->nops++];
+		decode_op(data + 1 + i * OP_BYTES, nmaps, p->ntasks, o);
 		if (o->kind == OP_MMAP && p->nmaps == PROG_MAX_MAPS)
 			o->kind = OP_SLEEP; /* more mappings than references can name */
 		p->nmaps += o->kind == OP_MMAP;
-		normalize(o, p->ntasks);
-		p->nops++;
 	}
 	prog_canonicalize(p);
-}
 
-static void put_uref(uint8_t *r, const struct uref *u, int nmaps, bool wide)
-{
-	r[0] = u->map == PROG_NULL_MAP ? (uint8_t)nmaps : u->map;
-	if (wide) {
-		r[1] = u->page;
-		r[2] = (uint8_t)(u->word | (u->misaligned ? 64 : 0));
-	} else {
-		r[1] = (uint8_t)((u->page & 31) | u->word << 5);
+	/* preemptions last: their op numbers are taken modulo what each task runs */
+	for (size_t i = 0; i < npre; i++) {
+		const uint8_t *r = data + end + PREEMPT_BYTES * i;
+		struct sim_preempt *s = &p->preempts[p->npreempts++];
+		s->task = (uint8_t)(1 + r[0] % p->ntasks);
+		int n = task_instances(p, s->task);
+		s->op = (uint16_t)(1 + (n ? (r[1] | r[2] << 8) % n : 0));
+		s->point = (uint16_t)(1 + r[3] % PREEMPT_MAX_POINT);
+		s->to = (uint8_t)(1 + (s->task + r[4] % (p->ntasks - 1)) % p->ntasks);
 	}
 }
 
@@ -239,43 +320,17 @@ size_t prog_encode(const struct program *p, uint8_t *out, size_t cap)
 	init_tables();
 	if (cap < prog_max_encoded())
 		return 0;
-	out[n++] = (uint8_t)(p->ntasks - 1);
-	for (int i = 0; i < p->nops; i++) {
-		const struct op *o = &p->ops[i];
-		uint8_t *r = out + n;
-		r[0] = (uint8_t)((o->task - 1) | kind_code[o->kind] << 2);
-		put_uref(r + 1, &o->a, p->nmaps, true);
-		if (o->each_page)
-			r[3] |= 128;
-		put_uref(r + 4, &o->b, p->nmaps, false);
-		r[6] = o->x;
-		r[7] = o->y;
-		n += OP_BYTES;
-	}
+	out[n++] = (uint8_t)(p->ntasks - 2);
+	for (int i = 0; i < p->nops; i++, n += OP_BYTES)
+		encode_op(&p->ops[i], p->nmaps, out + n);
 	for (int i = 0; i < p->npreempts; i++) {
 		const struct sim_preempt *s = &p->preempts[i];
 		out[n++] = (uint8_t)(s->task - 1);
-		out[n++] = (uint8_t)(s->point & 0xff);
-		out[n++] = (uint8_t)(s->point >> 8);
-		out[n++] = (uint8_t)(s->to - 1);
+		out[n++] = (uint8_t)((s->op - 1) & 0xff);
+		out[n++] = (uint8_t)((s->op - 1) >> 8);
+		out[n++] = (uint8_t)(s->point - 1);
+		out[n++] = (uint8_t)((s->to - s->task - 1 + 2 * p->ntasks) % p->ntasks);
 	}
 	out[n++] = (uint8_t)p->npreempts;
 	return n;
-}
-
-int mmap_op_of(const struct program *p, int map)
-{
-	for (int i = 0, k = 0; i < p->nops; i++)
-		if (p->ops[i].kind == OP_MMAP && k++ == map)
-			return i;
-	return -1;
-}
-
-int mmap_index_of(const struct program *p, int op)
-{
-	int k = 0;
-
-	for (int i = 0; i < op; i++)
-		k += p->ops[i].kind == OP_MMAP;
-	return k;
 }

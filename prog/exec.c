@@ -124,13 +124,11 @@ static void task_main(struct sim_task *st)
 		if (o->task != tsk->pid)
 			continue;
 		unsigned long a = uaddr(&o->a);
-		int n = 1;
-		if (o->each_page && o->a.map != PROG_NULL_MAP) {
-			int mop = mmap_op_of(R.p, o->a.map);
-			n = R.p->ops[mop].x + 1 - o->a.page;
-		}
-		for (int k = 0; k < n; k++)
+		int n = op_instances(R.p, i);
+		for (int k = 0; k < n; k++) {
+			sim_op_begin();
 			R.ret[i] = run_op(o, i, a + (unsigned long)k * PAGE_SIZE);
+		}
 		R.ran[i] = true;
 	}
 }
@@ -170,7 +168,7 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 	uint64_t calls = 0;
 
 	for (int i = 0; i < p->nops; i++)
-		calls += p->ops[i].each_page ? 256 : 1;
+		calls += (uint64_t)op_instances(p, i);
 	struct sim_config cfg = {
 		.preempts = o->no_schedule ? NULL : p->preempts,
 		.npreempts = o->no_schedule ? 0 : p->npreempts,

@@ -14,6 +14,9 @@
 #define PROG_MAX_MAPS	255
 #define PROG_MAX_EXPECT 8
 #define OP_BYTES	8
+#define PREEMPT_BYTES	5
+#define PREEMPT_MAX_POINT 32 /* a preemption names a point 1..32 within an op */
+#define PROG_MAX_ENCODED  (1 + PROG_MAX_OPS * OP_BYTES + SIM_MAX_PREEMPTS * PREEMPT_BYTES + 1)
 
 enum op_kind {
 	OP_MMAP,
@@ -45,7 +48,8 @@ struct op {
 	uint8_t kind;
 	uint8_t task; /* 1-based */
 	struct uref a, b;
-	bool each_page; /* repeat over every page of a's mapping from a on */
+	bool each_page; /* repeat over every page of a's mapping from a on; each run counts
+			   as an op of its own for preemptions */
 	uint8_t x, y;	/* kind-specific small arguments, see prog/codec.c */
 };
 
@@ -76,7 +80,11 @@ void prog_canonicalize(struct program *p); /* group ops by task, number mappings
 /* prog/text.c: parse returns 0, or -1 with a "LINE:COL: expected ..." message */
 int prog_parse(const char *text, struct program *p, char *err, size_t errlen);
 void prog_print(const struct program *p, FILE *out);
-int mmap_index_of(const struct program *p, int op);
-int mmap_op_of(const struct program *p, int map);
+int mmap_index_of(const struct program *p, int op); /* the mapping op i defines */
+int mmap_op_of(const struct program *p, int map);   /* the op that defines mapping */
+int op_instances(const struct program *p, int op);  /* runs of op i: pages for each-page */
+int task_instances(const struct program *p, int task);
+bool op_uses_a(int kind);
+bool op_uses_b(int kind);
 
 #endif

@@ -6,7 +6,7 @@
  *     futex_wait futex val=1
  *   task 2
  *     mmap other pages=1 prot=rw            # private anonymous
- *   preempt 1 at 9 to 2                     # when task 1 reaches its 9th point
+ *   preempt 1 at op 2 point 7 to 2          # task 1's 2nd op, its 7th point
  *   expect 2.6.11-rc4 deadlock--do_page_fault--futex_wait
  *   expect 2.6.11 ok
  *
@@ -38,6 +38,7 @@ struct parser {
 	char names[PROG_MAX_MAPS][32]; /* mapping names in text order */
 	int nnames;
 	int cur_task;
+	int pre_line[SIM_MAX_PREEMPTS], pre_col[SIM_MAX_PREEMPTS]; /* for late checks */
 };
 
 static int fail(struct parser *ps, int col, const char *fmt, ...)
@@ -90,8 +91,8 @@ static int find_map(struct parser *ps, const char *s, int len)
 	return -1;
 }
 
-/* NAME[+OFF] or null[+OFF]; wide refs (the A operand) allow pages 0..255 and words
- * 0..63 with a misaligned half-word, narrow ones (B) pages 0..31 and words 0..7. */
+/* NAME[+OFF] or null[+OFF]; wide refs (the A operand) allow pages 0..127 and words
+ * 0..31 with a misaligned half-word, narrow ones (B) pages 0..31 and words 0..7. */
 static int parse_addr(struct parser *ps, const struct tok *t, bool wide, struct uref *u)
 {
 	const char *plus = memchr(t->s, '+', (size_t)t->len);
@@ -113,12 +114,12 @@ static int parse_addr(struct parser *ps, const struct tok *t, bool wide, struct 
 	if (plus && !parse_num(plus + 1, t->len - nlen - 1, &off))
 		return fail(ps, t->col + nlen + 1, "expected a byte offset after '+'");
 	long page = off / 4096, rem = off % 4096;
-	if (off < 0 || page > (wide ? 255 : 31) || rem / 4 > (wide ? 63 : 7) ||
+	if (off < 0 || page > (wide ? 127 : 31) || rem / 4 > (wide ? 31 : 7) ||
 	    (rem % 4 != 0 && (!wide || rem % 4 != 2)))
 		return fail(ps, t->col + nlen + 1,
 			    "expected an offset PAGE*4096 + WORD*4%s with PAGE <= %d and WORD <= %d",
-			    wide ? " (+2 for a misaligned word)" : "", wide ? 255 : 31,
-			    wide ? 63 : 7);
+			    wide ? " (+2 for a misaligned word)" : "", wide ? 127 : 31,
+			    wide ? 31 : 7);
 	u->page = (uint8_t)page;
 	u->word = (uint8_t)(rem / 4);
 	u->misaligned = rem % 4 == 2;
@@ -206,7 +207,7 @@ static int parse_op(struct parser *ps, struct program *p)
 		o->x = (uint8_t)(n - 1);
 		break;
 	case OP_SLEEP:
-		if (num_arg(ps, &t[1], "ticks", 0, 255, &n))
+		if (num_arg(ps, &t[1], "ticks", 0, 127, &n))
 			return -1;
 		o->x = (uint8_t)n;
 		break;
@@ -247,12 +248,12 @@ static int parse_op(struct parser *ps, struct program *p)
 		} else if ((kind == OP_STORE || kind == OP_FUTEX_WAIT ||
 			    kind == OP_FUTEX_CMP_REQUEUE) &&
 			   KEY("val")) {
-			NUMV("val", 0, 255, val);
+			NUMV("val", 0, 127, val);
 			have_val = true;
 		} else if (kind == OP_FUTEX_WAIT && KEY("timeout"))
-			NUMV("timeout", 0, 255, timeout);
+			NUMV("timeout", 0, 127, timeout);
 		else if (kind == OP_FUTEX_WAKE && KEY("nr"))
-			NUMV("nr", 0, 255, nr);
+			NUMV("nr", 0, 127, nr);
 		else if ((kind == OP_FUTEX_REQUEUE || kind == OP_FUTEX_CMP_REQUEUE) &&
 			 KEY("nr_wake"))
 			NUMV("nr_wake", 0, 15, nr_wake);
@@ -347,18 +348,24 @@ static int parse_line(struct parser *ps, struct program *p)
 	if (tok_is(&t[0], "schedule"))
 		return ps->nt == 1 ? 0 : fail(ps, t[1].col, "expected nothing after 'schedule'");
 	if (tok_is(&t[0], "preempt")) {
-		long task, point, to;
-		if (ps->nt != 6 || !tok_is(&t[2], "at") || !tok_is(&t[4], "to"))
-			return fail(ps, t[0].col, "expected 'preempt TASK at POINT to TASK'");
+		long task, op, point, to;
+		if (ps->nt != 9 || !tok_is(&t[2], "at") || !tok_is(&t[3], "op") ||
+		    !tok_is(&t[5], "point") || !tok_is(&t[7], "to"))
+			return fail(ps, t[0].col, "expected 'preempt TASK at op N point P to TASK'");
 		if (p->npreempts == SIM_MAX_PREEMPTS - 1)
 			return fail(ps, t[0].col, "expected at most %d preemptions",
 				    SIM_MAX_PREEMPTS - 1);
 		if (num_arg(ps, &t[1], "a task number", 1, PROG_MAX_TASKS, &task) ||
-		    num_arg(ps, &t[3], "a scheduling point", 1, 65535, &point) ||
-		    num_arg(ps, &t[5], "a task number", 1, PROG_MAX_TASKS, &to))
+		    num_arg(ps, &t[4], "an op number", 1, 65536, &op) ||
+		    num_arg(ps, &t[6], "a point", 1, PREEMPT_MAX_POINT, &point) ||
+		    num_arg(ps, &t[8], "a task number", 1, PROG_MAX_TASKS, &to))
 			return -1;
-		p->preempts[p->npreempts++] =
-			(struct sim_preempt){(uint8_t)task, (uint16_t)point, (uint8_t)to};
+		ps->pre_line[p->npreempts] = ps->line;
+		ps->pre_col[p->npreempts] = t[4].col;
+		if (task == to)
+			return fail(ps, t[8].col, "expected another task than %ld to switch to", task);
+		p->preempts[p->npreempts++] = (struct sim_preempt){
+			.task = (uint8_t)task, .op = (uint16_t)op, .point = (uint16_t)point, .to = (uint8_t)to};
 		if (task > p->ntasks)
 			p->ntasks = (int)task;
 		if (to > p->ntasks)
@@ -419,10 +426,20 @@ int prog_parse(const char *text, struct program *p, char *err, size_t errlen)
 		ps.line--;
 		return fail(&ps, 1, "expected at least one 'task N' block");
 	}
-	for (int i = 0; i < p->nops; i++) /* references were resolved against text order */
+	for (int i = 0; i < p->nops; i++)
 		if (p->ops[i].kind == OP_KILL && p->ops[i].x >= p->ntasks)
 			p->ntasks = p->ops[i].x + 1;
+	if (p->ntasks < 2)
+		p->ntasks = 2; /* programs have two to four tasks; an extra one idles */
 	prog_canonicalize(p);
+	for (int i = 0; i < p->npreempts; i++) {
+		int n = task_instances(p, p->preempts[i].task);
+		if (p->preempts[i].op > n) {
+			ps.line = ps.pre_line[i];
+			return fail(&ps, ps.pre_col[i], "expected an op number of task %d (1..%d)",
+				    p->preempts[i].task, n);
+		}
+	}
 	return 0;
 }
 
@@ -520,8 +537,8 @@ void prog_print(const struct program *p, FILE *out)
 		fputc('\n', out);
 	}
 	for (int i = 0; i < p->npreempts; i++)
-		fprintf(out, "preempt %d at %d to %d\n", p->preempts[i].task, p->preempts[i].point,
-			p->preempts[i].to);
+		fprintf(out, "preempt %d at op %d point %d to %d\n", p->preempts[i].task,
+			p->preempts[i].op, p->preempts[i].point, p->preempts[i].to);
 	for (int i = 0; i < p->nexpect; i++)
 		fprintf(out, "expect %s %s\n", p->expect[i].kernel, p->expect[i].verdict);
 }

@@ -59,6 +59,8 @@ struct sim_task *sim_spawn(struct sim_task *t, void (*fn)(struct sim_task *))
 	t->id = i + 1;
 	t->state = SIM_RUNNABLE;
 	t->points = 0;
+	t->op = 0;
+	t->op_points = 0;
 	t->timer_at = 0;
 	t->timed_out = false;
 	t->fn = fn;
@@ -111,7 +113,8 @@ static struct sim_task *stream_pick(const struct sim_task *t)
 {
 	for (int i = 0; i < S.cfg.npreempts; i++) {
 		const struct sim_preempt *p = &S.cfg.preempts[i];
-		if (p->task == t->id && p->point == t->points) {
+		if (p->task == t->id &&
+		    (p->op ? p->op == t->op && p->point == t->op_points : p->point == t->points)) {
 			struct sim_task *to = sim_task(p->to);
 			if (to && to != t && to->state == SIM_RUNNABLE)
 				return to;
@@ -125,6 +128,7 @@ void sim_point(const char *site)
 	struct sim_task *t = sim_cur, *to;
 
 	t->points++;
+	t->op_points++;
 	sim_trace(EV_POINT, site, NULL, 0, 0);
 	if (++S.steps > S.cfg.step_budget)
 		sim_stop(SIM_LIVELOCK);
@@ -133,6 +137,12 @@ void sim_point(const char *site)
 		S.next = to;
 		to_scheduler();
 	}
+}
+
+void sim_op_begin(void)
+{
+	sim_cur->op++;
+	sim_cur->op_points = 0;
 }
 
 void sim_block(void)

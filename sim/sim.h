@@ -18,10 +18,12 @@
 
 enum sim_state { SIM_RUNNABLE, SIM_BLOCKED, SIM_DONE };
 
-/* One decision of the schedule stream: when task `task` reaches its `point`-th
- * scheduling point (1-based), switch to task `to`. */
+/* One decision of the schedule stream: when task `task` reaches the `point`-th
+ * scheduling point (1-based) of its `op`-th operation (1-based; see sim_op_begin()),
+ * switch to task `to`. With op 0, `point` counts from the start of the task instead. */
 struct sim_preempt {
 	uint8_t task;
+	uint16_t op;
 	uint16_t point;
 	uint8_t to;
 };
@@ -32,6 +34,8 @@ struct sim_task {
 	int id; /* 1-based, also the scheduling order */
 	enum sim_state state;
 	uint32_t points;   /* scheduling points passed */
+	uint16_t op;	   /* operations begun (sim_op_begin) */
+	uint16_t op_points; /* scheduling points passed in the current operation */
 	uint64_t timer_at; /* virtual time a timed sleep ends; 0: none */
 	bool timed_out;
 	void (*fn)(struct sim_task *);
@@ -68,7 +72,7 @@ enum sim_event {
 struct sim_trace_ev {
 	uint8_t task;
 	uint8_t kind;
-	uint16_t point;
+	uint16_t op, point; /* the task's operation and the point within it */
 	const char *fn;
 	const char *obj;
 	long arg, arg2;
@@ -97,6 +101,7 @@ static inline struct sim_task *sim_current(void)
 	return sim_cur;
 }
 void sim_point(const char *site);
+void sim_op_begin(void); /* the task starts its next operation (a syscall or user access) */
 void sim_block(void);			/* sleep until sim_wake() */
 bool sim_block_until(uint64_t deadline); /* ... or the deadline; true if timed out */
 void sim_wake(struct sim_task *t);

@@ -78,7 +78,8 @@ void sim_trace(int kind, const char *fn, const char *obj, long arg, long arg2)
 	log_buf[log_n++] = (struct sim_trace_ev){
 		.task = (uint8_t)id,
 		.kind = (uint8_t)kind,
-		.point = (uint16_t)(t ? t->points : 0),
+		.op = t ? t->op : 0,
+		.point = t ? t->op_points : 0,
 		.fn = fn,
 		.obj = obj,
 		.arg = arg,

@@ -5,6 +5,7 @@
  * expected.
  */
 #include "../prog/exec.h"
+#include "../prog/minimize.h"
 #include "../ref/kernels.h"
 
 #include <errno.h>
@@ -30,9 +31,13 @@ static void usage(FILE *out)
 		"      --trace             print every event of the run\n"
 		"      --no-schedule       ignore the case's preemptions\n"
 		"      --quiet             print no report, only the verdict line\n"
-		"  show [--bytes -o OUT] FILE\n"
+		"  minimize [--kernel=NAME] [-o OUT.case] INPUT\n"
+		"                          shrink a case or fuzzer input with a finding to a small\n"
+		"                          readable case with the same signature, with expect lines\n"
+		"                          for every kernel\n"
+		"  show [--no-schedule] [--bytes -o OUT] FILE\n"
 		"                          print a case (text or bytes) as text, or write its byte\n"
-		"                          form to OUT\n"
+		"                          form to OUT; --no-schedule drops its preemptions\n"
 		"\n"
 		"A file named *.case is text; anything else is the fuzzer's byte form.\n");
 }
@@ -145,12 +150,25 @@ static void print_trace(FILE *out)
 	int n, dropped;
 	const struct sim_trace_ev *ev = sim_trace_events(&n, &dropped);
 
+	static const char *const kinds[] = {
+		[EV_POINT] = "point",	  [EV_SYSCALL] = "syscall", [EV_SYSRET] = "return",
+		[EV_LOCK] = "lock",	  [EV_TRYFAIL] = "tryfail", [EV_UNLOCK] = "unlock",
+		[EV_SLEEP] = "sleep",	  [EV_WAKE] = "wake",	    [EV_UACCESS] = "uaccess",
+		[EV_FAULT] = "fault",	  [EV_USER] = "user",	    [EV_SIGNAL] = "signal",
+		[EV_PREEMPT] = "preempt", [EV_TIMER] = "timer",	    [EV_NOTE] = "note",
+	};
+
+	fprintf(out, "task op.point  event    function                     object / argument\n");
 	if (dropped)
 		fprintf(out, "(%d earlier events dropped)\n", dropped);
-	for (int i = 0; i < n; i++)
-		fprintf(out, "T%d #%-5u %-2d %-28s %-24s %ld %ld\n", ev[i].task, ev[i].point,
-			ev[i].kind, ev[i].fn ? ev[i].fn : "-", ev[i].obj ? ev[i].obj : "-",
-			ev[i].arg, ev[i].arg2);
+	for (int i = 0; i < n; i++) {
+		const struct sim_trace_ev *e = &ev[i];
+		fprintf(out, "T%-3d %4u.%-4u %-8s %-28s %s", e->task, e->op, e->point, kinds[e->kind],
+			e->fn ? e->fn : "-", e->obj ? e->obj : "");
+		if (e->arg || e->arg2)
+			fprintf(out, " 0x%lx %ld", e->arg, e->arg2);
+		fputc('\n', out);
+	}
 }
 
 static int cmd_replay(int argc, char **argv)
@@ -270,18 +288,102 @@ static int cmd_replay(int argc, char **argv)
 	return status;
 }
 
+/* Open OUT for writing through a temporary that is renamed into place when done. */
+static FILE *open_out(const char *out, char *tmp, size_t len)
+{
+	snprintf(tmp, len, "%s.tmp.%d", out, (int)getpid());
+	FILE *f = fopen(tmp, "wb");
+	if (!f)
+		fprintf(stderr, "%s: %s: cannot write: %s\n", prog_name, out, strerror(errno));
+	return f;
+}
+
+static int close_out(FILE *f, const char *tmp, const char *out)
+{
+	if (fclose(f) != 0 || rename(tmp, out) != 0) {
+		fprintf(stderr, "%s: %s: cannot write: %s\n", prog_name, out, strerror(errno));
+		unlink(tmp);
+		return 2;
+	}
+	return 0;
+}
+
+static int cmd_minimize(int argc, char **argv)
+{
+	const struct kernel_config *k = kernel_by_name("2.6.11-rc4");
+	const char *out = NULL, *in = NULL;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strncmp(argv[i], "--kernel=", 9))
+			k = kernel_arg(argv[i] + 9);
+		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
+			out = argv[++i];
+		else if (argv[i][0] == '-' && argv[i][1])
+			die_usage("--kernel=NAME, -o OUT or an INPUT", argv[i], i + 1);
+		else if (in)
+			die_usage("one INPUT", argv[i], i + 1);
+		else
+			in = argv[i];
+	}
+	if (!in) {
+		fprintf(stderr, "%s minimize: expected an INPUT\n", prog_name);
+		return 2;
+	}
+	static struct program p;
+	struct run_opts quiet = {0}, traced = {.trace = true};
+	struct run_result r;
+	load_case(in, &p);
+	prog_run(&p, k, &quiet, &r);
+	if (r.result == SIM_OK) {
+		fprintf(stderr, "%s: expected an input with a finding on %s; it runs to the end\n", in,
+			k->name);
+		return 2;
+	}
+	char verdict[sizeof(r.verdict)];
+	snprintf(verdict, sizeof(verdict), "%s", r.verdict);
+	int before_ops = p.nops, before_pre = p.npreempts;
+	int runs = prog_minimize(&p, k, verdict);
+
+	/* every kernel's verdict on the minimized case becomes an expect line */
+	p.nexpect = 0;
+	for (int i = 0; i < nkernels && p.nexpect < PROG_MAX_EXPECT; i++) {
+		prog_run(&p, &kernels[i], &quiet, &r);
+		struct expectation *e = &p.expect[p.nexpect++];
+		snprintf(e->kernel, sizeof(e->kernel), "%s", kernels[i].name);
+		snprintf(e->verdict, sizeof(e->verdict), "%s", r.verdict);
+	}
+	prog_run(&p, k, &traced, &r);
+
+	char tmp[4096];
+	FILE *f = out ? open_out(out, tmp, sizeof(tmp)) : stdout;
+	if (!f)
+		return 2;
+	fprintf(f, "# %s\n# found on %s; minimized by snafu minimize from %s\n", r.verdict, k->name,
+		in);
+	fprintf(f, "# (%d ops, %d preemptions before; %d runs to minimize)\n", before_ops,
+		before_pre, runs);
+	fprintf(f, "# replay: build/bin/snafu replay --kernel=%s %s\n", k->name,
+		out ? out : "THIS.case");
+	prog_print(&p, f);
+	if (out && close_out(f, tmp, out))
+		return 2;
+	return 0;
+}
+
 static int cmd_show(int argc, char **argv)
 {
 	const char *out = NULL, *in = NULL;
-	bool bytes = false;
+	bool bytes = false, nosched = false;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--bytes"))
 			bytes = true;
+		else if (!strcmp(argv[i], "--no-schedule"))
+			nosched = true;
 		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			out = argv[++i];
 		else if (argv[i][0] == '-' && argv[i][1])
-			die_usage("--bytes, -o OUT or a FILE", argv[i], i + 1);
+			die_usage("--bytes, --no-schedule, -o OUT or a FILE", argv[i], i + 1);
 		else if (in)
 			die_usage("one FILE", argv[i], i + 1);
 		else
@@ -293,32 +395,21 @@ static int cmd_show(int argc, char **argv)
 	}
 	static struct program p;
 	load_case(in, &p);
+	if (nosched)
+		p.npreempts = 0;
 	char tmp[4096];
-	FILE *f = stdout;
-	if (out) {
-		snprintf(tmp, sizeof(tmp), "%s.tmp.%d", out, (int)getpid());
-		f = fopen(tmp, "wb");
-		if (!f) {
-			fprintf(stderr, "%s: %s: cannot write: %s\n", prog_name, tmp, strerror(errno));
-			return 2;
-		}
-	}
+	FILE *f = out ? open_out(out, tmp, sizeof(tmp)) : stdout;
+	if (!f)
+		return 2;
 	if (bytes) {
-		static uint8_t buf[1 + PROG_MAX_OPS * OP_BYTES + SIM_MAX_PREEMPTS * 4 + 1];
+		static uint8_t buf[PROG_MAX_ENCODED];
 		size_t n = prog_encode(&p, buf, sizeof(buf));
 		fwrite(buf, 1, n, f);
 	} else {
 		prog_print(&p, f);
 	}
-	if (out) {
-		/* write to a temporary and rename: never a half-written OUT */
-		if (fclose(f) != 0 || rename(tmp, out) != 0) {
-			fprintf(stderr, "%s: %s: cannot write: %s\n", prog_name, out, strerror(errno));
-			unlink(tmp);
-			return 2;
-		}
-	}
-	return 0;
+	/* written to a temporary and renamed: never a half-written OUT */
+	return out ? close_out(f, tmp, out) : 0;
 }
 
 int main(int argc, char **argv)
@@ -342,7 +433,9 @@ int main(int argc, char **argv)
 		return cmd_replay(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "show"))
 		return cmd_show(argc - 1, argv + 1);
-	fprintf(stderr, "%s: argument 1 '%s': expected a command: kernels, replay, show\n",
+	if (!strcmp(argv[1], "minimize"))
+		return cmd_minimize(argc - 1, argv + 1);
+	fprintf(stderr, "%s: argument 1 '%s': expected a command: kernels, replay, minimize, show\n",
 		prog_name, argv[1]);
 	return 2;
 }

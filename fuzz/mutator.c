@@ -1,0 +1,117 @@
+/* A structure-aware mutator for futex_mm_fuzzer.
+ *
+ * libFuzzer's byte mutations know nothing of op records, so most of them shift or tear
+ * the program apart. This one works on the canonical byte form (prog/codec.c) and
+ * makes the changes a person would: add or remove an op, change one field of an op,
+ * add, nudge or remove a preemption. One time in four it leaves the work to
+ * LLVMFuzzerMutate, so byte-level surprises still happen. The output is always a valid
+ * input by construction (every byte string is one), so nothing here can make the
+ * target see garbage.
+ */
+#include "../prog/program.h"
+
+#include <stddef.h>
+#include <string.h>
+
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
+
+static uint32_t rng;
+
+static uint32_t rnd(uint32_t n)
+{
+	rng ^= rng << 13; /* xorshift32: seeded by libFuzzer, so runs stay reproducible */
+	rng ^= rng >> 17;
+	rng ^= rng << 5;
+	return n ? rng % n : 0;
+}
+
+/* A fresh op record, biased like a person would write one: a real mapping, page 0..3,
+ * word 0, small values. */
+static void random_op(uint8_t *r, int nmaps)
+{
+	for (int i = 0; i < OP_BYTES; i++)
+		r[i] = (uint8_t)rnd(256);
+	r[1] = (uint8_t)rnd((uint32_t)nmaps + 1);
+	r[2] = (uint8_t)rnd(4);
+	r[3] = rnd(8) ? 0 : r[3];
+	r[5] &= 0xf0;
+	r[6] = (uint8_t)rnd(4);
+	r[7] = rnd(2) ? (uint8_t)rnd(16) : r[7];
+}
+
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
+{
+	static struct program p;
+	static uint8_t buf[PROG_MAX_ENCODED];
+
+	rng = seed | 1;
+	if (rnd(4) == 0)
+		return LLVMFuzzerMutate(data, size, max_size);
+
+	prog_decode(data, size, &p);
+	size_t n = prog_encode(&p, buf, sizeof(buf));
+	size_t ops = 1, pre = ops + (size_t)p.nops * OP_BYTES;
+	size_t npre = (size_t)p.npreempts, end = pre + npre * PREEMPT_BYTES;
+
+	switch (rnd(8)) {
+	case 0: /* insert an op */
+	case 1:
+		if (n + OP_BYTES <= sizeof(buf) && p.nops < PROG_MAX_OPS) {
+			size_t at = ops + rnd((uint32_t)p.nops + 1) * OP_BYTES;
+			memmove(buf + at + OP_BYTES, buf + at, n - at);
+			random_op(buf + at, p.nmaps);
+			n += OP_BYTES;
+		}
+		break;
+	case 2: /* delete an op */
+		if (p.nops) {
+			size_t at = ops + rnd((uint32_t)p.nops) * OP_BYTES;
+			memmove(buf + at, buf + at + OP_BYTES, n - at - OP_BYTES);
+			n -= OP_BYTES;
+		}
+		break;
+	case 3: /* change one field of an op: small steps mostly */
+		if (p.nops) {
+			uint8_t *b = buf + ops + rnd((uint32_t)p.nops) * OP_BYTES + rnd(OP_BYTES);
+			*b = rnd(2) ? (uint8_t)(*b + (rnd(2) ? 1 : -1)) : (uint8_t)rnd(256);
+		}
+		break;
+	case 4: /* add a preemption, in a task that has ops, early in an op more often */
+		if (npre + 1 < SIM_MAX_PREEMPTS && p.nops) {
+			int task = p.ops[rnd((uint32_t)p.nops)].task;
+			uint32_t op = rnd((uint32_t)task_instances(&p, task));
+			uint8_t r[PREEMPT_BYTES] = {(uint8_t)(task - 1), (uint8_t)op, (uint8_t)(op >> 8),
+						    (uint8_t)rnd(rnd(2) ? 12 : PREEMPT_MAX_POINT),
+						    (uint8_t)rnd(4)};
+			memmove(buf + end + PREEMPT_BYTES, buf + end, n - end);
+			memcpy(buf + end, r, PREEMPT_BYTES);
+			n += PREEMPT_BYTES;
+			buf[n - 1] = (uint8_t)(npre + 1);
+		}
+		break;
+	case 5: /* nudge a preemption: a point or an op earlier or later */
+	case 6:
+		if (npre) {
+			uint8_t *r = buf + pre + rnd((uint32_t)npre) * PREEMPT_BYTES;
+			int field = rnd(3) == 0 ? 1 : 3;
+			r[field] = (uint8_t)(r[field] + (rnd(2) ? 1 : -1) * (int)(1 + rnd(3)));
+			if (rnd(4) == 0)
+				r[4] = (uint8_t)rnd(4);
+		}
+		break;
+	case 7: /* drop a preemption */
+		if (npre) {
+			size_t at = pre + rnd((uint32_t)npre) * PREEMPT_BYTES;
+			memmove(buf + at, buf + at + PREEMPT_BYTES, n - at - PREEMPT_BYTES);
+			n -= PREEMPT_BYTES;
+			buf[n - 1] = (uint8_t)(npre - 1);
+		}
+		break;
+	}
+	if (n > max_size)
+		return LLVMFuzzerMutate(data, size, max_size);
+	memcpy(data, buf, n);
+	return n;
+}
+

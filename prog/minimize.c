@@ -1,0 +1,273 @@
+/* Minimizing a program that has a finding, keeping its signature (the DEDUP token).
+ *
+ * libFuzzer's -minimize_crash only shortens bytes; this works on the program: drop
+ * preemptions, drop whole tasks, drop ops, shrink mappings, clear each-page and
+ * simplify operands, repeating until nothing more can go. A candidate is kept only if
+ * it gives the very same verdict. Preemptions follow the ops they sit in when other
+ * ops go (a preemption names an op by its number within its task).
+ */
+#include "minimize.h"
+
+#include <string.h>
+
+#define PROT_RW_PRIVATE 3 /* mmap's y: PROT_READ | PROT_WRITE, not shared */
+
+static int instance_start(const struct program *p, int op)
+{
+	int s = 0;
+
+	for (int i = 0; i < op; i++)
+		if (p->ops[i].task == p->ops[op].task)
+			s += op_instances(p, i);
+	return s;
+}
+
+/* The op of `old` a preemption sits in, and its run within that op; -1 if none. */
+static int locate(const struct program *old, const struct sim_preempt *s, int *off)
+{
+	int inst = s->op - 1;
+
+	for (int i = 0; i < old->nops; i++) {
+		if (old->ops[i].task != s->task)
+			continue;
+		int k = op_instances(old, i);
+		if (inst < k) {
+			*off = inst;
+			return i;
+		}
+		inst -= k;
+	}
+	return -1;
+}
+
+/* Carry the preemptions of `old` over to `nw`, whose op j came from old op newidx^-1
+ * and whose task t came from old task tmap^-1. */
+static void remap_preempts(const struct program *old, struct program *nw, const int *newidx,
+			   const int *tmap)
+{
+	nw->npreempts = 0;
+	for (int i = 0; i < old->npreempts; i++) {
+		struct sim_preempt s = old->preempts[i];
+		int off, o = locate(old, &s, &off);
+		if (o < 0 || newidx[o] < 0 || !tmap[s.task] || !tmap[s.to])
+			continue;
+		int j = newidx[o];
+		if (off >= op_instances(nw, j))
+			continue;
+		s.op = (uint16_t)(instance_start(nw, j) + off + 1);
+		s.task = (uint8_t)tmap[s.task];
+		s.to = (uint8_t)tmap[s.to];
+		nw->preempts[nw->npreempts++] = s;
+	}
+}
+
+static void identity(int *newidx, int *tmap, const struct program *p)
+{
+	for (int i = 0; i < p->nops; i++)
+		newidx[i] = i;
+	for (int t = 0; t <= PROG_MAX_TASKS; t++)
+		tmap[t] = t <= p->ntasks ? t : 0;
+}
+
+/* Remove the ops for which drop[i] is set, renumbering mappings and tasks. */
+static void remove_ops(const struct program *old, struct program *nw, const bool *drop,
+		       const int *tmap)
+{
+	int newidx[PROG_MAX_OPS], mapidx[PROG_MAX_MAPS], n = 0, m = 0, k = 0;
+
+	*nw = *old;
+	for (int i = 0; i < old->nops; i++) {
+		if (old->ops[i].kind == OP_MMAP)
+			mapidx[k++] = drop[i] ? -1 : m++;
+		newidx[i] = drop[i] ? -1 : n++;
+	}
+	n = 0;
+	for (int i = 0; i < old->nops; i++) {
+		if (drop[i])
+			continue;
+		struct op o = old->ops[i];
+		struct uref *refs[2] = {&o.a, &o.b};
+		for (int r = 0; r < 2; r++)
+			if (refs[r]->map != PROG_NULL_MAP)
+				refs[r]->map = mapidx[refs[r]->map] < 0 ? PROG_NULL_MAP
+									: (uint8_t)mapidx[refs[r]->map];
+		o.task = (uint8_t)tmap[o.task];
+		if (o.kind == OP_KILL)
+			o.x = (uint8_t)(tmap[o.x + 1] ? tmap[o.x + 1] - 1 : 0);
+		nw->ops[n++] = o;
+	}
+	nw->nops = n;
+	nw->nmaps = m;
+	remap_preempts(old, nw, newidx, tmap);
+}
+
+struct minimizer {
+	const struct kernel_config *k;
+	const char *verdict;
+	int runs;
+};
+
+static bool same_finding(struct minimizer *mz, const struct program *p)
+{
+	struct run_opts o = {0};
+	struct run_result r;
+
+	mz->runs++;
+	prog_run(p, mz->k, &o, &r);
+	return !strcmp(r.verdict, mz->verdict);
+}
+
+static bool try_candidate(struct minimizer *mz, struct program *p, const struct program *cand)
+{
+	if (!same_finding(mz, cand))
+		return false;
+	*p = *cand;
+	return true;
+}
+
+static bool pass_preempts(struct minimizer *mz, struct program *p, struct program *c)
+{
+	bool progress = false;
+
+	for (int i = p->npreempts - 1; i >= 0; i--) {
+		*c = *p;
+		memmove(&c->preempts[i], &c->preempts[i + 1],
+			sizeof(c->preempts[0]) * (size_t)(c->npreempts - i - 1));
+		c->npreempts--;
+		progress |= try_candidate(mz, p, c);
+	}
+	return progress;
+}
+
+/* A preemption deep inside an each-page op moves to the op's first run, so that the
+ * op (and its mapping) can shrink afterwards. */
+static bool pass_preempt_first_run(struct minimizer *mz, struct program *p, struct program *c)
+{
+	bool progress = false;
+
+	for (int i = 0; i < p->npreempts; i++) {
+		int off;
+		if (locate(p, &p->preempts[i], &off) < 0 || off == 0)
+			continue;
+		*c = *p;
+		c->preempts[i].op = (uint16_t)(c->preempts[i].op - off);
+		progress |= try_candidate(mz, p, c);
+	}
+	return progress;
+}
+
+static bool pass_tasks(struct minimizer *mz, struct program *p, struct program *c)
+{
+	bool progress = false;
+
+	for (int t = p->ntasks; t >= 1 && p->ntasks > 2; t--) {
+		bool drop[PROG_MAX_OPS];
+		int tmap[PROG_MAX_TASKS + 1] = {0};
+		for (int u = 1; u <= p->ntasks; u++)
+			tmap[u] = u < t ? u : u == t ? 0 : u - 1;
+		for (int i = 0; i < p->nops; i++)
+			drop[i] = p->ops[i].task == t ||
+				  (p->ops[i].kind == OP_KILL && p->ops[i].x + 1 == t);
+		remove_ops(p, c, drop, tmap);
+		c->ntasks = p->ntasks - 1;
+		progress |= try_candidate(mz, p, c);
+	}
+	return progress;
+}
+
+static bool pass_ops(struct minimizer *mz, struct program *p, struct program *c)
+{
+	bool progress = false;
+	int newidx[PROG_MAX_OPS], tmap[PROG_MAX_TASKS + 1];
+
+	for (int i = p->nops - 1; i >= 0; i--) {
+		bool drop[PROG_MAX_OPS] = {false};
+		if (i >= p->nops)
+			continue;
+		drop[i] = true;
+		identity(newidx, tmap, p);
+		remove_ops(p, c, drop, tmap);
+		progress |= try_candidate(mz, p, c);
+	}
+	return progress;
+}
+
+/* Simpler operands: one page, no each-page, page and word 0, small values. */
+static bool pass_shrink(struct minimizer *mz, struct program *p, struct program *c)
+{
+	bool progress = false;
+	int newidx[PROG_MAX_OPS], tmap[PROG_MAX_TASKS + 1];
+
+	for (int i = 0; i < p->nops; i++) {
+		for (int step = 0; step < 6; step++) {
+			struct program old = *p;
+			*c = *p;
+			struct op *o = &c->ops[i];
+			switch (step) {
+			case 0:
+				if (o->kind != OP_MMAP && o->kind != OP_MUNMAP && o->kind != OP_MPROTECT)
+					continue;
+				if (o->x == 0)
+					continue;
+				o->x = o->x > 1 ? (uint8_t)(o->x / 2) : 0;
+				break;
+			case 1:
+				if (!o->each_page)
+					continue;
+				o->each_page = false;
+				break;
+			case 2:
+				if (!o->a.page && !o->a.word)
+					continue;
+				o->a.page = 0;
+				o->a.word = 0;
+				break;
+			case 3:
+				if (!o->b.page && !o->b.word)
+					continue;
+				o->b.page = 0;
+				o->b.word = 0;
+				break;
+			case 4:
+				if (o->kind == OP_MMAP || o->kind == OP_KILL || o->kind == OP_GET_MEMPOLICY ||
+				    o->y == 0)
+					continue;
+				o->y = 0; /* no timeout, nr_requeue-free, ... */
+				break;
+			case 5: /* a plain read-write private mapping */
+				if (o->kind != OP_MMAP || o->y == (PROT_RW_PRIVATE))
+					continue;
+				o->y = PROT_RW_PRIVATE;
+				break;
+			}
+			identity(newidx, tmap, p);
+			remap_preempts(&old, c, newidx, tmap);
+			if (try_candidate(mz, p, c)) {
+				progress = true;
+				if (step == 0)
+					step--; /* keep halving */
+			}
+		}
+	}
+	return progress;
+}
+
+int prog_minimize(struct program *p, const struct kernel_config *k, const char *verdict)
+{
+	static struct program cand;
+	struct minimizer mz = {.k = k, .verdict = verdict};
+
+	if (!same_finding(&mz, p))
+		return -1;
+	for (int round = 0; round < 32; round++) {
+		bool progress = false;
+		progress |= pass_preempts(&mz, p, &cand);
+		progress |= pass_preempt_first_run(&mz, p, &cand);
+		progress |= pass_tasks(&mz, p, &cand);
+		progress |= pass_ops(&mz, p, &cand);
+		progress |= pass_shrink(&mz, p, &cand);
+		if (!progress)
+			break;
+	}
+	return mz.runs;
+}
