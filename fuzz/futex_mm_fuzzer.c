@@ -102,7 +102,7 @@ static void report_progress(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct program p;
-	struct run_opts quick = {0}, traced = {.trace = true};
+	struct run_opts quick = {.no_digest = true}, traced = {.trace = true};
 	struct run_result r;
 
 	if (progress_file && (++executions & 1023) == 0)

@@ -3,7 +3,7 @@
  * libFuzzer's byte mutations know nothing of op records, so most of them shift or tear
  * the program apart. This one works on the canonical byte form (prog/codec.c) and
  * makes the changes a person would: add or remove an op, change one field of an op,
- * add, nudge or remove a preemption. One time in four it leaves the work to
+ * add, nudge or remove a preemption. One time in six it leaves the work to
  * LLVMFuzzerMutate, so byte-level surprises still happen. The output is always a valid
  * input by construction (every byte string is one), so nothing here can make the
  * target see garbage.
@@ -46,7 +46,7 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 	static uint8_t buf[PROG_MAX_ENCODED];
 
 	rng = seed | 1;
-	if (rnd(4) == 0)
+	if (rnd(6) == 0)
 		return LLVMFuzzerMutate(data, size, max_size);
 
 	prog_decode(data, size, &p);
@@ -54,9 +54,10 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 	size_t ops = 1, pre = ops + (size_t)p.nops * OP_BYTES;
 	size_t npre = (size_t)p.npreempts, end = pre + npre * PREEMPT_BYTES;
 
-	switch (rnd(8)) {
+	switch (rnd(11)) {
 	case 0: /* insert an op */
 	case 1:
+	case 8:
 		if (n + OP_BYTES <= sizeof(buf) && p.nops < PROG_MAX_OPS) {
 			size_t at = ops + rnd((uint32_t)p.nops + 1) * OP_BYTES;
 			memmove(buf + at + OP_BYTES, buf + at, n - at);
@@ -72,12 +73,14 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 		}
 		break;
 	case 3: /* change one field of an op: small steps mostly */
+	case 9:
 		if (p.nops) {
 			uint8_t *b = buf + ops + rnd((uint32_t)p.nops) * OP_BYTES + rnd(OP_BYTES);
 			*b = rnd(2) ? (uint8_t)(*b + (rnd(2) ? 1 : -1)) : (uint8_t)rnd(256);
 		}
 		break;
 	case 4: /* add a preemption, in a task that has ops, early in an op more often */
+	case 10:
 		if (npre + 1 < SIM_MAX_PREEMPTS && p.nops) {
 			int task = p.ops[rnd((uint32_t)p.nops)].task;
 			uint32_t op = rnd((uint32_t)task_instances(&p, task));

@@ -174,6 +174,7 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 		.npreempts = o->no_schedule ? 0 : p->npreempts,
 		.step_budget = 10000 + calls * STEPS_PER_CALL,
 		.trace = o->trace,
+		.no_digest = o->no_digest,
 		.on_hang = check_hung_tasks,
 	};
 

@@ -8,6 +8,7 @@
 struct run_opts {
 	bool trace;	/* keep the event log, for the report */
 	bool no_schedule; /* ignore the program's preemptions */
+	bool no_digest;	  /* skip the trace digest: fastest, for the fuzzer */
 };
 
 struct run_result {

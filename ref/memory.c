@@ -3,6 +3,17 @@
 #include "mm.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#include <sanitizer/asan_interface.h>
+#endif
+#endif
+#ifndef ASAN_POISON_MEMORY_REGION
+#define ASAN_POISON_MEMORY_REGION(addr, size)	((void)(addr), (void)(size))
+#define ASAN_UNPOISON_MEMORY_REGION(addr, size) ((void)(addr), (void)(size))
+#endif
 
 static pte_t pte_table[MMAP_PAGES]; /* one mm at a time; kept clean by exit_mmap */
 static struct mm_struct the_mm;
@@ -38,13 +49,37 @@ unsigned pte_flags_for(unsigned long vm_flags)
 	return f;
 }
 
+/* Free pages are kept for reuse (the fuzzer frees and allocates thousands a second)
+ * and poisoned meanwhile, so ASan still reports any use of a freed page. */
+static struct page **page_pool;
+static size_t pool_len, pool_cap;
+
 static struct page *alloc_zeroed_page(void)
 {
-	struct page *p = calloc(1, sizeof(*p));
+	struct page *p;
 
+	if (pool_len) {
+		p = page_pool[--pool_len];
+		ASAN_UNPOISON_MEMORY_REGION(p, sizeof(*p));
+		memset(p, 0, sizeof(*p));
+		return p;
+	}
+	p = calloc(1, sizeof(*p));
 	if (!p)
 		abort();
 	return p;
+}
+
+static void free_page(struct page *p)
+{
+	if (pool_len == pool_cap) {
+		pool_cap = pool_cap ? 2 * pool_cap : 1024;
+		page_pool = realloc(page_pool, pool_cap * sizeof(*page_pool));
+		if (!page_pool)
+			abort();
+	}
+	ASAN_POISON_MEMORY_REGION(p, sizeof(*p));
+	page_pool[pool_len++] = p;
 }
 
 /* shmem_getpage: the page at pgoff of a shmem inode, allocated on first use. */
@@ -88,7 +123,7 @@ void zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end
 			continue;
 		struct vm_area_struct *vma = find_vma(mm, a);
 		if (!vma || !vma->vm_file)
-			free(pte->page);
+			free_page(pte->page);
 		pte->page = NULL;
 		pte->flags = 0;
 	}
@@ -122,7 +157,8 @@ static void free_inode_if_unmapped(struct inode *inode)
 	if (--inode->i_mmap_count > 0)
 		return;
 	for (unsigned long i = 0; i < inode->npages; i++)
-		free(inode->pages[i]);
+		if (inode->pages[i])
+			free_page(inode->pages[i]);
 	free(inode);
 }
 
@@ -134,7 +170,7 @@ void mmput(struct mm_struct *mm)
 		for (unsigned long a = vma->vm_start; a < vma->vm_end; a += PAGE_SIZE) {
 			pte_t *pte = pte_offset(mm, a);
 			if (pte->flags & _PAGE_PRESENT && !vma->vm_file)
-				free(pte->page);
+				free_page(pte->page);
 			pte->page = NULL;
 			pte->flags = 0;
 		}

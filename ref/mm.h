@@ -50,7 +50,7 @@ struct inode {
 	unsigned long i_ino; /* stable id: futex keys hash on it, never on addresses */
 	int i_mmap_count;    /* VMAs that map it */
 	unsigned long npages;
-	struct page *pages[SHMEM_MAX_PAGES]; /* the page cache, by page offset */
+	struct page *pages[]; /* the page cache, by page offset */
 };
 
 struct vm_area_struct {

@@ -112,7 +112,8 @@ long do_mmap_pgoff(struct mm_struct *mm, unsigned long len, unsigned long prot,
 	vma->vm_file = NULL;
 	if (flags & MAP_SHARED) {
 		/* shmem_zero_setup: a fresh shmem object for this /dev/zero mapping */
-		struct inode *inode = calloc(1, sizeof(*inode));
+		struct inode *inode =
+			calloc(1, sizeof(*inode) + (len >> PAGE_SHIFT) * sizeof(inode->pages[0]));
 		if (!inode)
 			abort();
 		inode->i_ino = mm->next_ino++;

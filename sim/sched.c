@@ -36,6 +36,7 @@ void sim_init(const struct sim_config *cfg)
 	S.steps = 0;
 	sim_cur = NULL;
 	sim_tracing = cfg->trace;
+	sim_digesting = cfg->trace || !cfg->no_digest;
 	fiber_main();
 	sim_trace_reset();
 }

@@ -82,7 +82,8 @@ struct sim_config {
 	const struct sim_preempt *preempts;
 	int npreempts;
 	uint64_t step_budget; /* total scheduling points before a livelock finding */
-	bool trace;	      /* record events for the report (the digest is always kept) */
+	bool trace;	      /* record events for the report */
+	bool no_digest;	      /* skip the trace digest (the fuzzer has no use for it) */
 	/* Called when no task can run and no timer is pending. Returns true if that is
 	 * a hang worth reporting (a task sleeps uninterruptibly), false if the tasks
 	 * merely sleep interruptibly forever, which user space may do. */
@@ -114,7 +115,7 @@ int sim_ntasks(void);
 struct sim_task *sim_task(int id);
 
 /* --- trace --- */
-extern bool sim_tracing;
+extern bool sim_tracing, sim_digesting;
 void sim_trace(int kind, const char *fn, const char *obj, long arg, long arg2);
 void sim_trace_reset(void);
 uint64_t sim_digest(void);

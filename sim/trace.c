@@ -13,7 +13,7 @@
 
 #define TRACE_MAX (1 << 16)
 
-bool sim_tracing;
+bool sim_tracing, sim_digesting;
 static struct sim_trace_ev *log_buf;
 static int log_n, log_dropped;
 static uint64_t digest;
@@ -64,6 +64,8 @@ void sim_trace(int kind, const char *fn, const char *obj, long arg, long arg2)
 	struct sim_task *t = sim_current();
 	int id = t ? t->id : 0;
 
+	if (!sim_digesting)
+		return;
 	digest = mix(digest, (uint64_t)id << 8 | (uint64_t)kind);
 	digest = mix(digest, str_hash(fn));
 	digest = mix(digest, (uint64_t)arg);
