@@ -139,6 +139,45 @@ static bool pass_preempts(struct minimizer *mz, struct program *p, struct progra
 	return progress;
 }
 
+/* Renumber tasks a <-> b (ops regroup, mappings renumber, preemptions follow). */
+static void swap_tasks(const struct program *p, struct program *c, int a, int b)
+{
+	*c = *p;
+	for (int i = 0; i < c->nops; i++) {
+		struct op *o = &c->ops[i];
+		o->task = (uint8_t)(o->task == a ? b : o->task == b ? a : o->task);
+		if (o->kind == OP_KILL && (o->x + 1 == a || o->x + 1 == b))
+			o->x = (uint8_t)((o->x + 1 == a ? b : a) - 1);
+	}
+	for (int i = 0; i < c->npreempts; i++) {
+		struct sim_preempt *s = &c->preempts[i];
+		s->task = (uint8_t)(s->task == a ? b : s->task == b ? a : s->task);
+		s->to = (uint8_t)(s->to == a ? b : s->to == b ? a : s->to);
+	}
+	prog_canonicalize(c);
+}
+
+/* Who runs first matters without a schedule: with the tasks swapped, one preemption
+ * fewer may do. */
+static bool pass_swap_tasks(struct minimizer *mz, struct program *p, struct program *c)
+{
+	if (!p->npreempts)
+		return false;
+	for (int a = 1; a <= p->ntasks; a++) {
+		for (int b = a + 1; b <= p->ntasks; b++) {
+			for (int i = 0; i < p->npreempts; i++) {
+				swap_tasks(p, c, a, b);
+				memmove(&c->preempts[i], &c->preempts[i + 1],
+					sizeof(c->preempts[0]) * (size_t)(c->npreempts - i - 1));
+				c->npreempts--;
+				if (try_candidate(mz, p, c))
+					return true;
+			}
+		}
+	}
+	return false;
+}
+
 /* A preemption deep inside an each-page op moves to the op's first run, so that the
  * op (and its mapping) can shrink afterwards. */
 static bool pass_preempt_first_run(struct minimizer *mz, struct program *p, struct program *c)
@@ -175,6 +214,28 @@ static bool pass_tasks(struct minimizer *mz, struct program *p, struct program *
 	return progress;
 }
 
+/* Once the program is small, an op that cannot go as it is may go if a preemption
+ * moves: try every op and point of the preempted task for each preemption. */
+#define RETARGET_MAX_OPS 8
+
+static bool retarget(struct minimizer *mz, struct program *p, struct program *c)
+{
+	for (int k = 0; k < c->npreempts; k++) {
+		struct sim_preempt keep = c->preempts[k];
+		int n = task_instances(c, keep.task);
+		for (int op = 1; op <= n && op <= 16; op++) {
+			for (int point = 1; point <= PREEMPT_MAX_POINT; point++) {
+				c->preempts[k].op = (uint16_t)op;
+				c->preempts[k].point = (uint16_t)point;
+				if (try_candidate(mz, p, c))
+					return true;
+			}
+		}
+		c->preempts[k] = keep;
+	}
+	return false;
+}
+
 static bool pass_ops(struct minimizer *mz, struct program *p, struct program *c)
 {
 	bool progress = false;
@@ -187,7 +248,8 @@ static bool pass_ops(struct minimizer *mz, struct program *p, struct program *c)
 		drop[i] = true;
 		identity(newidx, tmap, p);
 		remove_ops(p, c, drop, tmap);
-		progress |= try_candidate(mz, p, c);
+		if (try_candidate(mz, p, c) || (p->nops <= RETARGET_MAX_OPS && retarget(mz, p, c)))
+			progress = true;
 	}
 	return progress;
 }
@@ -263,6 +325,7 @@ int prog_minimize(struct program *p, const struct kernel_config *k, const char *
 		bool progress = false;
 		progress |= pass_preempts(&mz, p, &cand);
 		progress |= pass_preempt_first_run(&mz, p, &cand);
+		progress |= pass_swap_tasks(&mz, p, &cand);
 		progress |= pass_tasks(&mz, p, &cand);
 		progress |= pass_ops(&mz, p, &cand);
 		progress |= pass_shrink(&mz, p, &cand);
