@@ -90,6 +90,9 @@ bench)
 	for b in build/bin/bench_* build-release/bin/bench_*; do
 		[ -x "$b" ] && "$b" "$@"
 	done
+	for b in bench/*.sh; do
+		bash "$b" build/bin
+	done
 	;;
 fuzz)
 	ensure_tools

@@ -161,9 +161,10 @@ void prog_canonicalize(struct program *p)
 			map_of_old[old_of_op[order[j]]] = k++;
 	for (int j = 0; j < n; j++) {
 		sorted[j] = p->ops[order[j]];
-		struct uref *refs[2] = {&sorted[j].a, &sorted[j].b};
+		struct uref *refs[2] = {op_uses_a(sorted[j].kind) ? &sorted[j].a : NULL,
+					op_uses_b(sorted[j].kind) ? &sorted[j].b : NULL};
 		for (int r = 0; r < 2; r++)
-			if (refs[r]->map != PROG_NULL_MAP && refs[r]->map < k)
+			if (refs[r] && refs[r]->map != PROG_NULL_MAP && refs[r]->map < k)
 				refs[r]->map = (uint8_t)map_of_old[refs[r]->map];
 	}
 	memcpy(p->ops, sorted, sizeof(sorted[0]) * (size_t)n);
@@ -295,8 +296,12 @@ void prog_decode(const uint8_t *data, size_t size, struct program *p)
 	for (size_t i = 0; i < nops; i++) {
 		struct op *o = &p->ops[p->nops++];
 		decode_op(data + 1 + i * OP_BYTES, nmaps, p->ntasks, o);
-		if (o->kind == OP_MMAP && p->nmaps == PROG_MAX_MAPS)
-			o->kind = OP_SLEEP; /* more mappings than references can name */
+		if (o->kind == OP_MMAP && p->nmaps == PROG_MAX_MAPS) {
+			/* more mappings than references can name: a no-op instead */
+			memset(o, 0, sizeof(*o));
+			o->kind = OP_SLEEP;
+			o->task = 1;
+		}
 		p->nmaps += o->kind == OP_MMAP;
 	}
 	prog_canonicalize(p);
@@ -304,10 +309,12 @@ void prog_decode(const uint8_t *data, size_t size, struct program *p)
 	/* preemptions last: their op numbers are taken modulo what each task runs */
 	for (size_t i = 0; i < npre; i++) {
 		const uint8_t *r = data + end + PREEMPT_BYTES * i;
+		int task = 1 + r[0] % p->ntasks, n = task_instances(p, task);
+		if (!n)
+			continue; /* a task without ops never reaches a point */
 		struct sim_preempt *s = &p->preempts[p->npreempts++];
-		s->task = (uint8_t)(1 + r[0] % p->ntasks);
-		int n = task_instances(p, s->task);
-		s->op = (uint16_t)(1 + (n ? (r[1] | r[2] << 8) % n : 0));
+		s->task = (uint8_t)task;
+		s->op = (uint16_t)(1 + (r[1] | r[2] << 8) % n);
 		s->point = (uint16_t)(1 + r[3] % PREEMPT_MAX_POINT);
 		s->to = (uint8_t)(1 + (s->task + r[4] % (p->ntasks - 1)) % p->ntasks);
 	}

@@ -86,9 +86,10 @@ static void remove_ops(const struct program *old, struct program *nw, const bool
 		if (drop[i])
 			continue;
 		struct op o = old->ops[i];
-		struct uref *refs[2] = {&o.a, &o.b};
+		struct uref *refs[2] = {op_uses_a(o.kind) ? &o.a : NULL,
+					op_uses_b(o.kind) ? &o.b : NULL};
 		for (int r = 0; r < 2; r++)
-			if (refs[r]->map != PROG_NULL_MAP)
+			if (refs[r] && refs[r]->map != PROG_NULL_MAP)
 				refs[r]->map = mapidx[refs[r]->map] < 0 ? PROG_NULL_MAP
 									: (uint8_t)mapidx[refs[r]->map];
 		o.task = (uint8_t)tmap[o.task];

@@ -55,7 +55,7 @@ struct op {
 
 struct expectation {
 	char kernel[32];
-	char verdict[96]; /* "ok" or a DEDUP token */
+	char verdict[160]; /* "ok" or a DEDUP token */
 };
 
 struct program {

@@ -11,10 +11,12 @@
  *   expect 2.6.11 ok
  *
  * Addresses are a mapping name or `null`, plus an optional +offset. A mapping is named
- * by the mmap that creates it; a reference before that mmap has run is address 0.
+ * by the mmap that creates it, anywhere in the file (another task may create it); a
+ * reference before that mmap has run is address 0.
  * The grammar is in README.md; the parser reports the first error as LINE:COL.
  */
 #include "program.h"
+#include "../ref/kernels.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -39,6 +41,8 @@ struct parser {
 	int nnames;
 	int cur_task;
 	int pre_line[SIM_MAX_PREEMPTS], pre_col[SIM_MAX_PREEMPTS]; /* for late checks */
+	int mmaps_seen;			      /* mmap lines parsed so far */
+	bool default_pages[PROG_MAX_OPS];     /* munmap/mprotect without pages= */
 };
 
 static int fail(struct parser *ps, int col, const char *fmt, ...)
@@ -188,18 +192,18 @@ static int parse_op(struct parser *ps, struct program *p)
 	long n;
 	switch (kind) {
 	case OP_MMAP:
-		if (ps->nnames == PROG_MAX_MAPS)
+		if (ps->mmaps_seen == PROG_MAX_MAPS)
 			return fail(ps, t[1].col, "expected at most %d mappings", PROG_MAX_MAPS);
 		if (t[1].len >= 32 || !isalpha((unsigned char)t[1].s[0]) ||
 		    tok_is(&t[1], "null") || memchr(t[1].s, '+', (size_t)t[1].len))
 			return fail(ps, t[1].col, "expected a mapping name (a letter, then up to "
 						  "30 letters or digits), found '%.*s'",
 				    t[1].len, t[1].s);
-		if (find_map(ps, t[1].s, t[1].len) >= 0)
+		/* names were collected by a first pass (references may come first) */
+		if (find_map(ps, t[1].s, t[1].len) != ps->mmaps_seen)
 			return fail(ps, t[1].col, "expected a new mapping name, '%.*s' is taken",
 				    t[1].len, t[1].s);
-		memcpy(ps->names[ps->nnames], t[1].s, (size_t)t[1].len);
-		ps->names[ps->nnames++][t[1].len] = 0;
+		ps->mmaps_seen++;
 		break;
 	case OP_KILL:
 		if (num_arg(ps, &t[1], "a task number", 1, PROG_MAX_TASKS, &n))
@@ -290,14 +294,9 @@ static int parse_op(struct parser *ps, struct program *p)
 		break;
 	case OP_MUNMAP:
 	case OP_MPROTECT:
-		if (pages < 0) {
-			/* default: the rest of the mapping from the address on */
-			int mop = o->a.map == PROG_NULL_MAP ? -1 : mmap_op_of(p, o->a.map);
-			pages = mop < 0 ? 1 : p->ops[mop].x + 1 - o->a.page;
-			if (pages < 1)
-				pages = 1;
-		}
-		o->x = (uint8_t)(pages - 1);
+		/* default: the rest of the mapping from the address on, once all are known */
+		ps->default_pages[p->nops] = pages < 0;
+		o->x = (uint8_t)(pages < 0 ? 0 : pages - 1);
 		o->y = kind == OP_MPROTECT ? prot : 0;
 		break;
 	case OP_STORE:
@@ -373,18 +372,55 @@ static int parse_line(struct parser *ps, struct program *p)
 		return 0;
 	}
 	if (tok_is(&t[0], "expect")) {
-		if (ps->nt != 3 || t[1].len >= 32 || t[2].len >= 96)
+		if (ps->nt != 3 || t[1].len >= 32 || t[2].len >= 160)
 			return fail(ps, t[0].col, "expected 'expect KERNEL VERDICT' (VERDICT: ok or "
 						  "a DEDUP token)");
 		if (p->nexpect == PROG_MAX_EXPECT)
 			return fail(ps, t[0].col, "expected at most %d expect lines",
 				    PROG_MAX_EXPECT);
+		char name[32];
+		snprintf(name, sizeof(name), "%.*s", t[1].len, t[1].s);
+		if (!kernel_by_name(name)) {
+			char list[256] = "";
+			for (int i = 0; i < nkernels; i++)
+				snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+					 i ? ", " : "", kernels[i].name);
+			return fail(ps, t[1].col, "expected a kernel name (%s), found '%s'", list,
+				    name);
+		}
 		struct expectation *e = &p->expect[p->nexpect++];
 		snprintf(e->kernel, sizeof(e->kernel), "%.*s", t[1].len, t[1].s);
 		snprintf(e->verdict, sizeof(e->verdict), "%.*s", t[2].len, t[2].s);
 		return 0;
 	}
 	return parse_op(ps, p);
+}
+
+/* First pass: the names of all mappings, in text order, so that an op may refer to a
+ * mapping another task creates further down. Errors are left to the second pass. */
+static void collect_map_names(struct parser *ps, const char *text)
+{
+	for (const char *s = text; *s;) {
+		const char *eol = strchr(s, '\n');
+		if (!eol)
+			eol = s + strlen(s);
+		while (s < eol && isspace((unsigned char)*s))
+			s++;
+		if (eol - s > 5 && !strncmp(s, "mmap", 4) && isspace((unsigned char)s[4])) {
+			const char *n = s + 4;
+			while (n < eol && isspace((unsigned char)*n))
+				n++;
+			int len = 0;
+			while (n + len < eol && !isspace((unsigned char)n[len]) && n[len] != '#')
+				len++;
+			if (len > 0 && len < 32 && ps->nnames < PROG_MAX_MAPS &&
+			    find_map(ps, n, len) < 0) {
+				memcpy(ps->names[ps->nnames], n, (size_t)len);
+				ps->names[ps->nnames++][len] = 0;
+			}
+		}
+		s = *eol ? eol + 1 : eol;
+	}
 }
 
 int prog_parse(const char *text, struct program *p, char *err, size_t errlen)
@@ -394,6 +430,7 @@ int prog_parse(const char *text, struct program *p, char *err, size_t errlen)
 
 	memset(p, 0, sizeof(*p));
 	p->ntasks = 0;
+	collect_map_names(&ps, text);
 	for (ps.line = 1; *s; ps.line++) {
 		const char *eol = strchr(s, '\n');
 		if (!eol)
@@ -423,8 +460,17 @@ int prog_parse(const char *text, struct program *p, char *err, size_t errlen)
 		s = *eol ? eol + 1 : eol;
 	}
 	if (p->ntasks == 0) {
-		ps.line--;
+		if (ps.line > 1)
+			ps.line--;
 		return fail(&ps, 1, "expected at least one 'task N' block");
+	}
+	for (int i = 0; i < p->nops; i++) {
+		struct op *o = &p->ops[i];
+		if (!ps.default_pages[i])
+			continue;
+		int mop = o->a.map == PROG_NULL_MAP ? -1 : mmap_op_of(p, o->a.map);
+		int pages = mop < 0 ? 1 : p->ops[mop].x + 1 - o->a.page;
+		o->x = (uint8_t)(pages < 1 ? 0 : pages - 1);
 	}
 	for (int i = 0; i < p->nops; i++)
 		if (p->ops[i].kind == OP_KILL && p->ops[i].x >= p->ntasks)

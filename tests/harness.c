@@ -9,6 +9,11 @@
 
 int harness_passed, harness_failed;
 
+static struct task_struct tasks[SIM_MAX_TASKS];
+static task_fn bodies[SIM_MAX_TASKS];
+static struct mm_struct *mm;
+
+
 int harness_exit(void)
 {
 	printf("%d passed, %d failed\n", harness_passed, harness_failed);
@@ -21,6 +26,10 @@ void run_text(const char *text, const char *kernel, struct run_result *r)
 	char err[256];
 	const struct kernel_config *k = kernel_by_name(kernel);
 
+	if (mm) { /* a run_tasks() run left its mm: tear it down before this run */
+		mmput(mm);
+		mm = NULL;
+	}
 	if (!k || prog_parse(text, &p, err, sizeof(err))) {
 		fprintf(stderr, "harness: bad test program (%s): %s\n", kernel,
 			k ? err : "unknown kernel");
@@ -29,10 +38,6 @@ void run_text(const char *text, const char *kernel, struct run_result *r)
 	struct run_opts o = {.trace = true};
 	prog_run(&p, k, &o, r);
 }
-
-static struct task_struct tasks[SIM_MAX_TASKS];
-static task_fn bodies[SIM_MAX_TASKS];
-static struct mm_struct *mm;
 
 static void body(struct sim_task *t)
 {

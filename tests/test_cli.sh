@@ -1,0 +1,498 @@
+#!/usr/bin/env bash
+# End-to-end tests of the snafu command line.
+#
+#   bash tests/test_cli.sh BIN_DIR SRC_DIR [OTHER_BIN_DIR]
+#
+# The project's rule for every tool: a malformed file or flag gets ONE line naming the
+# file (or argument), the position and what was expected, exit status 2, and nothing
+# lost or half written. Then: replaying the saved cases, and the text and byte forms
+# round-tripping through `snafu show`, for the saved cases and for pseudo-random bytes
+# (a fixed-seed generator: every run tests the same files).
+set -u
+bin=${1:?usage: test_cli.sh BIN_DIR SRC_DIR [OTHER_BIN_DIR]}
+src=${2:?usage: test_cli.sh BIN_DIR SRC_DIR [OTHER_BIN_DIR]}
+other=${3:-}
+snafu=$bin/snafu
+[ -x "$snafu" ] || {
+	echo "test_cli.sh: $snafu: not an executable"
+	exit 2
+}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-cli.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+if [ -n "$other" ] && [ ! -x "$other/snafu" ]; then
+	echo "note: no snafu in the other build $other; not comparing digests with it"
+	other=
+fi
+
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() {
+	fail=$((fail + 1))
+	echo "FAIL: $*"
+}
+check() { # check DESCRIPTION COMMAND...: passes when COMMAND succeeds
+	local what=$1
+	shift
+	if "$@"; then ok; else bad "$what"; fi
+}
+
+# run COMMAND...: $rc, and stdout and stderr in $tmp/out and $tmp/err
+run() {
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+show_output() { # the first lines of what the last run printed, for a failure message
+	sed -n '1,5s/^/    stdout: /p' "$tmp/out"
+	sed -n '1,5s/^/    stderr: /p' "$tmp/err"
+}
+lines() { # lines FILE: newline-terminated lines, plus one for an unterminated tail
+	local n
+	n=$(wc -l <"$1")
+	[ -s "$1" ] && [ -n "$(tail -c 1 "$1")" ] && n=$((n + 1))
+	echo $((n))
+}
+
+# expect_error WHAT PREFIX: the last run exited 2, printed nothing on stdout
+# and exactly one line on stderr, starting with PREFIX (literally).
+expect_error() {
+	local what=$1 prefix=$2 line
+	line=$(head -n 1 "$tmp/err")
+	if [ "$rc" = 2 ] && [ "$(lines "$tmp/err")" = 1 ] && [ ! -s "$tmp/out" ] &&
+		[ "${line#"$prefix"}" != "$line" ]; then
+		ok
+	else
+		bad "$what: want exit 2 and one line '$prefix...', got exit $rc, $(lines "$tmp/err") lines"
+		show_output
+	fi
+}
+
+# no_stray_files DIR WHAT: no temporaries (OUT.tmp.PID) left in DIR
+no_stray_files() {
+	local stray
+	stray=$(find "$1" -maxdepth 1 -name '*.tmp.*' -printf '%f ')
+	if [ -n "$stray" ]; then bad "$2: temporary files left in $1: $stray"; else ok; fi
+}
+
+cases=("$src"/repro/cases/*.case)
+[ -e "${cases[0]}" ] || {
+	echo "test_cli.sh: no cases in $src/repro/cases"
+	exit 2
+}
+kernels=$("$snafu" kernels | awk '{print $1}')
+[ -n "$kernels" ] || {
+	echo "test_cli.sh: snafu kernels lists no kernel"
+	exit 2
+}
+
+############################################################################
+# 1. Malformed text cases: FILE:LINE:COL: expected ..., exit 2, from every tool.
+
+mkdir "$tmp/bad"
+# malformed NAME LINE COL FORMAT: the file made by printf FORMAT is rejected at LINE:COL
+# by show, replay, replay --check and minimize, and none of them writes its -o file.
+malformed() {
+	local name=$1 line=$2 col=$3 fmt=$4
+	local f="$tmp/bad/$name.case" prefix
+	# shellcheck disable=SC2059 # the format is the test input
+	printf "$fmt" >"$f"
+	prefix="$f:$line:$col: expected "
+	rm -f "$tmp/bad/out.bin" "$tmp/bad/min.case"
+	run "$snafu" show "$f"
+	expect_error "show $name" "$prefix"
+	run "$snafu" show --bytes -o "$tmp/bad/out.bin" "$f"
+	expect_error "show --bytes $name" "$prefix"
+	check "show --bytes $name: wrote no output" test ! -e "$tmp/bad/out.bin"
+	run "$snafu" replay --kernel=2.6.11 "$f"
+	expect_error "replay $name" "$prefix"
+	run "$snafu" replay --check --quiet "$f"
+	expect_error "replay --check $name" "$prefix"
+	run "$snafu" minimize -o "$tmp/bad/min.case" "$f"
+	expect_error "minimize $name" "$prefix"
+	check "minimize $name: wrote no output" test ! -e "$tmp/bad/min.case"
+}
+
+# unknown ops and words
+malformed unknown-op 2 3 'task 1\n  frob m\n'
+malformed unknown-op-2 3 3 'task 1\n  mmap a\n  futex_wiat a val=1\n'
+malformed unknown-keyword 1 1 'tsak 1\n  mmap a\n'
+malformed unknown-arg 2 10 'task 1\n  mmap a bogus\n'
+malformed arg-of-other-op 3 10 'task 1\n  mmap a\n  load a val=1\n'
+malformed too-many-words 2 38 'task 1\n  mmap a x x x x x x x x x x x x x x x x x x x x\n'
+# bad numbers
+malformed bad-number 2 9 'task 1\n  sleep abc\n'
+malformed bad-number-suffix 2 9 'task 1\n  sleep 12x\n'
+malformed bad-number-empty 2 16 'task 1\n  mmap a pages=\n'
+malformed bad-number-huge 2 9 'task 1\n  sleep 99999999999999999999999\n'
+malformed bad-task-number 1 6 'task one\n  mmap a\n'
+malformed task-no-number 1 1 'task\n  mmap a\n'
+malformed task-two-numbers 1 1 'task 1 2\n  mmap a\n'
+# values out of range
+malformed ticks-range 2 9 'task 1\n  sleep 200\n'
+malformed task-range 1 6 'task 9\n  mmap a\n'
+malformed task-zero 1 6 'task 0\n  mmap a\n'
+malformed pages-zero 2 16 'task 1\n  mmap a pages=0\n'
+malformed pages-range 2 16 'task 1\n  mmap a pages=257\n'
+malformed val-range 3 15 'task 1\n  mmap a\n  store a val=128\n'
+malformed val-negative 3 15 'task 1\n  mmap a\n  store a val=-1\n'
+malformed timeout-range 3 30 'task 1\n  mmap a\n  futex_wait a val=0 timeout=300\n'
+malformed nr-wake-range 3 31 'task 1\n  mmap a\n  futex_requeue a a+4 nr_wake=16\n'
+malformed flags-range 3 25 'task 1\n  mmap a\n  get_mempolicy a flags=4\n'
+malformed kill-range 2 8 'task 1\n  kill 5\n'
+malformed bad-prot 2 16 'task 1\n  mmap a prot=rq\n'
+malformed prot-twice 2 16 'task 1\n  mmap a prot=rr\n'
+# bad addresses and offsets
+malformed offset-unaligned 3 10 'task 1\n  mmap a pages=1\n  load a+5\n'
+malformed offset-not-number 3 10 'task 1\n  mmap a pages=1\n  load a+x\n'
+malformed offset-empty 3 10 'task 1\n  mmap a pages=1\n  load a+\n'
+malformed offset-negative 3 10 'task 1\n  mmap a pages=1\n  load a+-4\n'
+malformed offset-page-range 3 10 'task 1\n  mmap a pages=1\n  load a+0x80000\n'
+malformed offset-word-range 3 10 'task 1\n  mmap a pages=1\n  load a+128\n'
+malformed offset-narrow 3 21 'task 1\n  mmap a\n  futex_requeue a a+0x20000\n'
+malformed offset-narrow-misaligned 3 21 'task 1\n  mmap a\n  futex_requeue a a+2\n'
+malformed null-offset 2 13 'task 1\n  load null+3\n'
+# mapping names
+malformed undefined-mapping 2 8 'task 1\n  load zz\n'
+malformed undefined-mapping-b 3 19 'task 1\n  mmap a\n  futex_requeue a b\n'
+malformed undefined-mapping-addr 3 24 'task 1\n  mmap a\n  get_mempolicy a addr=b\n'
+malformed mapping-name-digit 2 8 'task 1\n  mmap 1a\n'
+malformed mapping-name-null 2 8 'task 1\n  mmap null\n'
+malformed mapping-name-taken 3 8 'task 1\n  mmap a\n  mmap a\n'
+malformed mapping-name-long 2 8 'task 1\n  mmap aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n'
+malformed mmap-no-name 2 8 'task 1\n  mmap\n'
+# missing arguments
+malformed missing-val 3 3 'task 1\n  mmap a\n  futex_wait a\n'
+malformed missing-val-cmp 3 3 'task 1\n  mmap a\n  futex_cmp_requeue a a+4\n'
+malformed val-no-equals 3 11 'task 1\n  mmap a\n  store a val\n'
+malformed missing-prot 3 3 'task 1\n  mmap a\n  mprotect a\n'
+malformed missing-operand 3 14 'task 1\n  mmap a\n  futex_wake\n'
+malformed missing-operand-b 3 17 'task 1\n  mmap a\n  futex_requeue a\n'
+# preemptions
+malformed preempt-no-to 3 1 'task 1\n  mmap a\npreempt 1 at op 1 point 7\n'
+malformed preempt-old-syntax 3 1 'task 1\n  mmap a\npreempt 1 at 9 to 2\n'
+malformed preempt-misspelt 3 1 'task 1\n  mmap a\npreempt 1 on op 1 point 7 to 2\n'
+malformed preempt-task 3 9 'task 1\n  mmap a\npreempt x at op 1 point 7 to 2\n'
+malformed preempt-op-zero 3 17 'task 1\n  mmap a\npreempt 1 at op 0 point 7 to 2\n'
+malformed preempt-op-range 3 17 'task 1\n  mmap a\npreempt 1 at op 9 point 7 to 2\n'
+malformed preempt-point-range 3 25 'task 1\n  mmap a\npreempt 1 at op 1 point 65 to 2\n'
+malformed preempt-to-range 3 30 'task 1\n  mmap a\npreempt 1 at op 1 point 7 to 5\n'
+malformed preempt-to-self 3 30 'task 1\n  mmap a\npreempt 1 at op 1 point 7 to 1\n'
+malformed preempt-op-each-page 4 17 'task 1\n  mmap a pages=3\n  load a each-page\npreempt 1 at op 5 point 1 to 2\n'
+malformed preempt-late-line 3 17 'task 1\n  mmap a\npreempt 1 at op 2 point 1 to 2\ntask 2\n  mmap b\n'
+# ops before any task
+malformed op-before-task 1 3 '  mmap a\n'
+malformed op-before-task-2 3 1 '# a comment\n\nmmap a pages=1\ntask 1\n'
+# bytes that are not text
+malformed nul-byte 2 9 'task 1\n  mmap a\000\n'
+malformed nul-first 1 1 '\000task 1\n'
+malformed nul-in-comment 1 5 '# a \000 comment\ntask 1\n  mmap a\n'
+malformed control-byte 2 8 'task 1\n  mmap \001a\n'
+malformed high-byte 2 8 'task 1\n  mmap \303\251\n'
+# no task at all
+malformed empty 1 1 ''
+malformed comment-only 1 1 '# nothing but a comment\n'
+# expect lines
+malformed expect-short 3 1 'task 1\n  mmap a\nexpect 2.6.11\n'
+malformed expect-long 3 1 'task 1\n  mmap a\nexpect 2.6.11 ok extra\n'
+
+# limits: 257 ops, 16 preemptions
+{
+	echo "task 1"
+	for i in $(seq 1 257); do echo "  sleep 0"; done
+} >"$tmp/bad/ops.txt"
+malformed too-many-ops 258 3 "$(sed 's/%/%%/g' "$tmp/bad/ops.txt")\n"
+{
+	printf 'task 1\n  sleep 0\n  sleep 0\ntask 2\n  sleep 0\n'
+	for i in $(seq 1 16); do echo "preempt 1 at op 1 point $i to 2"; done
+} >"$tmp/bad/pre.txt"
+malformed too-many-preempts 21 1 "$(cat "$tmp/bad/pre.txt")\n"
+
+no_stray_files "$tmp/bad" "malformed cases"
+
+# the well-formed neighbours of some of the above are accepted
+wellformed() {
+	local name=$1 fmt=$2 f="$tmp/bad/$1.case"
+	# shellcheck disable=SC2059
+	printf "$fmt" >"$f"
+	run "$snafu" show "$f"
+	if [ "$rc" = 0 ] && [ ! -s "$tmp/err" ]; then ok; else
+		bad "show $name: want exit 0 and no error, got exit $rc"
+		show_output
+	fi
+}
+wellformed ok-hex-offset 'task 1\n  mmap a pages=2\n  load a+0x1002\n'
+wellformed ok-misaligned 'task 1\n  mmap a\n  futex_wait a+2 val=0\n'
+wellformed ok-crlf 'task 1\r\n  mmap a pages=1\r\n'
+wellformed ok-tabs 'task\t1\n\tmmap\ta\tpages=1\n'
+wellformed ok-max 'task 4\n  mmap a pages=256 prot=rwx shared\n  store a+0x7f07c val=127\n  sleep 127\n'
+wellformed ok-256-ops "task 1\n$(for i in $(seq 1 256); do printf '  sleep 0\\n'; done)"
+
+############################################################################
+# 2. Flags, kernels, files.
+
+run "$snafu" replay --kernel=nope "${cases[0]}"
+expect_error "replay --kernel=nope" "snafu: "
+for k in $kernels; do
+	check "replay --kernel=nope lists kernel $k" grep -qF -- " $k" "$tmp/err"
+done
+check "replay --kernel=nope names 'nope'" grep -qF "nope" "$tmp/err"
+run "$snafu" minimize --kernel=nope "${cases[0]}"
+expect_error "minimize --kernel=nope" "snafu: "
+for k in $kernels; do
+	check "minimize --kernel=nope lists kernel $k" grep -qF -- " $k" "$tmp/err"
+done
+run "$snafu" replay --kernel= "${cases[0]}"
+expect_error "replay --kernel=" "snafu: "
+
+run "$snafu" replay --frob "${cases[0]}"
+expect_error "replay --frob" "snafu: argument 2 '--frob': expected "
+run "$snafu" show --frob "${cases[0]}"
+expect_error "show --frob" "snafu: argument 2 '--frob': expected "
+run "$snafu" minimize --frob "${cases[0]}"
+expect_error "minimize --frob" "snafu: argument 2 '--frob': expected "
+run "$snafu" replay --repeat=0 "${cases[0]}"
+expect_error "replay --repeat=0" "snafu: argument 2 '--repeat=0': expected "
+run "$snafu" replay --repeat=x "${cases[0]}"
+expect_error "replay --repeat=x" "snafu: argument 2 '--repeat=x': expected "
+run "$snafu" kernels extra
+expect_error "kernels extra" "snafu: argument 2 'extra': expected "
+run "$snafu" frob
+expect_error "unknown command" "snafu: argument 1 'frob': expected "
+run "$snafu" show "${cases[0]}" "${cases[1]:-${cases[0]}}"
+expect_error "show with two files" "snafu: argument 3 "
+run "$snafu" show --bytes "${cases[0]}"
+expect_error "show --bytes without -o" "snafu show: expected "
+run "$snafu" show
+expect_error "show without a file" "snafu show: expected "
+run "$snafu" replay
+expect_error "replay without a case" "snafu replay: expected "
+run "$snafu" replay --kernel=2.6.11
+expect_error "replay with only a flag" "snafu replay: expected "
+run "$snafu"
+check "no arguments: exit 2 (got $rc)" test "$rc" = 2
+run "$snafu" --help
+check "--help: exit 0 (got $rc)" test "$rc" = 0
+check "--help: usage on stdout" grep -q "usage: snafu" "$tmp/out"
+
+for cmd in "show" "replay" "replay --check" "minimize"; do
+	# shellcheck disable=SC2086 # cmd is a command and its flags
+	run "$snafu" $cmd "$tmp/missing.case"
+	expect_error "$cmd on a missing case" "snafu: $tmp/missing.case: "
+	# shellcheck disable=SC2086
+	run "$snafu" $cmd "$tmp/missing.bin"
+	expect_error "$cmd on a missing byte file" "snafu: $tmp/missing.bin: "
+done
+mkdir "$tmp/dir.case"
+run "$snafu" show "$tmp/dir.case"
+expect_error "show on a directory" "snafu: $tmp/dir.case: "
+
+# a byte file too large to be a case
+truncate -s 65M "$tmp/huge.bin"
+run "$snafu" show "$tmp/huge.bin"
+expect_error "show on a 65 MiB file" "snafu: $tmp/huge.bin: expected "
+rm -f "$tmp/huge.bin"
+
+# --check needs expect lines, and expect lines must name real kernels: the file's
+# line and column of the unknown name, like any other error in a case
+printf 'task 1\n  mmap a\n' >"$tmp/noexpect.case"
+run "$snafu" replay --check "$tmp/noexpect.case"
+expect_error "replay --check without expect lines" "$tmp/noexpect.case:"
+run "$snafu" replay --check --kernel=2.6.11 "$tmp/noexpect.case"
+expect_error "replay --check --kernel without its expect line" "$tmp/noexpect.case:"
+printf 'task 1\n  mmap a\nexpect nope ok\n' >"$tmp/nokernel.case"
+run "$snafu" replay --check "$tmp/nokernel.case"
+expect_error "replay --check, expect line with an unknown kernel" \
+	"$tmp/nokernel.case:3:8: expected "
+
+############################################################################
+# 3. Output files: never half written.
+
+mkdir "$tmp/outdir"
+run "$snafu" show -o "$tmp/nodir/x.case" "${cases[0]}"
+expect_error "show -o into a missing directory" "snafu: $tmp/nodir/x.case: "
+check "show -o into a missing directory: no directory made" test ! -e "$tmp/nodir"
+run "$snafu" show --bytes -o "$tmp/nodir/x.bin" "${cases[0]}"
+expect_error "show --bytes -o into a missing directory" "snafu: $tmp/nodir/x.bin: "
+check "show --bytes -o into a missing directory: no file" test ! -e "$tmp/nodir/x.bin"
+run "$snafu" minimize -o "$tmp/nodir/x.case" "${cases[0]}"
+expect_error "minimize -o into a missing directory" "snafu: $tmp/nodir/x.case: "
+check "minimize -o into a missing directory: no file" test ! -e "$tmp/nodir/x.case"
+
+# OUT is a directory: refused, the directory left alone
+mkdir "$tmp/outdir/sub"
+run "$snafu" show -o "$tmp/outdir/sub" "${cases[0]}"
+expect_error "show -o onto a directory" "snafu: $tmp/outdir/sub: "
+check "show -o onto a directory: still an empty directory" \
+	test -d "$tmp/outdir/sub" -a -z "$(ls -A "$tmp/outdir/sub")"
+
+# a malformed input leaves an existing OUT as it was
+echo "precious" >"$tmp/outdir/keep.bin"
+run "$snafu" show --bytes -o "$tmp/outdir/keep.bin" "$tmp/bad/unknown-op.case"
+check "show --bytes -o over a file, bad input: exit 2 (got $rc)" test "$rc" = 2
+check "show --bytes -o over a file, bad input: file kept" \
+	test "$(cat "$tmp/outdir/keep.bin")" = precious
+run "$snafu" show -o "$tmp/outdir/keep.bin" "$tmp/missing.case"
+check "show -o over a file, missing input: file kept" \
+	test "$(cat "$tmp/outdir/keep.bin")" = precious
+no_stray_files "$tmp/outdir" "show -o after errors"
+
+############################################################################
+# 4. The saved cases: replay, and the text and byte forms round-tripping.
+
+# expected KERNEL CASE: the case's expect line's verdict for KERNEL
+expected() { awk -v k="$1" '$1 == "expect" && $2 == k {print $3}' "$2"; }
+
+for c in "${cases[@]}"; do
+	name=$(basename "$c" .case)
+	d="$tmp/case-$name"
+	mkdir "$d"
+
+	# unfixed: a report, exit 1; fixed: no finding, exit 0
+	run "$snafu" replay --kernel=2.6.11-rc4 "$c"
+	check "$name: replay on 2.6.11-rc4: exit 1 (got $rc)" test "$rc" = 1
+	check "$name: replay on 2.6.11-rc4: report title" \
+		grep -q "possible deadlock in do_page_fault" "$tmp/out"
+	check "$name: replay on 2.6.11-rc4: DEDUP_TOKEN" grep -q "^DEDUP_TOKEN: " "$tmp/out"
+	want=$(expected 2.6.11-rc4 "$c")
+	if [ -n "$want" ]; then
+		check "$name: DEDUP_TOKEN is the expected $want" \
+			grep -qx "DEDUP_TOKEN: $want" "$tmp/out"
+	fi
+	check "$name: replay on 2.6.11-rc4: nothing on stderr" test ! -s "$tmp/err"
+	run "$snafu" replay --kernel=2.6.11 "$c"
+	check "$name: replay on 2.6.11: exit 0 (got $rc)" test "$rc" = 0
+	check "$name: replay on 2.6.11: no report" test "$(grep -c DEDUP_TOKEN "$tmp/out")" = 0
+	check "$name: replay on 2.6.11: verdict ok" grep -q "\[2.6.11\]: ok$" "$tmp/out"
+	run "$snafu" replay --check --quiet "$c"
+	check "$name: replay --check: exit 0 (got $rc)" test "$rc" = 0
+
+	# the canonical text: what show prints
+	run "$snafu" show "$c"
+	check "$name: show: exit 0 (got $rc)" test "$rc" = 0
+	cp "$tmp/out" "$d/canon.case"
+	# the byte form keeps no expect lines and no names: compare without them
+	grep -v '^expect ' "$d/canon.case" >"$d/canon-noexpect.case"
+
+	# text -> bytes -> text -> bytes: the same bytes
+	run "$snafu" show --bytes -o "$d/b1.bin" "$c"
+	check "$name: show --bytes: exit 0 (got $rc)" test "$rc" = 0
+	check "$name: show --bytes: nothing on stdout or stderr" \
+		test ! -s "$tmp/out" -a ! -s "$tmp/err"
+	check "$name: show --bytes: a non-empty file" test -s "$d/b1.bin"
+	run "$snafu" show "$d/b1.bin"
+	check "$name: show of the bytes: exit 0 (got $rc)" test "$rc" = 0
+	cp "$tmp/out" "$d/t2.case"
+	run "$snafu" show --bytes -o "$d/b2.bin" "$d/t2.case"
+	check "$name: show --bytes of the text of the bytes: exit 0 (got $rc)" test "$rc" = 0
+	check "$name: text -> bytes -> text -> bytes gives the same bytes" \
+		cmp -s "$d/b1.bin" "$d/b2.bin"
+
+	# canonical text -> bytes -> text: the same text
+	run "$snafu" show --bytes -o "$d/c1.bin" "$d/canon.case"
+	check "$name: show --bytes of the canonical text: exit 0 (got $rc)" test "$rc" = 0
+	check "$name: the canonical text encodes like the case" cmp -s "$d/b1.bin" "$d/c1.bin"
+	run "$snafu" show "$d/c1.bin"
+	if [ "$rc" = 0 ] && diff -u "$d/canon-noexpect.case" "$tmp/out" >"$d/diff"; then
+		ok
+	else
+		bad "$name: canonical text -> bytes -> text differs (exit $rc)"
+		sed -n '1,12s/^/    /p' "$d/diff"
+	fi
+	# show of the canonical text is the canonical text
+	run "$snafu" show "$d/canon.case"
+	check "$name: show is idempotent on text" cmp -s "$d/canon.case" "$tmp/out"
+
+	# the byte form runs like the case, on every kernel
+	for k in $kernels; do
+		a=$("$snafu" replay --quiet --digest --kernel="$k" "$c" | awk '$3 == "digest" {print $4, $6}')
+		b=$("$snafu" replay --quiet --digest --kernel="$k" "$d/b1.bin" |
+			awk '$3 == "digest" {print $4, $6}')
+		check "$name [$k]: the byte form replays with the same digest ('$a' vs '$b')" \
+			test -n "$a" -a "$a" = "$b"
+	done
+	no_stray_files "$d" "$name"
+done
+
+############################################################################
+# 5. Pseudo-random byte files: they all decode, and the forms settle after one
+#    canonicalization. The bytes come from a fixed-seed LCG.
+
+mkdir "$tmp/rand"
+if ! command -v python3 >/dev/null; then
+	bad "python3 is needed to generate the random byte files"
+else
+	python3 - "$tmp/rand" <<'EOF'
+import sys
+out = sys.argv[1]
+x = 20050223
+def rnd():
+    global x
+    x = (x * 6364136223846793005 + 1442695040888963407) % (1 << 64)
+    return x >> 33
+for i in range(60):
+    n = [0, 1, 2, 9, 10, 17][i] if i < 6 else rnd() % 601
+    style = rnd() % 3
+    b = bytearray()
+    for j in range(n):
+        v = rnd() & 255
+        if style == 1 and j % 8 == 1:
+            v &= 0x1f  # mostly mmaps: more mappings to refer to
+        b.append(v)
+    with open("%s/r%02d.bin" % (out, i), "wb") as f:
+        f.write(bytes(b))
+EOF
+fi
+# digest FILE [SNAFU]: "DIGEST STEPS" of a quiet replay on 2.6.11-rc4
+digest() {
+	"${2:-$snafu}" replay --quiet --digest --kernel=2.6.11-rc4 "$1" 2>/dev/null |
+		awk '$3 == "digest" {print $4, $6}'
+}
+nrand=0
+for r in "$tmp"/rand/r*.bin; do
+	[ -e "$r" ] || continue
+	nrand=$((nrand + 1))
+	name=$(basename "$r" .bin)
+	d="$tmp/rand/$name.d"
+	mkdir "$d"
+	run "$snafu" show "$r"
+	if [ "$rc" != 0 ] || [ -s "$tmp/err" ]; then
+		bad "random $name ($(wc -c <"$r") bytes): show: exit $rc"
+		show_output
+		continue
+	fi
+	ok
+	cp "$tmp/out" "$d/t1.case"
+	# bytes -> bytes: settles at once
+	run "$snafu" show --bytes -o "$d/e1.bin" "$r"
+	check "random $name: show --bytes of the bytes: exit 0 (got $rc)" test "$rc" = 0
+	run "$snafu" show --bytes -o "$d/e2.bin" "$d/e1.bin"
+	check "random $name: bytes -> bytes -> bytes is a fixed point" cmp -s "$d/e1.bin" "$d/e2.bin"
+	a=$(digest "$r")
+	check "random $name: replays to a digest" test -n "$a"
+	b=$(digest "$d/e1.bin")
+	check "random $name: the re-encoded bytes replay with the same digest ('$a' vs '$b')" \
+		test "$a" = "$b"
+	# the other build (gcc, no sanitizers) runs the bytes the same way
+	if [ -n "$other" ]; then
+		o=$(digest "$r" "$other/snafu")
+		check "random $name: the same digest in $other ('$a' vs '$o')" test "$a" = "$o"
+	fi
+	# bytes -> text -> bytes -> text: the text parses, encodes like the bytes, settles
+	run "$snafu" show --bytes -o "$d/b1.bin" "$d/t1.case"
+	if [ "$rc" != 0 ]; then
+		bad "random $name: the text form of the bytes does not parse: $(head -n 1 "$tmp/err")"
+		continue
+	fi
+	ok
+	check "random $name: the text form encodes like the bytes" cmp -s "$d/e1.bin" "$d/b1.bin"
+	run "$snafu" show "$d/b1.bin"
+	check "random $name: bytes -> text -> bytes -> text is a fixed point" \
+		cmp -s "$d/t1.case" "$tmp/out"
+	b=$(digest "$d/t1.case")
+	check "random $name: the text form replays with the same digest ('$a' vs '$b')" \
+		test "$a" = "$b"
+	no_stray_files "$d" "random $name"
+done
+check "random byte files: generated 60 (got $nrand)" test "$nrand" = 60
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,316 @@
+/* The byte form, as a property test: every byte string decodes to a well-formed program,
+ * encoding loses nothing of what was decoded, the encoding is a fixed point after one
+ * round, and decoded programs run on every kernel without aborting, deterministically.
+ *
+ * Inputs come from a fixed-seed xorshift generator, so every run tests the same strings.
+ */
+#include "harness.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NINPUTS  20000
+#define MAX_SIZE 600
+#define NRUNS    500 /* decoded programs run on each kernel */
+#define SHOWN    5   /* failures of one kind printed in full; the rest are counted */
+
+/* CHECK, but print only the first SHOWN failures of this check site. */
+#define CHECK_SOME(cond, ...)                     \
+	do {                                      \
+		static int shown_;                \
+		if (cond) {                       \
+			harness_passed++;         \
+		} else if (shown_++ < SHOWN) {    \
+			CHECK(cond, __VA_ARGS__); \
+		} else {                          \
+			harness_failed++;         \
+		}                                 \
+	} while (0)
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static uint64_t xorshift(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* A pseudo-random input of 0..MAX_SIZE bytes. Some inputs are biased toward what the
+ * decoder treats specially (many mmaps, bytes >= 128 for large values, each-page
+ * bits), so those paths are not left to chance. */
+static size_t gen_input(uint8_t *buf)
+{
+	size_t n = (size_t)(xorshift() % (MAX_SIZE + 1));
+	int style = (int)(xorshift() % 4);
+
+	for (size_t i = 0; i < n; i++) {
+		uint8_t b = (uint8_t)(xorshift() >> 24);
+		switch (style) {
+		case 1: /* mostly mmaps: kind codes 0..7 are mmap */
+			if (i % OP_BYTES == 1 && (xorshift() & 1))
+				b &= 0x1f;
+			break;
+		case 2: /* large values and each-page everywhere */
+			b |= 0xc0;
+			break;
+		default:
+			break;
+		}
+		buf[i] = b;
+	}
+	return n;
+}
+
+static void describe_op(const struct op *o, char *s, size_t len)
+{
+	snprintf(s, len, "kind %d task %d a {%d %d %d %d} b {%d %d %d %d} each %d x %d y %d",
+		 o->kind, o->task, o->a.map, o->a.page, o->a.word, o->a.misaligned, o->b.map,
+		 o->b.page, o->b.word, o->b.misaligned, o->each_page, o->x, o->y);
+}
+
+/* Whether two ops are the same. Operands an op does not use are compared too, except
+ * their mapping numbers when ignore_unused_maps: well_formed() checks those separately,
+ * so that one failure does not hide the others. */
+static bool same_op(const struct op *a, const struct op *b, bool ignore_unused_maps)
+{
+	bool ua = !ignore_unused_maps || op_uses_a(a->kind);
+	bool ub = !ignore_unused_maps || op_uses_b(a->kind);
+
+	return a->kind == b->kind && a->task == b->task && (!ua || a->a.map == b->a.map) &&
+	       a->a.page == b->a.page && a->a.word == b->a.word &&
+	       a->a.misaligned == b->a.misaligned && (!ub || a->b.map == b->b.map) &&
+	       a->b.page == b->b.page && a->b.word == b->b.word &&
+	       a->b.misaligned == b->b.misaligned && a->each_page == b->each_page && a->x == b->x &&
+	       a->y == b->y;
+}
+
+/* Compare field by field (struct sim_preempt has padding); on the first difference,
+ * describe it into why. */
+static bool same_program(const struct program *a, const struct program *b, char *why, size_t len)
+{
+	if (a->ntasks != b->ntasks || a->nops != b->nops || a->nmaps != b->nmaps ||
+	    a->npreempts != b->npreempts) {
+		snprintf(why, len, "tasks %d/%d ops %d/%d maps %d/%d preempts %d/%d", a->ntasks,
+			 b->ntasks, a->nops, b->nops, a->nmaps, b->nmaps, a->npreempts,
+			 b->npreempts);
+		return false;
+	}
+	for (int i = 0; i < a->nops; i++)
+		if (!same_op(&a->ops[i], &b->ops[i], true)) {
+			char da[128], db[128];
+			describe_op(&a->ops[i], da, sizeof(da));
+			describe_op(&b->ops[i], db, sizeof(db));
+			snprintf(why, len, "op %d: %s, then %s", i, da, db);
+			return false;
+		}
+	for (int i = 0; i < a->npreempts; i++) {
+		const struct sim_preempt *x = &a->preempts[i], *y = &b->preempts[i];
+		if (x->task != y->task || x->op != y->op || x->point != y->point ||
+		    x->to != y->to) {
+			snprintf(why, len, "preemption %d: %d@%d.%d->%d, then %d@%d.%d->%d", i,
+				 x->task, x->op, x->point, x->to, y->task, y->op, y->point, y->to);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Structural invariants of a decoded program: counts in range, ops grouped by task,
+ * every reference to a mapping that exists (or NULL), every preemption naming a real
+ * op of a real task and switching to a real task, and no stray values in operands the
+ * op does not use (a decoded program holds only what its bytes mean). */
+static bool well_formed(const struct program *p, const char *what)
+{
+	static const struct uref zero;
+	int maps = 0;
+	bool ok = p->ntasks >= 2 && p->ntasks <= PROG_MAX_TASKS && p->nops >= 0 &&
+		  p->nops <= PROG_MAX_OPS && p->npreempts >= 0 && p->npreempts < SIM_MAX_PREEMPTS &&
+		  p->nmaps >= 0 && p->nmaps <= PROG_MAX_MAPS;
+
+	CHECK_SOME(ok, "%s: tasks %d ops %d maps %d preempts %d", what, p->ntasks, p->nops,
+		   p->nmaps, p->npreempts);
+	if (!ok)
+		return false;
+	for (int i = 0; i < p->nops; i++) {
+		const struct op *o = &p->ops[i];
+		char d[128];
+		describe_op(o, d, sizeof(d));
+		maps += o->kind == OP_MMAP;
+		ok = o->kind < OP_NKINDS && o->task >= 1 && o->task <= p->ntasks &&
+		     (i == 0 || o->task >= p->ops[i - 1].task);
+		CHECK_SOME(ok, "%s: op %d of %d (tasks %d): %s", what, i, p->nops, p->ntasks, d);
+		if (!ok)
+			return false;
+		ok = (o->a.map < p->nmaps || o->a.map == PROG_NULL_MAP || !op_uses_a(o->kind)) &&
+		     (o->b.map < p->nmaps || o->b.map == PROG_NULL_MAP || !op_uses_b(o->kind));
+		CHECK_SOME(ok, "%s: op %d refers to no mapping (%d mappings): %s", what, i,
+			   p->nmaps, d);
+		if (!ok)
+			return false;
+		ok = (op_uses_a(o->kind) || !memcmp(&o->a, &zero, sizeof(zero))) &&
+		     (op_uses_b(o->kind) || !memcmp(&o->b, &zero, sizeof(zero)));
+		CHECK_SOME(ok, "%s: op %d has a value in an operand %s does not use: %s", what, i,
+			   op_names[o->kind], d);
+	}
+	ok = maps == p->nmaps;
+	CHECK_SOME(ok, "%s: %d mmap ops, nmaps %d", what, maps, p->nmaps);
+	for (int i = 0; i < p->npreempts; i++) {
+		const struct sim_preempt *s = &p->preempts[i];
+		int n = task_instances(p, s->task);
+		ok = s->task >= 1 && s->task <= p->ntasks && s->to >= 1 && s->to <= p->ntasks &&
+		     s->to != s->task && s->point >= 1 && s->point <= PREEMPT_MAX_POINT &&
+		     s->op >= 1 && (s->op <= n || (n == 0 && s->op == 1));
+		CHECK_SOME(ok, "%s: preemption %d: task %d op %d (of %d) point %d to %d", what, i,
+			   s->task, s->op, n, s->point, s->to);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+static struct program p1, p2, p3;
+static uint8_t in[MAX_SIZE + 1], enc1[4096], enc2[4096];
+
+static void hexdump(const uint8_t *d, size_t n)
+{
+	fprintf(stderr, "  input (%zu bytes):", n);
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, "%s%02x", i % 32 ? "" : "\n    ", d[i]);
+	fprintf(stderr, "\n");
+}
+
+/* decode, encode, decode, encode: what was decoded survives, and the bytes settle */
+static bool round_trip(const uint8_t *data, size_t n, const char *what)
+{
+	char why[512];
+	size_t n1, n2;
+	bool ok = true;
+
+	prog_decode(data, n, &p1);
+	if (!well_formed(&p1, what))
+		return false;
+	n1 = prog_encode(&p1, enc1, sizeof(enc1));
+	ok = n1 > 0 && n1 <= prog_max_encoded();
+	CHECK_SOME(ok, "%s: encoding %zu bytes (max %zu)", what, n1, prog_max_encoded());
+	if (!ok)
+		return false;
+	prog_decode(enc1, n1, &p2);
+	ok = same_program(&p1, &p2, why, sizeof(why));
+	CHECK_SOME(ok, "%s: decode(encode(decode(x))) differs from decode(x): %s", what, why);
+	if (!ok)
+		return false;
+	n2 = prog_encode(&p2, enc2, sizeof(enc2));
+	ok = n1 == n2 && !memcmp(enc1, enc2, n1);
+	CHECK_SOME(ok, "%s: encoding is not a fixed point (%zu then %zu bytes)", what, n1, n2);
+	if (!ok)
+		return false;
+	prog_decode(enc2, n2, &p3);
+	ok = same_program(&p2, &p3, why, sizeof(why));
+	CHECK_SOME(ok, "%s: third decode differs: %s", what, why);
+	return ok;
+}
+
+static void test_random_inputs(void)
+{
+	int failed = 0;
+
+	for (int i = 0; i < NINPUTS; i++) {
+		size_t n = gen_input(in);
+		char what[64];
+		snprintf(what, sizeof(what), "random input %d", i);
+		if (!round_trip(in, n, what) && failed++ < 3)
+			hexdump(in, n);
+	}
+}
+
+/* Inputs at the edges of the format. */
+static void test_edges(void)
+{
+	static uint8_t big[1 + PROG_MAX_OPS * OP_BYTES + SIM_MAX_PREEMPTS * PREEMPT_BYTES + 64];
+
+	for (size_t n = 0; n < 12; n++) {
+		char what[64];
+		memset(big, 0xff, n);
+		snprintf(what, sizeof(what), "%zu bytes of 0xff", n);
+		round_trip(big, n, what);
+		memset(big, 0, n);
+		snprintf(what, sizeof(what), "%zu zero bytes", n);
+		round_trip(big, n, what);
+	}
+
+	/* the empty input: two tasks, nothing to do */
+	prog_decode(big, 0, &p1);
+	CHECK(p1.ntasks == 2 && p1.nops == 0 && p1.npreempts == 0 && p1.nmaps == 0,
+	      "empty input: tasks %d ops %d preempts %d", p1.ntasks, p1.nops, p1.npreempts);
+
+	/* more ops than a program holds: the rest is ignored */
+	memset(big, 0x55, sizeof(big));
+	big[sizeof(big) - 1] = 0;
+	prog_decode(big, sizeof(big), &p1);
+	CHECK_EQ(p1.nops, PROG_MAX_OPS, "ops of an oversized input");
+	round_trip(big, sizeof(big), "oversized input");
+
+	/* 256 mmaps: one more than references can name. The last one becomes a sleep,
+	 * which must encode like any other op. Each mmap: 129+ pages (r[5] low nibble 15,
+	 * r[6] >= 128), prot and shared bits all set. */
+	size_t n = 1 + PROG_MAX_OPS * OP_BYTES + 1;
+	memset(big, 0, n);
+	for (int i = 0; i < PROG_MAX_OPS; i++) {
+		uint8_t *r = big + 1 + i * OP_BYTES;
+		r[5] = 0x0f;
+		r[6] = 0x85;
+		r[7] = 0x0f;
+	}
+	prog_decode(big, n, &p1);
+	CHECK_EQ(p1.nmaps, PROG_MAX_MAPS, "mappings of 256 mmaps");
+	round_trip(big, n, "256 mmaps of 134 pages");
+
+	/* a buffer too small for the largest program encodes nothing */
+	prog_decode(big, n, &p1);
+	CHECK_EQ(prog_encode(&p1, enc1, prog_max_encoded() - 1), 0, "encoding into a short buffer");
+	CHECK(prog_encode(&p1, enc1, prog_max_encoded()) > 0, "encoding into an exact buffer");
+}
+
+/* Decoded programs run to a verdict on every kernel; a second run, with the trace on as
+ * the fuzzer does when it reports, takes the same path (same digest, same verdict). */
+static void test_runs(void)
+{
+	int findings[16] = {0}, dumped = 0;
+
+	rng = 0x2545f4914f6cdd1dull;
+	for (int i = 0; i < NRUNS; i++) {
+		size_t n = (size_t)(xorshift() % (MAX_SIZE + 1));
+		for (size_t j = 0; j < n; j++)
+			in[j] = (uint8_t)(xorshift() >> 24);
+		prog_decode(in, n, &p1);
+		for (int k = 0; k < nkernels && k < 16; k++) {
+			struct run_opts quick = {0}, traced = {.trace = true};
+			static struct run_result r1, r2;
+			prog_run(&p1, &kernels[k], &quick, &r1);
+			prog_run(&p1, &kernels[k], &traced, &r2);
+			bool same = r1.digest == r2.digest && r1.result == r2.result &&
+				    !strcmp(r1.verdict, r2.verdict) && r1.steps == r2.steps;
+			CHECK_SOME(same, "program %d on %s: %016llx %s, then %016llx %s", i,
+				   kernels[k].name, (unsigned long long)r1.digest, r1.verdict,
+				   (unsigned long long)r2.digest, r2.verdict);
+			CHECK_SOME(r1.verdict[0] != 0, "program %d on %s: empty verdict", i,
+				   kernels[k].name);
+			if (!same && dumped++ < 3)
+				hexdump(in, n);
+			findings[k] += r1.result != SIM_OK;
+		}
+	}
+	for (int k = 0; k < nkernels && k < 16; k++)
+		printf("test_codec: %s: %d of %d random programs with a finding\n", kernels[k].name,
+		       findings[k], NRUNS);
+}
+
+int main(void)
+{
+	test_edges();
+	test_random_inputs();
+	test_runs();
+	return harness_exit();
+}

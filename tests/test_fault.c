@@ -1,0 +1,696 @@
+/* The page-fault path and the mm syscalls (REFERENCE.md "The page fault path";
+ * arch/i386/mm/fault.c, mm/mmap.c, mm/mprotect.c, 2.6.11).
+ *
+ * Kernel-internal facts (which path a fault takes, whether it touched mmap_sem, the VMA
+ * list) are checked with hand-written task bodies; what a user program sees is checked
+ * with text programs on every kernel. In text programs a futex_wait with a timeout reads
+ * a word back: -ETIMEDOUT means the word held the value, -EWOULDBLOCK that it did not.
+ */
+#include "harness.h"
+
+#include "../ref/futex.h"
+#include "../ref/mm.h"
+#include "../ref/report.h"
+#include "../ref/uaccess.h"
+
+#include <string.h>
+
+static const char *const all_kernels[] = {"2.6.11-rc4", "olof-rfc", "2.6.11"};
+#define NKERNELS ((int)(sizeof(all_kernels) / sizeof(all_kernels[0])))
+
+#define P    PAGE_SIZE
+#define PRIV (MAP_PRIVATE | MAP_ANONYMOUS)
+#define RW   (PROT_READ | PROT_WRITE)
+
+static char order[256];
+
+static void note(const char *what)
+{
+	size_t n = strlen(order);
+
+	snprintf(order + n, sizeof(order) - n, "%sT%d:%s", n ? " " : "", current->pid, what);
+}
+
+static void nap(int64_t ticks)
+{
+	set_current_state(TASK_INTERRUPTIBLE);
+	schedule_timeout(ticks);
+}
+
+/* Trace events so far with this kind and function name (NULL: any), in the whole run. */
+static int count_events(int kind, const char *fn)
+{
+	int n, dropped, c = 0;
+	const struct sim_trace_ev *ev = sim_trace_events(&n, &dropped);
+
+	for (int i = 0; i < n; i++)
+		if (ev[i].kind == kind && (!fn || (ev[i].fn && !strcmp(ev[i].fn, fn))))
+			c++;
+	return c;
+}
+
+static int nfaults(void)
+{
+	return count_events(EV_FAULT, NULL);
+}
+
+/* rwsem operations so far (spinlocks left out): acquisitions, failed trylocks, releases. */
+static int nsem_ops(void)
+{
+	return count_events(EV_LOCK, NULL) - count_events(EV_LOCK, "spin_lock") +
+	       count_events(EV_TRYFAIL, NULL) + count_events(EV_UNLOCK, NULL) -
+	       count_events(EV_UNLOCK, "spin_unlock");
+}
+
+static bool present(unsigned long addr)
+{
+	pte_t *pte = pte_offset(current->mm, addr);
+
+	return pte && (pte->flags & _PAGE_PRESENT);
+}
+
+static void check_sem_free(void)
+{
+	struct mm_struct *mm = harness_mm();
+
+	CHECK_EQ(mm->mmap_sem.activity, 0, "mmap_sem activity after the run");
+	CHECK(list_empty(&mm->mmap_sem.wait_list), "mmap_sem waiters after the run");
+}
+
+static enum sim_result run(int n, const task_fn *fns)
+{
+	order[0] = 0;
+	return run_tasks(n, fns, NULL, 0);
+}
+
+/* run_text() after run_tasks(): the harness tears run_tasks()' mm down only at its next
+ * call, and mm_alloc() reuses the one page table, so drop those pages first. */
+static void run_prog(const char *text, const char *kernel, struct run_result *r)
+{
+	if (harness_mm())
+		mmput(harness_mm());
+	run_text(text, kernel, r);
+}
+
+/* --- present page: no fault --- */
+
+static void present_t1(void)
+{
+	unsigned long a = (unsigned long)sys_mmap2(0, P, RW, PRIV);
+	uint32_t v = 0;
+
+	CHECK(!present(a), "a fresh mapping has no PTE");
+	int f0 = nfaults();
+	CHECK_EQ(user_store(a, 7), 0, "first store");
+	CHECK_EQ(nfaults(), f0 + 1, "the first store faults");
+	CHECK(present(a), "the fault installed the page");
+	CHECK_EQ(user_load(a, &v), 0, "load of the present page");
+	CHECK_EQ(v, 7, "value loaded");
+	CHECK_EQ(get_user(v, a), 0, "get_user of the present page");
+	CHECK_EQ(v, 7, "value from get_user");
+	CHECK_EQ(nfaults(), f0 + 1, "no fault on a present page");
+	CHECK_EQ(current->segv, 0, "SIGSEGVs");
+}
+
+static void test_present_page_does_not_fault(void)
+{
+	task_fn fns[] = {present_t1};
+
+	CHECK_EQ(run(1, fns), SIM_OK, "run");
+	check_sem_free();
+}
+
+/* --- absent page: the fault takes mmap_sem for read, installs the page, releases it --- */
+
+static void absent_t1(void)
+{
+	unsigned long a = (unsigned long)sys_mmap2(0, 2 * P, PROT_READ, PRIV);
+	uint32_t v = 1;
+
+	int f0 = nfaults(), l0 = count_events(EV_LOCK, "down_read_trylock");
+	CHECK_EQ(user_load(a, &v), 0, "user load of an absent page");
+	CHECK_EQ(v, 0, "a fresh page reads as zero");
+	CHECK_EQ(nfaults(), f0 + 1, "one fault");
+	CHECK_EQ(count_events(EV_LOCK, "down_read_trylock"), l0 + 1, "fault took mmap_sem");
+	CHECK(present(a), "page installed");
+	pte_t *pte = pte_offset(current->mm, a);
+	CHECK(pte->flags & _PAGE_USER, "user-readable PTE");
+	CHECK(!(pte->flags & _PAGE_RW), "read-only mapping: no _PAGE_RW");
+	CHECK_EQ(current->mm->mmap_sem.activity, 0, "the fault released mmap_sem");
+
+	/* the same from the kernel: get_user() faults the second page in */
+	v = 1;
+	CHECK_EQ(get_user(v, a + P), 0, "get_user of an absent page");
+	CHECK_EQ(v, 0, "value");
+	CHECK(present(a + P), "page installed by a kernel-mode fault");
+	CHECK_EQ(nfaults(), f0 + 2, "two faults");
+	CHECK_EQ(current->segv, 0, "SIGSEGVs");
+}
+
+static void test_absent_page_faults_in(void)
+{
+	task_fn fns[] = {absent_t1};
+
+	CHECK_EQ(run(1, fns), SIM_OK, "run");
+	check_sem_free();
+}
+
+/* --- bad address: SIGSEGV from user mode, -EFAULT through the fixup from the kernel --- */
+
+static void bad_t1(void)
+{
+	unsigned long a = (unsigned long)sys_mmap2(0, P, RW, PRIV);
+	uint32_t v;
+
+	CHECK_EQ(user_load(0, &v), -EFAULT, "user load of NULL");
+	CHECK_EQ(current->segv, 1, "SIGSEGV for NULL");
+	CHECK_EQ(user_store(a + P, 1), -EFAULT, "user store past the mapping");
+	CHECK_EQ(current->segv, 2, "SIGSEGV past the mapping");
+	CHECK_EQ(user_load(0x1000, &v), -EFAULT, "user load outside the mmap window");
+	CHECK_EQ(current->segv, 3, "SIGSEGV outside the window");
+
+	CHECK_EQ(get_user(v, 0), -EFAULT, "get_user of NULL");
+	CHECK_EQ(get_user(v, a + P), -EFAULT, "get_user past the mapping");
+	CHECK_EQ(put_user(1, a + P), -EFAULT, "put_user past the mapping");
+	CHECK_EQ(get_user(v, TASK_SIZE), -EFAULT, "get_user of a kernel address (access_ok)");
+	CHECK_EQ(copy_to_user(a + P - 2, &v, 4), 2, "copy_to_user across the end: 2 left");
+	CHECK_EQ(current->segv, 3, "kernel-mode faults send no SIGSEGV");
+	CHECK_EQ(current->mm->mmap_sem.activity, 0, "bad_area released mmap_sem");
+}
+
+static void test_bad_address(void)
+{
+	task_fn fns[] = {bad_t1};
+
+	CHECK_EQ(run(1, fns), SIM_OK, "run");
+	check_sem_free();
+}
+
+/* The same from a program: a user load of NULL or of an unmapped page is a SIGSEGV (the
+ * op returns -EFAULT), on every kernel. */
+static void test_bad_address_text(void)
+{
+	const char *text = "task 1\n"
+			   "  mmap m pages=1 prot=rw\n"
+			   "  load null\n"
+			   "  store m+4096 val=1\n" /* one page past the mapping */
+			   "  load m\n";
+	struct run_result r;
+
+	for (int k = 0; k < NKERNELS; k++) {
+		run_prog(text, all_kernels[k], &r);
+		CHECK(!strcmp(r.verdict, "ok"), "[%s] verdict %s", all_kernels[k], r.verdict);
+		CHECK_EQ(r.ret[1], -EFAULT, "load null");
+		CHECK_EQ(r.ret[2], -EFAULT, "store past the mapping");
+		CHECK_EQ(r.ret[3], 0, "load m");
+		CHECK_EQ(r.segv, 2, "SIGSEGVs");
+	}
+}
+
+/* --- PROT_NONE: SIGSEGV from user mode; futex_wait says -EACCES where get_futex_key looks
+ * first (2.6.11-rc4, 2.6.11) and -EFAULT on olof-rfc, whose check_user_page_readable()
+ * loop faults the page in with get_user() before get_futex_key() runs, and that fault
+ * fails the VM_READ check --- */
+
+static void test_prot_none(void)
+{
+	const char *text = "task 1\n"
+			   "  mmap m pages=2 prot=none\n"
+			   "  load m\n"
+			   "  store m val=1\n"
+			   "  futex_wait m val=0\n"
+			   "  futex_wake m nr=1\n";
+	struct run_result r;
+
+	for (int k = 0; k < NKERNELS; k++) {
+		const char *kn = all_kernels[k];
+		run_prog(text, kn, &r);
+		CHECK(!strcmp(r.verdict, "ok"), "[%s] verdict %s", kn, r.verdict);
+		CHECK_EQ(r.ret[1], -EFAULT, "load of PROT_NONE");
+		CHECK_EQ(r.ret[2], -EFAULT, "store to PROT_NONE");
+		CHECK_EQ(r.segv, 2, "SIGSEGVs");
+		CHECK_EQ(r.ret[3], strcmp(kn, "olof-rfc") ? -EACCES : -EFAULT,
+			 "futex_wait on PROT_NONE");
+		CHECK_EQ(r.ret[4], -EACCES, "futex_wake on PROT_NONE (no read, every kernel)");
+	}
+}
+
+/* A present page made PROT_NONE: the PTE stays present without _PAGE_USER, so a load is
+ * a protection fault (PF_PROT) and a SIGSEGV; mprotect back to read and the contents are
+ * still there. */
+static void test_prot_none_present_page(void)
+{
+	const char *text = "task 1\n"
+			   "  mmap m pages=1 prot=rw\n"
+			   "  store m val=5\n"
+			   "  mprotect m pages=1 prot=none\n"
+			   "  load m\n"
+			   "  mprotect m pages=1 prot=r\n"
+			   "  load m\n"
+			   "  futex_wait m val=5 timeout=1\n"
+			   "  store m val=6\n";
+	struct run_result r;
+
+	for (int k = 0; k < NKERNELS; k++) {
+		run_prog(text, all_kernels[k], &r);
+		CHECK(!strcmp(r.verdict, "ok"), "[%s] verdict %s", all_kernels[k], r.verdict);
+		CHECK_EQ(r.ret[1], 0, "store");
+		CHECK_EQ(r.ret[2], 0, "mprotect none");
+		CHECK_EQ(r.ret[3], -EFAULT, "load of a present PROT_NONE page");
+		CHECK_EQ(r.ret[4], 0, "mprotect r");
+		CHECK_EQ(r.ret[5], 0, "load after mprotect r");
+		CHECK_EQ(r.ret[6], -ETIMEDOUT, "the word still holds 5");
+		CHECK_EQ(r.ret[7], -EFAULT, "store to the read-only page");
+		CHECK_EQ(r.segv, 2, "SIGSEGVs");
+	}
+}
+
+/* --- write to a read-only mapping: SIGSEGV whether the page is absent (write fault,
+ * no VM_WRITE) or present (PF_PROT|PF_WRITE); put_user from the kernel gets -EFAULT --- */
+
+static void ro_t1(void)
+{
+	unsigned long a = (unsigned long)sys_mmap2(0, 2 * P, PROT_READ, PRIV);
+	uint32_t v;
+
+	CHECK_EQ(user_store(a, 1), -EFAULT, "store to an absent read-only page");
+	CHECK(!present(a), "the failed write fault installed nothing");
+	CHECK_EQ(user_load(a, &v), 0, "load");
+	CHECK_EQ(user_store(a, 1), -EFAULT, "store to a present read-only page");
+	CHECK_EQ(current->segv, 2, "SIGSEGVs");
+	CHECK_EQ(put_user(1, a), -EFAULT, "put_user to a present read-only page");
+	CHECK_EQ(put_user(1, a + P), -EFAULT, "put_user to an absent read-only page");
+	CHECK_EQ(current->segv, 2, "no SIGSEGV from the kernel");
+	CHECK_EQ(user_load(a, &v), 0, "load again");
+	CHECK_EQ(v, 0, "the page was not written");
+}
+
+static void test_write_to_read_only(void)
+{
+	task_fn fns[] = {ro_t1};
+
+	CHECK_EQ(run(1, fns), SIM_OK, "run");
+	check_sem_free();
+}
+
+/* --- atomic context: with the preempt count raised a fault takes no mmap_sem and
+ * returns through the fixup (what __copy_from_user_inatomic relies on) --- */
+
+static void atomic_t1(void)
+{
+	unsigned long a = (unsigned long)sys_mmap2(0, P, RW, PRIV);
+	uint32_t v = 1;
+
+	int f0 = nfaults(), s0 = nsem_ops();
+	inc_preempt_count();
+	CHECK_EQ(__copy_from_user_inatomic(&v, a, 4), 4, "inatomic copy of an absent page");
+	dec_preempt_count();
+	CHECK_EQ(nfaults(), f0 + 1, "it faulted");
+	CHECK_EQ(nsem_ops(), s0, "the fault did not touch mmap_sem");
+	CHECK(!present(a), "nothing installed");
+	CHECK_EQ(current->segv, 0, "no SIGSEGV");
+
+	CHECK_EQ(user_store(a, 3), 0, "store (faults the page in)");
+	f0 = nfaults();
+	inc_preempt_count();
+	CHECK_EQ(__copy_from_user_inatomic(&v, a, 4), 0, "inatomic copy of a present page");
+	dec_preempt_count();
+	CHECK_EQ(v, 3, "value");
+	CHECK_EQ(nfaults(), f0, "no fault");
+}
+
+static void test_atomic_fault_takes_no_sem(void)
+{
+	task_fn fns[] = {atomic_t1};
+
+	CHECK_EQ(run(1, fns), SIM_OK, "run");
+	check_sem_free();
+}
+
+/* With mmap_sem held for write by another task, the atomic fault still returns at once,
+ * while a plain get_user() fault fails its trylock and sleeps in down_read() until the
+ * writer leaves. */
+static unsigned long shared_addr;
+
+static void writer_t1(void)
+{
+	shared_addr = (unsigned long)sys_mmap2(0, P, RW, PRIV);
+	down_write(&current->mm->mmap_sem);
+	note("down_write");
+	nap(1);
+	note("up_write");
+	up_write(&current->mm->mmap_sem);
+}
+
+static void atomic_vs_writer_t2(void)
+{
+	uint32_t v;
+
+	inc_preempt_count();
+	CHECK_EQ(__copy_from_user_inatomic(&v, shared_addr, 4), 4, "inatomic copy");
+	dec_preempt_count();
+	note("fixup");
+	CHECK_EQ(get_user(v, shared_addr), 0, "get_user");
+	note("get_user");
+}
+
+static void test_atomic_fault_does_not_wait_for_writer(void)
+{
+	task_fn fns[] = {writer_t1, atomic_vs_writer_t2};
+
+	CHECK_EQ(run(2, fns), SIM_OK, "run");
+	CHECK(!strcmp(order, "T1:down_write T2:fixup T1:up_write T2:get_user"), "order %s", order);
+	CHECK_EQ(count_events(EV_TRYFAIL, "down_read_trylock"), 1,
+		 "get_user's fault failed its trylock once");
+	check_sem_free();
+}
+
+/* The deadlock itself, by hand: T1 holds mmap_sem for read and faults; T2's mmap()
+ * queued for write in between, so the fault's down_read() queues behind it. Raising
+ * the preempt count around the access (the 2.6.11 fix) avoids it. */
+static void fault_deadlock_t1(void)
+{
+	unsigned long a = (unsigned long)sys_mmap2(0, P, RW, PRIV);
+	uint32_t v;
+
+	down_read(&current->mm->mmap_sem);
+	nap(1);
+	get_user(v, a); /* never returns */
+	note("get_user");
+}
+
+static void fault_atomic_t1(void)
+{
+	unsigned long a = (unsigned long)sys_mmap2(0, P, RW, PRIV);
+	uint32_t v;
+
+	down_read(&current->mm->mmap_sem);
+	nap(1);
+	inc_preempt_count();
+	CHECK_EQ(__copy_from_user_inatomic(&v, a, 4), 4, "inatomic copy under mmap_sem");
+	dec_preempt_count();
+	note("fixup");
+	up_read(&current->mm->mmap_sem);
+	CHECK_EQ(get_user(v, a), 0, "get_user without mmap_sem");
+	note("get_user");
+}
+
+static void mmap_t2(void)
+{
+	sys_mmap2(0, P, RW, PRIV);
+	note("mmap");
+}
+
+static void test_fault_under_mmap_sem(void)
+{
+	task_fn deadlock[] = {fault_deadlock_t1, mmap_t2};
+	task_fn fixed[] = {fault_atomic_t1, mmap_t2};
+
+	CHECK_EQ(run(2, deadlock), SIM_HANG, "get_user under mmap_sem");
+	CHECK(!strcmp(finding.token, "deadlock--do_page_fault--fault_deadlock_t1"), "token '%s'",
+	      finding.token);
+	CHECK(!strcmp(order, ""), "order %s", order);
+
+	CHECK_EQ(run(2, fixed), SIM_OK, "inatomic copy under mmap_sem");
+	CHECK(!finding.found, "finding '%s'", finding.token);
+	/* T1's up_read handed the lock to T2's mmap, so the get_user() fault waits for it,
+	 * holding nothing */
+	CHECK(!strcmp(order, "T1:fixup T2:mmap T1:get_user"), "order %s", order);
+	check_sem_free();
+}
+
+/* Sleeping with the preempt count raised is a finding of its own. */
+static void sleep_atomic_t1(void)
+{
+	inc_preempt_count();
+	down_read(&current->mm->mmap_sem);
+	note("down_read");
+}
+
+static void test_sleep_in_atomic(void)
+{
+	task_fn fns[] = {sleep_atomic_t1};
+
+	CHECK_EQ(run(1, fns), SIM_STOPPED, "run");
+	CHECK(!strcmp(finding.token, "sleep-in-atomic--rwsem_down_read"), "token '%s'",
+	      finding.token);
+}
+
+/* The futex read on an untouched page, from the trace: 2.6.11's
+ * get_futex_value_locked() fault goes to the fixup without a trylock, then futex_wait
+ * drops mmap_sem before the get_user() that faults the page in; 2.6.11-rc4's get_user()
+ * fault takes mmap_sem for read a second time (the trylock succeeds: nobody waits). */
+static int find_event(int from, int kind, const char *fn)
+{
+	int n, dropped;
+	const struct sim_trace_ev *ev = sim_trace_events(&n, &dropped);
+
+	if (from < 0)
+		return -1;
+	for (int i = from; i < n; i++)
+		if (ev[i].kind == kind && (!fn || (ev[i].fn && !strcmp(ev[i].fn, fn))))
+			return i;
+	return -1;
+}
+
+static void test_futex_read_fault_paths(void)
+{
+	const char *text = "task 1\n"
+			   "  mmap m pages=1 prot=rw\n"
+			   "  futex_wait m val=1\n";
+	struct run_result r;
+
+	/* d: futex_wait's down_read; u: the first up_read after it; g: the get_user();
+	 * t: the first successful trylock after g */
+	run_prog(text, "2.6.11", &r);
+	CHECK_EQ(r.ret[1], -EWOULDBLOCK, "2.6.11 futex_wait");
+	int d = find_event(0, EV_LOCK, "down_read");
+	int c = find_event(d, EV_UACCESS, "__copy_from_user_inatomic");
+	int f = find_event(c, EV_FAULT, NULL);
+	int u = find_event(d, EV_UNLOCK, "up_read");
+	int g = find_event(d, EV_UACCESS, "get_user");
+	int t = find_event(d, EV_LOCK, "down_read_trylock");
+	CHECK(d >= 0 && c > d && f > c, "2.6.11: the inatomic read faults (d=%d c=%d f=%d)", d, c,
+	      f);
+	CHECK(u > f && g > u && t > g,
+	      "2.6.11: no trylock in the inatomic fault; up_read, then get_user faults and "
+	      "takes mmap_sem (f=%d u=%d g=%d t=%d)",
+	      f, u, g, t);
+	CHECK_EQ(find_event(0, EV_TRYFAIL, NULL), -1, "2.6.11: no failed trylock");
+
+	run_prog(text, "2.6.11-rc4", &r);
+	CHECK_EQ(r.ret[1], -EWOULDBLOCK, "2.6.11-rc4 futex_wait");
+	d = find_event(0, EV_LOCK, "down_read");
+	g = find_event(d, EV_UACCESS, "get_user");
+	f = find_event(g, EV_FAULT, NULL);
+	t = find_event(d, EV_LOCK, "down_read_trylock");
+	u = find_event(d, EV_UNLOCK, "up_read");
+	CHECK(d >= 0 && g > d && f > g && t > f && u > t,
+	      "2.6.11-rc4: get_user faults with mmap_sem held and the fault takes it again "
+	      "(d=%d g=%d f=%d t=%d u=%d)",
+	      d, g, f, t, u);
+	CHECK_EQ(find_event(0, EV_UACCESS, "__copy_from_user_inatomic"), -1,
+		 "2.6.11-rc4 has no inatomic read");
+}
+
+/* --- mm: a partial munmap splits the VMA; the pages either side keep their contents,
+ * the hole is unmapped --- */
+
+static void munmap_t1(void)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long a = (unsigned long)sys_mmap2(0, 3 * P, RW, PRIV);
+	uint32_t v;
+
+	for (unsigned long i = 0; i < 3; i++)
+		CHECK_EQ(user_store(a + i * P, 1 + (uint32_t)i), 0, "store");
+	CHECK_EQ(mm->map_count, 1, "one VMA");
+	CHECK_EQ(sys_munmap(a + P, P), 0, "munmap of the middle page");
+	CHECK_EQ(mm->map_count, 2, "split into two VMAs");
+	CHECK(mm->mmap[0].vm_start == a && mm->mmap[0].vm_end == a + P, "low VMA");
+	CHECK(mm->mmap[1].vm_start == a + 2 * P && mm->mmap[1].vm_end == a + 3 * P, "high VMA");
+	CHECK(!present(a + P), "the hole's PTE is gone");
+	CHECK(present(a) && present(a + 2 * P), "the other PTEs stay");
+	CHECK_EQ(user_load(a, &v), 0, "load below the hole");
+	CHECK_EQ(v, 1, "value below");
+	CHECK_EQ(user_load(a + 2 * P, &v), 0, "load above the hole");
+	CHECK_EQ(v, 3, "value above");
+	CHECK_EQ(current->segv, 0, "no SIGSEGV yet");
+	CHECK_EQ(user_load(a + P, &v), -EFAULT, "load in the hole");
+	CHECK_EQ(current->segv, 1, "SIGSEGV in the hole");
+	CHECK_EQ(get_user(v, a + P), -EFAULT, "get_user in the hole");
+}
+
+static void test_partial_munmap_splits(void)
+{
+	task_fn fns[] = {munmap_t1};
+	const char *text = "task 1\n"
+			   "  mmap m pages=3 prot=rw\n"
+			   "  store m val=1\n"
+			   "  store m+4096 val=2\n"
+			   "  store m+8192 val=3\n"
+			   "  munmap m+4096 pages=1\n"
+			   "  load m\n"
+			   "  load m+8192\n"
+			   "  load m+4096\n"
+			   "  futex_wait m val=1 timeout=1\n"
+			   "  futex_wait m+8192 val=3 timeout=1\n"
+			   "  futex_wait m+4096 val=2 timeout=1\n";
+	struct run_result r;
+
+	CHECK_EQ(run(1, fns), SIM_OK, "run");
+	check_sem_free();
+	for (int k = 0; k < NKERNELS; k++) {
+		run_prog(text, all_kernels[k], &r);
+		CHECK(!strcmp(r.verdict, "ok"), "[%s] verdict %s", all_kernels[k], r.verdict);
+		CHECK_EQ(r.ret[4], 0, "munmap");
+		CHECK_EQ(r.ret[5], 0, "load below");
+		CHECK_EQ(r.ret[6], 0, "load above");
+		CHECK_EQ(r.ret[7], -EFAULT, "load in the hole");
+		CHECK_EQ(r.segv, 1, "SIGSEGVs");
+		CHECK_EQ(r.ret[8], -ETIMEDOUT, "the word below holds 1");
+		CHECK_EQ(r.ret[9], -ETIMEDOUT, "the word above holds 3");
+		CHECK_EQ(r.ret[10], -EFAULT, "futex_wait in the hole");
+	}
+}
+
+/* --- mm: mprotect of the middle page splits the VMA in three --- */
+
+static void mprotect_t1(void)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long a = (unsigned long)sys_mmap2(0, 3 * P, RW, PRIV);
+	uint32_t v;
+
+	CHECK_EQ(user_store(a + P, 9), 0, "store to the middle page");
+	CHECK_EQ(sys_mprotect(a + P, P, PROT_READ), 0, "mprotect of the middle page");
+	CHECK_EQ(mm->map_count, 3, "split into three VMAs");
+	CHECK(mm->mmap[1].vm_start == a + P && mm->mmap[1].vm_end == a + 2 * P, "middle VMA");
+	CHECK_EQ(mm->mmap[0].vm_flags, VM_READ | VM_WRITE, "low VMA flags");
+	CHECK_EQ(mm->mmap[1].vm_flags, VM_READ, "middle VMA flags");
+	CHECK_EQ(mm->mmap[2].vm_flags, VM_READ | VM_WRITE, "high VMA flags");
+	CHECK(!(pte_offset(mm, a + P)->flags & _PAGE_RW), "the present PTE lost _PAGE_RW");
+	CHECK_EQ(user_store(a, 1), 0, "store below");
+	CHECK_EQ(user_store(a + 2 * P, 1), 0, "store above");
+	CHECK_EQ(user_store(a + P, 1), -EFAULT, "store to the read-only middle");
+	CHECK_EQ(user_load(a + P, &v), 0, "load of the read-only middle");
+	CHECK_EQ(v, 9, "the middle page kept its contents");
+	CHECK_EQ(current->segv, 1, "SIGSEGVs");
+	CHECK_EQ(sys_mprotect(a + 3 * P, P, PROT_READ), -ENOMEM, "mprotect of a hole");
+}
+
+static void test_mprotect_splits(void)
+{
+	task_fn fns[] = {mprotect_t1};
+	const char *text = "task 1\n"
+			   "  mmap m pages=3 prot=rw\n"
+			   "  mprotect m+4096 pages=1 prot=r\n"
+			   "  store m val=1\n"
+			   "  store m+4096 val=2\n"
+			   "  store m+8192 val=3\n"
+			   "  load m+4096\n"
+			   "  futex_wait m+4096 val=0 timeout=1\n"
+			   "  futex_wait m+8192 val=3 timeout=1\n";
+	struct run_result r;
+
+	CHECK_EQ(run(1, fns), SIM_OK, "run");
+	check_sem_free();
+	for (int k = 0; k < NKERNELS; k++) {
+		run_prog(text, all_kernels[k], &r);
+		CHECK(!strcmp(r.verdict, "ok"), "[%s] verdict %s", all_kernels[k], r.verdict);
+		CHECK_EQ(r.ret[1], 0, "mprotect");
+		CHECK_EQ(r.ret[2], 0, "store below");
+		CHECK_EQ(r.ret[3], -EFAULT, "store to the read-only middle");
+		CHECK_EQ(r.ret[4], 0, "store above");
+		CHECK_EQ(r.ret[5], 0, "load of the middle");
+		CHECK_EQ(r.segv, 1, "SIGSEGVs");
+		CHECK_EQ(r.ret[6], -ETIMEDOUT, "the middle word is still 0");
+		CHECK_EQ(r.ret[7], -ETIMEDOUT, "the high word holds 3");
+	}
+}
+
+/* --- mm: munmap, then mmap again: the address is reused (first fit) and the new
+ * private page is a fresh zeroed one --- */
+
+static void test_munmap_then_reuse(void)
+{
+	const char *text = "task 1\n"
+			   "  mmap a pages=1 prot=rw\n"
+			   "  store a val=9\n"
+			   "  munmap a pages=1\n"
+			   "  load a\n"
+			   "  mmap b pages=1 prot=rw\n"
+			   "  futex_wait b val=0 timeout=1\n"
+			   "  futex_wait b val=9\n"
+			   "  store b val=4\n"
+			   "  futex_wait a val=4 timeout=1\n";
+	struct run_result r;
+
+	for (int k = 0; k < NKERNELS; k++) {
+		run_prog(text, all_kernels[k], &r);
+		CHECK(!strcmp(r.verdict, "ok"), "[%s] verdict %s", all_kernels[k], r.verdict);
+		CHECK_EQ(r.ret[2], 0, "munmap");
+		CHECK_EQ(r.ret[3], -EFAULT, "load after munmap");
+		CHECK_EQ(r.segv, 1, "SIGSEGVs");
+		CHECK(r.ret[4] > 0 && r.ret[4] == r.ret[0], "mmap reuses the address (%lx, %lx)",
+		      (unsigned long)r.ret[4], (unsigned long)r.ret[0]);
+		CHECK_EQ(r.ret[5], -ETIMEDOUT, "the new page is zeroed");
+		CHECK_EQ(r.ret[6], -EWOULDBLOCK, "the old value is gone");
+		CHECK_EQ(r.ret[7], 0, "store");
+		CHECK_EQ(r.ret[8], -ETIMEDOUT, "the old address names the new page");
+	}
+}
+
+/* --- mm: a shared mapping's page keeps its contents: a second access, by the same task
+ * or another one, and across mprotect, sees the stored value --- */
+
+static void test_shared_mapping_keeps_contents(void)
+{
+	const char *text = "task 1\n"
+			   "  mmap s pages=2 prot=rw shared\n"
+			   "  store s val=5\n"
+			   "  futex_wait s val=5 timeout=1\n"
+			   "  futex_wait s val=4\n"
+			   "  mprotect s pages=2 prot=none\n"
+			   "  mprotect s pages=2 prot=rw\n"
+			   "  futex_wait s val=5 timeout=1\n"
+			   "  munmap s+4096 pages=1\n"
+			   "  futex_wait s val=5 timeout=1\n"
+			   "task 2\n"
+			   "  futex_wait s val=5 timeout=1\n";
+	struct run_result r;
+
+	for (int k = 0; k < NKERNELS; k++) {
+		run_prog(text, all_kernels[k], &r);
+		CHECK(!strcmp(r.verdict, "ok"), "[%s] verdict %s", all_kernels[k], r.verdict);
+		CHECK_EQ(r.ret[1], 0, "store");
+		CHECK_EQ(r.ret[2], -ETIMEDOUT, "val=5 matches");
+		CHECK_EQ(r.ret[3], -EWOULDBLOCK, "val=4 does not");
+		CHECK_EQ(r.ret[6], -ETIMEDOUT, "after mprotect none and back");
+		CHECK_EQ(r.ret[7], 0, "munmap of the second page");
+		CHECK_EQ(r.ret[8], -ETIMEDOUT, "after a partial munmap");
+		CHECK_EQ(r.ret[9], -ETIMEDOUT, "task 2 sees the same page");
+		CHECK_EQ(r.segv, 0, "SIGSEGVs");
+	}
+}
+
+int main(void)
+{
+	test_present_page_does_not_fault();
+	test_absent_page_faults_in();
+	test_bad_address();
+	test_bad_address_text();
+	test_prot_none();
+	test_prot_none_present_page();
+	test_write_to_read_only();
+	test_atomic_fault_takes_no_sem();
+	test_atomic_fault_does_not_wait_for_writer();
+	test_fault_under_mmap_sem();
+	test_sleep_in_atomic();
+	test_futex_read_fault_paths();
+	test_partial_munmap_splits();
+	test_mprotect_splits();
+	test_munmap_then_reuse();
+	test_shared_mapping_keeps_contents();
+	return harness_exit();
+}
