@@ -26,17 +26,17 @@ static uint32_t rnd(uint32_t n)
 	return n ? rng % n : 0;
 }
 
-/* A fresh op record, biased like a person would write one: a real mapping, page 0..3,
- * word 0, small values. */
+/* A fresh op record, biased like a person would write one: a real mapping, page 0
+ * (else 1..3), word 0, one-page mappings and small values. */
 static void random_op(uint8_t *r, int nmaps)
 {
 	for (int i = 0; i < OP_BYTES; i++)
 		r[i] = (uint8_t)rnd(256);
 	r[1] = (uint8_t)rnd((uint32_t)nmaps + 1);
-	r[2] = (uint8_t)rnd(4);
+	r[2] = (uint8_t)(rnd(2) ? 0 : rnd(4));
 	r[3] = rnd(8) ? 0 : r[3];
 	r[5] &= 0xf0;
-	r[6] = (uint8_t)rnd(4);
+	r[6] = (uint8_t)(rnd(2) ? 0 : rnd(4));
 	r[7] = rnd(2) ? (uint8_t)rnd(16) : r[7];
 }
 
