@@ -17,6 +17,7 @@ size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
 
 static uint32_t rng;
+extern bool snafu_fuzz_all_ops; /* futex_mm_fuzzer.c: --ops=all */
 
 static uint32_t rnd(uint32_t n)
 {
@@ -32,6 +33,8 @@ static void random_op(uint8_t *r, int nmaps)
 {
 	for (int i = 0; i < OP_BYTES; i++)
 		r[i] = (uint8_t)rnd(256);
+	while (!snafu_fuzz_all_ops && prog_kind_of(r[0]) == OP_MINCORE)
+		r[0] = (uint8_t)rnd(256);
 	r[1] = (uint8_t)rnd((uint32_t)nmaps + 1);
 	r[2] = (uint8_t)(rnd(2) ? 0 : rnd(4));
 	r[3] = rnd(8) ? 0 : r[3];

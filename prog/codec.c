@@ -9,7 +9,7 @@
  *
  * Every byte string decodes. It is built for search:
  *  - an op kind comes from a 64-entry table weighted toward what finds bugs (fresh
- *    mappings, futex calls, mm changes from other tasks);
+ *    mappings, futex calls, mm changes from other tasks, pages taken by kswapd);
  *  - a mapping reference is taken modulo (mappings + 1), the extra value meaning NULL;
  *  - numbers go through small(): bytes below 128 give 0..3, the rest 0..127, so random
  *    bytes mostly make small values (page 0..3 of a mapping, futex value 0..3);
@@ -26,6 +26,8 @@
  *   futex_requeue, futex_cmp_requeue   x = nr_wake | nr_requeue << 4, y = compared value
  *   get_mempolicy x = nmask at A + 8 (bit 0), y = flags (bits 0-1)
  *   kill          x = target task - 1           sleep      x = ticks
+ *   madvise       x = pages - 1 (MADV_DONTNEED)  mincore    x = pages - 1 (< 128), B = vec
+ *   reclaim       (A only)
  */
 #include "program.h"
 
@@ -45,14 +47,18 @@ const char *const op_names[OP_NKINDS] = {
 	[OP_GET_MEMPOLICY] = "get_mempolicy",
 	[OP_KILL] = "kill",
 	[OP_SLEEP] = "sleep",
+	[OP_RECLAIM] = "reclaim",
+	[OP_MADVISE] = "madvise",
+	[OP_MINCORE] = "mincore",
 };
 
 /* How often each kind appears among the 64 values of the kind field. */
 static const uint8_t kind_weight[OP_NKINDS] = {
-	[OP_MMAP] = 9,		 [OP_MUNMAP] = 5,	 [OP_MPROTECT] = 5,
-	[OP_LOAD] = 6,		 [OP_STORE] = 5,	 [OP_FUTEX_WAIT] = 14,
-	[OP_FUTEX_WAKE] = 6,	 [OP_FUTEX_REQUEUE] = 4, [OP_FUTEX_CMP_REQUEUE] = 5,
-	[OP_GET_MEMPOLICY] = 1, [OP_KILL] = 2,		 [OP_SLEEP] = 2,
+	[OP_MMAP] = 9,		 [OP_MUNMAP] = 4,	 [OP_MPROTECT] = 4,
+	[OP_LOAD] = 5,		 [OP_STORE] = 4,	 [OP_FUTEX_WAIT] = 14,
+	[OP_FUTEX_WAKE] = 5,	 [OP_FUTEX_REQUEUE] = 4, [OP_FUTEX_CMP_REQUEUE] = 5,
+	[OP_GET_MEMPOLICY] = 1, [OP_KILL] = 2,		 [OP_SLEEP] = 1,
+	[OP_RECLAIM] = 3,	 [OP_MADVISE] = 2,	 [OP_MINCORE] = 1,
 };
 static uint8_t kind_table[64];
 static uint8_t kind_code[OP_NKINDS]; /* the first table slot of each kind */
@@ -94,12 +100,26 @@ bool op_uses_a(int kind)
 
 bool op_uses_b(int kind)
 {
-	return kind == OP_FUTEX_REQUEUE || kind == OP_FUTEX_CMP_REQUEUE || kind == OP_GET_MEMPOLICY;
+	return kind == OP_FUTEX_REQUEUE || kind == OP_FUTEX_CMP_REQUEUE ||
+	       kind == OP_GET_MEMPOLICY || kind == OP_MINCORE;
 }
 
 static bool has_pages(int kind)
 {
-	return kind == OP_MMAP || kind == OP_MUNMAP || kind == OP_MPROTECT;
+	return kind == OP_MMAP || kind == OP_MUNMAP || kind == OP_MPROTECT || kind == OP_MADVISE ||
+	       kind == OP_MINCORE;
+}
+
+/* Over 128 pages needs a rare nibble of byte 5, which B uses where there is a B. */
+static bool has_big_pages(int kind)
+{
+	return has_pages(kind) && !op_uses_b(kind);
+}
+
+int prog_kind_of(uint8_t first_byte)
+{
+	init_tables();
+	return kind_table[(first_byte >> 2) & 63];
 }
 
 int mmap_op_of(const struct program *p, int map)
@@ -196,7 +216,7 @@ static void decode_op(const uint8_t *r, int nmaps, int ntasks, struct op *o)
 		};
 	}
 	if (has_pages(o->kind))
-		o->x = (uint8_t)(small(r[6]) + ((r[5] & 15) == 15 ? 128 : 0));
+		o->x = (uint8_t)(small(r[6]) + (has_big_pages(o->kind) && (r[5] & 15) == 15 ? 128 : 0));
 	switch (o->kind) {
 	case OP_MMAP:
 		o->y = r[7] & 15;
@@ -247,9 +267,13 @@ static void encode_op(const struct op *o, int nmaps, uint8_t *r)
 	case OP_MMAP:
 	case OP_MUNMAP:
 	case OP_MPROTECT:
+	case OP_MADVISE:
 		r[5] = o->x >= 128 ? 15 : 0;
 		r[6] = unsmall((uint8_t)(o->x & 127));
 		r[7] = o->y;
+		break;
+	case OP_MINCORE:
+		r[6] = unsmall((uint8_t)(o->x & 127));
 		break;
 	case OP_FUTEX_WAIT:
 		r[6] = unsmall(o->x);

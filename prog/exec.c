@@ -110,6 +110,17 @@ static long run_op(const struct op *o, int idx, unsigned long a)
 		schedule_timeout(o->x);
 		set_current_state(TASK_RUNNING);
 		break;
+	case OP_RECLAIM:
+		/* kernel context, standing in for kswapd: no syscall around it */
+		return try_to_unmap_one(current->mm, a);
+	case OP_MADVISE:
+		sys_enter("sys_madvise", d);
+		ret = sys_madvise(a, (o->x + 1ul) * PAGE_SIZE, MADV_DONTNEED);
+		break;
+	case OP_MINCORE:
+		sys_enter("sys_mincore", d);
+		ret = sys_mincore(a, (o->x + 1ul) * PAGE_SIZE, b);
+		break;
 	}
 	sys_exit(ret);
 	return ret;

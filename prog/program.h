@@ -31,6 +31,9 @@ enum op_kind {
 	OP_GET_MEMPOLICY,
 	OP_KILL,
 	OP_SLEEP,
+	OP_RECLAIM, /* kswapd evicts the page at A (try_to_unmap_one) */
+	OP_MADVISE, /* madvise(A, pages, MADV_DONTNEED) */
+	OP_MINCORE, /* mincore(A, pages, vec B) */
 	OP_NKINDS
 };
 
@@ -86,5 +89,6 @@ int op_instances(const struct program *p, int op);  /* runs of op i: pages for e
 int task_instances(const struct program *p, int task);
 bool op_uses_a(int kind);
 bool op_uses_b(int kind);
+int prog_kind_of(uint8_t first_byte); /* the kind an op record's first byte names */
 
 #endif

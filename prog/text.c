@@ -166,7 +166,8 @@ static int parse_op(struct parser *ps, struct program *p)
 		return fail(ps, t[0].col,
 			    "expected 'task', 'preempt', 'expect' or an op (mmap, munmap, mprotect, "
 			    "load, store, futex_wait, futex_wake, futex_requeue, "
-			    "futex_cmp_requeue, get_mempolicy, kill, sleep), found '%.*s'",
+			    "futex_cmp_requeue, get_mempolicy, kill, sleep, reclaim, madvise, "
+			    "mincore), found '%.*s'",
 			    t[0].len, t[0].s);
 	if (!ps->cur_task)
 		return fail(ps, t[0].col, "expected 'task N' before the first op");
@@ -183,7 +184,8 @@ static int parse_op(struct parser *ps, struct program *p)
 		   : kind == OP_MMAP || kind == OP_KILL || kind == OP_SLEEP ||
 			       kind == OP_MUNMAP || kind == OP_MPROTECT || kind == OP_LOAD ||
 			       kind == OP_STORE || kind == OP_FUTEX_WAIT || kind == OP_FUTEX_WAKE ||
-			       kind == OP_GET_MEMPOLICY
+			       kind == OP_GET_MEMPOLICY || kind == OP_RECLAIM || kind == OP_MADVISE ||
+			       kind == OP_MINCORE
 			   ? 1
 			   : 0;
 	if (ps->nt < 1 + npos)
@@ -242,9 +244,17 @@ static int parse_op(struct parser *ps, struct program *p)
 			shared = true;
 		else if (kind == OP_MMAP && KEY("private") && !v)
 			shared = false;
-		else if ((kind == OP_MMAP || kind == OP_MUNMAP || kind == OP_MPROTECT) &&
+		else if ((kind == OP_MMAP || kind == OP_MUNMAP || kind == OP_MPROTECT ||
+			  kind == OP_MADVISE) &&
 			 KEY("pages"))
 			NUMV("pages", 1, 256, pages);
+		else if (kind == OP_MINCORE && KEY("pages"))
+			NUMV("pages", 1, 128, pages);
+		else if (kind == OP_MINCORE && KEY("vec") && v) {
+			struct tok vt = {v, vlen, a->col + klen + 1};
+			if (parse_addr(ps, &vt, false, &o->b))
+				return -1;
+		}
 		else if ((kind == OP_MMAP || kind == OP_MPROTECT) && KEY("prot") && v) {
 			if (parse_prot(ps, a, v, vlen, &prot))
 				return -1;
@@ -294,6 +304,8 @@ static int parse_op(struct parser *ps, struct program *p)
 		break;
 	case OP_MUNMAP:
 	case OP_MPROTECT:
+	case OP_MADVISE:
+	case OP_MINCORE:
 		/* default: the rest of the mapping from the address on, once all are known */
 		ps->default_pages[p->nops] = pages < 0;
 		o->x = (uint8_t)(pages < 0 ? 0 : pages - 1);
@@ -470,6 +482,8 @@ int prog_parse(const char *text, struct program *p, char *err, size_t errlen)
 			continue;
 		int mop = o->a.map == PROG_NULL_MAP ? -1 : mmap_op_of(p, o->a.map);
 		int pages = mop < 0 ? 1 : p->ops[mop].x + 1 - o->a.page;
+		if (o->kind == OP_MINCORE && pages > 128)
+			pages = 128;
 		o->x = (uint8_t)(pages < 1 ? 0 : pages - 1);
 	}
 	for (int i = 0; i < p->nops; i++)
@@ -547,7 +561,12 @@ void prog_print(const struct program *p, FILE *out)
 		}
 		switch (o->kind) {
 		case OP_MUNMAP:
+		case OP_MADVISE:
 			fprintf(out, " pages=%d", o->x + 1);
+			break;
+		case OP_MINCORE:
+			fprintf(out, " pages=%d vec=", o->x + 1);
+			print_addr(p, &o->b, out);
 			break;
 		case OP_MPROTECT:
 			fprintf(out, " pages=%d prot=", o->x + 1);

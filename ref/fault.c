@@ -1,5 +1,6 @@
 /* arch/i386/mm/fault.c, 2.6.11: do_page_fault. */
 #include "mm.h"
+#include "kernels.h"
 
 /* force_sig_info(SIGSEGV): the model records it; the user op that faulted ends. */
 static void force_sigsegv(struct task_struct *tsk, unsigned long address)
@@ -22,6 +23,7 @@ enum fault_result do_page_fault(unsigned long address, unsigned long error_code)
 	struct mm_struct *mm = tsk->mm;
 	struct vm_area_struct *vma;
 	bool write = error_code & PF_WRITE, user_mode = error_code & PF_USER;
+	bool locked = false; /* whether this fault took mmap_sem */
 
 	sched_point("do_page_fault");
 	sim_trace(EV_FAULT, "do_page_fault", write ? "write" : "read", (long)address, write);
@@ -31,7 +33,9 @@ enum fault_result do_page_fault(unsigned long address, unsigned long error_code)
 	if (in_atomic() || !mm)
 		goto bad_area_nosemaphore;
 
-	if (!down_read_trylock(&mm->mmap_sem)) {
+	/* The pf-mmap-sem kernel: a task that holds mmap_sem already faults under it. */
+	locked = !(kcfg->pf_mmap_sem && (tsk->flags & PF_MMAP_SEM));
+	if (locked && !down_read_trylock(&mm->mmap_sem)) {
 		if (!user_mode && !search_exception_tables())
 			goto bad_area_nosemaphore;
 		/* The deadlock: this reader queues behind a waiting writer even when
@@ -54,11 +58,13 @@ enum fault_result do_page_fault(unsigned long address, unsigned long error_code)
 			goto bad_area;
 	}
 	handle_mm_fault(mm, vma, address, write);
-	up_read(&mm->mmap_sem);
+	if (locked)
+		up_read(&mm->mmap_sem);
 	return FAULT_HANDLED;
 
 bad_area:
-	up_read(&mm->mmap_sem);
+	if (locked)
+		up_read(&mm->mmap_sem);
 bad_area_nosemaphore:
 	if (user_mode) {
 		force_sigsegv(tsk, address);

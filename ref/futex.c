@@ -1,4 +1,4 @@
-/* kernel/futex.c as of February/March 2005, for the three ways of reading the futex word
+/* kernel/futex.c as of February/March 2005, for the four ways of reading the futex word
  * (see kernels.h). The step order follows the real file so the two read side by side.
  *
  * Not modelled: FUTEX_FD (returns -ENOSYS here), non-linear shared mappings, key
@@ -227,6 +227,26 @@ out:
 	return ret;
 }
 
+/* Both buckets, in address order (the array index order), each once. */
+static void lock_two_buckets(struct futex_hash_bucket *bh1, struct futex_hash_bucket *bh2)
+{
+	if (bh1 < bh2) {
+		spin_lock(&bh1->lock);
+		spin_lock(&bh2->lock);
+	} else {
+		spin_lock(&bh2->lock);
+		if (bh1 > bh2)
+			spin_lock(&bh1->lock);
+	}
+}
+
+static void unlock_two_buckets(struct futex_hash_bucket *bh1, struct futex_hash_bucket *bh2)
+{
+	spin_unlock(&bh1->lock);
+	if (bh1 != bh2)
+		spin_unlock(&bh2->lock);
+}
+
 static int futex_requeue(unsigned long uaddr1, unsigned long uaddr2, int nr_wake, int nr_requeue,
 			 const int *valp)
 {
@@ -252,6 +272,28 @@ retry:
 
 	bh1 = hash_futex(&key1);
 	bh2 = hash_futex(&key2);
+
+	if (kcfg->futex_read == FUTEX_READ_BUCKET_LOCKED) {
+		/* 2.6.12-jj: take both bucket locks, then read the word with faults off */
+		lock_two_buckets(bh1, bh2);
+		if (likely(valp != NULL)) {
+			uint32_t curval;
+			ret = get_futex_value_locked(&curval, uaddr1);
+			if (unlikely(ret)) {
+				unlock_two_buckets(bh1, bh2);
+				up_read(&mm->mmap_sem);
+				ret = get_user(curval, uaddr1);
+				if (!ret)
+					goto retry;
+				return ret;
+			}
+			if ((int)curval != *valp) {
+				ret = -EAGAIN;
+				goto out_unlock;
+			}
+		}
+		goto requeue;
+	}
 
 	/* nqueued is read before *uaddr1 and compared again under the bucket locks, so the
 	 * value can be read without holding them. */
@@ -280,21 +322,13 @@ retry:
 		}
 	}
 
-	/* lock both buckets in address order (the array index order) */
-	if (bh1 < bh2) {
-		spin_lock(&bh1->lock);
-		spin_lock(&bh2->lock);
-	} else {
-		spin_lock(&bh2->lock);
-		if (bh1 > bh2)
-			spin_lock(&bh1->lock);
-	}
-
+	lock_two_buckets(bh1, bh2);
 	if (unlikely(nqueued != bh1->nqueued && valp != NULL)) {
 		ret = -EAGAIN;
 		goto out_unlock;
 	}
 
+requeue:
 	head1 = &bh1->chain;
 	list_for_each_entry_safe(this, next, head1, list, struct futex_q)
 	{
@@ -315,9 +349,7 @@ retry:
 	}
 
 out_unlock:
-	spin_unlock(&bh1->lock);
-	if (bh1 != bh2)
-		spin_unlock(&bh2->lock);
+	unlock_two_buckets(bh1, bh2);
 out:
 	up_read(&mm->mmap_sem);
 	return ret;
@@ -338,6 +370,32 @@ retry:
 	ret = get_futex_key(uaddr, &q.key);
 	if (unlikely(ret != 0))
 		goto out_release_sem;
+
+	if (kcfg->futex_read == FUTEX_READ_BUCKET_LOCKED) {
+		/* 2.6.12-jj: queue_lock(); read with faults off under the bucket lock;
+		 * __queue_me() only if the value matches. No absorbed wake-ups. */
+		struct futex_hash_bucket *bh = hash_futex(&q.key);
+		q.waiter = NULL;
+		q.lock_ptr = &bh->lock;
+		spin_lock(&bh->lock);
+		ret = get_futex_value_locked(&curval, uaddr);
+		if (unlikely(ret)) {
+			spin_unlock(&bh->lock);
+			up_read(&mm->mmap_sem);
+			ret = get_user(curval, uaddr);
+			if (!ret)
+				goto retry;
+			return ret;
+		}
+		if ((int)curval != val) {
+			spin_unlock(&bh->lock);
+			ret = -EWOULDBLOCK;
+			goto out_release_sem;
+		}
+		list_add_tail(&q.list, &bh->chain);
+		spin_unlock(&bh->lock);
+		goto queued;
+	}
 
 	queue_me(&q);
 
@@ -366,6 +424,7 @@ retry:
 		goto out_unqueue;
 	}
 
+queued:
 	/* Now the futex is queued and we have checked the data, we don't want to hold
 	 * mmap_sem while we sleep. */
 	up_read(&mm->mmap_sem);

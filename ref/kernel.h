@@ -113,7 +113,11 @@ struct task_struct {
 	const char *blocked_site;
 	const char *blocked_fn; /* down_read, down_write, spin_lock, futex_wait */
 	const char *syscall;	/* the syscall it is in, or NULL in user mode */
+	unsigned long flags;	/* PF_MMAP_SEM */
+	int mmap_sem_depth;	/* how often it holds mmap_sem, for PF_MMAP_SEM */
 };
+
+#define PF_MMAP_SEM 0x1 /* the proposal in the LWN article: "I hold mmap_sem" */
 
 static inline struct task_struct *get_current(void)
 {

@@ -25,6 +25,34 @@ const struct kernel_config kernels[] = {
 		.futex_read = FUTEX_READ_LOCKED_RETRY,
 		.mempolicy_up_read_first = true,
 	},
+	{
+		.name = "rwsem-lockdepth",
+		.summary = "2.6.11-rc4 with rwsems that count read depth per task: a reader "
+			   "holding it re-enters without queueing",
+		.futex_read = FUTEX_READ_GET_USER,
+		.rwsem = RWSEM_LOCKDEPTH,
+	},
+	{
+		.name = "pf-mmap-sem",
+		.summary = "2.6.11-rc4 with PF_MMAP_SEM: do_page_fault takes no mmap_sem when "
+			   "the task already holds it",
+		.futex_read = FUTEX_READ_GET_USER,
+		.pf_mmap_sem = true,
+	},
+	{
+		.name = "rwsem-reader-pref",
+		.summary = "2.6.11-rc4 with reader-preferring rwsems (readers pass waiting "
+			   "writers, as rwlocks do)",
+		.futex_read = FUTEX_READ_GET_USER,
+		.rwsem = RWSEM_READER_PREF,
+	},
+	{
+		.name = "2.6.12-jj",
+		.summary = "Jakub Jelinek's follow-up: FUTEX_WAIT reads the word under the "
+			   "bucket lock and queues only on a match; no nqueued",
+		.futex_read = FUTEX_READ_BUCKET_LOCKED,
+		.mempolicy_up_read_first = true,
+	},
 };
 const int nkernels = sizeof(kernels) / sizeof(kernels[0]);
 

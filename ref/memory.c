@@ -24,6 +24,7 @@ struct mm_struct *mm_alloc(void)
 
 	mm->id = 1;
 	init_rwsem(&mm->mmap_sem, "&mm->mmap_sem");
+	mm->mmap_sem.sets_pf_mmap_sem = true;
 	spin_lock_init(&mm->page_table_lock, "&mm->page_table_lock");
 	mm->map_count = 0;
 	mm->pte = pte_table;
@@ -104,25 +105,24 @@ int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned l
 			pte->page = shmem_getpage(vma->vm_file,
 						  ((addr - vma->vm_start) >> PAGE_SHIFT) +
 							  vma->vm_pgoff);
-		else
+		else if (!pte->page) /* do_anonymous_page; else do_swap_page: it is back */
 			pte->page = alloc_zeroed_page();
 	}
-	pte->flags = pte_flags_for(vma->vm_flags);
+	pte->flags = pte_flags_for(vma->vm_flags) | (vma->vm_file ? 0 : _PAGE_ANON);
 	spin_unlock(&mm->page_table_lock);
 	return 0;
 }
 
-/* Clear the PTEs of [start, end) and free private pages (shmem pages stay with the
- * inode). */
+/* Clear the PTEs of [start, end) and free private pages, swapped out or not (shmem
+ * pages stay with the inode). */
 void zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
 	spin_lock(&mm->page_table_lock);
 	for (unsigned long a = start; a < end; a += PAGE_SIZE) {
 		pte_t *pte = pte_offset(mm, a);
-		if (!pte || !(pte->flags & _PAGE_PRESENT))
+		if (!pte || !pte->page)
 			continue;
-		struct vm_area_struct *vma = find_vma(mm, a);
-		if (!vma || !vma->vm_file)
+		if (pte->flags & _PAGE_ANON)
 			free_page(pte->page);
 		pte->page = NULL;
 		pte->flags = 0;
@@ -137,7 +137,7 @@ void change_protection(struct mm_struct *mm, unsigned long start, unsigned long 
 	for (unsigned long a = start; a < end; a += PAGE_SIZE) {
 		pte_t *pte = pte_offset(mm, a);
 		if (pte && (pte->flags & _PAGE_PRESENT))
-			pte->flags = pte_flags_for(vm_flags);
+			pte->flags = pte_flags_for(vm_flags) | (pte->flags & _PAGE_ANON);
 	}
 	spin_unlock(&mm->page_table_lock);
 }
@@ -169,7 +169,7 @@ void mmput(struct mm_struct *mm)
 		struct vm_area_struct *vma = &mm->mmap[i];
 		for (unsigned long a = vma->vm_start; a < vma->vm_end; a += PAGE_SIZE) {
 			pte_t *pte = pte_offset(mm, a);
-			if (pte->flags & _PAGE_PRESENT && !vma->vm_file)
+			if (pte->page && (pte->flags & _PAGE_ANON))
 				free_page(pte->page);
 			pte->page = NULL;
 			pte->flags = 0;

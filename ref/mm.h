@@ -1,7 +1,8 @@
 /* The address space: mm_struct, VMAs, page tables, pages (include/linux/mm.h).
  *
  * Simplifications (each also in the README):
- *  - one mm shared by every task (threads); no fork, no COW, no swap;
+ *  - one mm shared by every task (threads); no fork, no COW; swap is a page kept by a
+ *    not-present PTE (_PAGE_ANON), so a swapped-out page comes back with its contents;
  *  - user mappings live in a 64 MiB window at TASK_UNMAPPED_BASE, placed first-fit
  *    bottom-up; adjacent VMAs are never merged (vma_merge is not modelled);
  *  - a fault allocates a zeroed page even for reads (no ZERO_PAGE);
@@ -63,6 +64,7 @@ struct vm_area_struct {
 #define _PAGE_PRESENT 0x1
 #define _PAGE_RW      0x2
 #define _PAGE_USER    0x4 /* readable from user mode; PROT_NONE PTEs lack it */
+#define _PAGE_ANON    0x8 /* a private page; not present but with a page: swapped out */
 
 typedef struct {
 	struct page *page;
@@ -102,6 +104,17 @@ void change_protection(struct mm_struct *mm, unsigned long start, unsigned long 
 int check_user_page_readable(struct mm_struct *mm, unsigned long addr);
 unsigned pte_flags_for(unsigned long vm_flags);
 void vma_put_file(struct vm_area_struct *vma);
+
+/* mm/rmap.c: kswapd's side of page reclaim */
+int try_to_unmap_one(struct mm_struct *mm, unsigned long address);
+#define SWAP_SUCCESS 0
+#define SWAP_AGAIN   1
+
+/* mm/madvise.c and mm/mincore.c */
+#define MADV_DONTNEED 4
+long sys_madvise(unsigned long start, unsigned long len_in, int behavior);
+long sys_mincore(unsigned long start, unsigned long len, unsigned long vec);
+struct vm_area_struct *vma_next(struct mm_struct *mm, struct vm_area_struct *vma);
 
 /* arch/i386/mm/fault.c */
 #define PF_PROT	 0x1 /* the PTE was present: a protection fault */

@@ -14,6 +14,11 @@ struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
 	return NULL;
 }
 
+struct vm_area_struct *vma_next(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	return vma + 1 < mm->mmap + mm->map_count ? vma + 1 : NULL;
+}
+
 /* The VMA containing addr. No VM_GROWSDOWN stacks are modelled, so nothing extends. */
 struct vm_area_struct *find_extend_vma(struct mm_struct *mm, unsigned long addr)
 {

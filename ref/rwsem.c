@@ -2,9 +2,15 @@
  *
  * Fairness is the whole bug: a new locker queues behind anything already waiting,
  * readers included, so a reader that already holds the semaphore and asks again
- * sleeps behind a queued writer that waits for it.
+ * sleeps behind a queued writer that waits for it. Two kernels of the 2005 debate
+ * change the admission here (kernels.h): rwsem-lockdepth lets a task that holds the
+ * semaphore for read in again at once; rwsem-reader-pref admits readers whenever no
+ * writer is active.
  */
 #include "rwsem.h"
+#include "kernels.h"
+
+#include <string.h>
 
 void init_rwsem(struct rw_semaphore *sem, const char *name)
 {
@@ -12,6 +18,36 @@ void init_rwsem(struct rw_semaphore *sem, const char *name)
 	spin_lock_init(&sem->wait_lock, "&sem->wait_lock");
 	INIT_LIST_HEAD(&sem->wait_list);
 	sem->name = name;
+	memset(sem->read_depth, 0, sizeof(sem->read_depth));
+	sem->sets_pf_mmap_sem = false;
+}
+
+/* Can a reader enter at once? 2.6.11: only if no writer is active and nobody waits. */
+static bool read_admits(const struct rw_semaphore *sem)
+{
+	if (kcfg->rwsem == RWSEM_READER_PREF)
+		return sem->activity >= 0;
+	return sem->activity >= 0 && list_empty(&sem->wait_list);
+}
+
+/* Bookkeeping after the lock is ours and before it goes: lockdep-lite, and the
+ * PF_MMAP_SEM flag for the pf-mmap-sem kernel. */
+static void got_it(struct rw_semaphore *sem, const char *site, bool read)
+{
+	struct task_struct *tsk = current;
+
+	lock_acquired(sem, sem->name, site, read);
+	if (sem->sets_pf_mmap_sem && tsk->mmap_sem_depth++ == 0)
+		tsk->flags |= PF_MMAP_SEM;
+}
+
+static void giving_it_up(struct rw_semaphore *sem)
+{
+	struct task_struct *tsk = current;
+
+	lock_released(sem);
+	if (sem->sets_pf_mmap_sem && --tsk->mmap_sem_depth == 0)
+		tsk->flags &= ~PF_MMAP_SEM;
 }
 
 /* Grant the lock to waiters at the head of the queue: a writer alone, or every
@@ -74,17 +110,25 @@ static void rwsem_wait(struct rw_semaphore *sem, unsigned int flags, const char 
 
 void rwsem_down_read(struct rw_semaphore *sem, const char *site)
 {
+	int *depth = &sem->read_depth[current->pid];
+
 	might_sleep();
 	sched_point("down_read");
 	sim_trace(EV_LOCK, "down_read", sem->name, 0, 0);
+	if (kcfg->rwsem == RWSEM_LOCKDEPTH && *depth > 0) {
+		(*depth)++; /* already a reader: in again without queueing */
+		got_it(sem, site, true);
+		return;
+	}
 	spin_lock(&sem->wait_lock);
-	if (sem->activity >= 0 && list_empty(&sem->wait_list)) {
+	if (read_admits(sem)) {
 		sem->activity++;
 		spin_unlock(&sem->wait_lock);
 	} else {
 		rwsem_wait(sem, RWSEM_WAITING_FOR_READ, "down_read", site);
 	}
-	lock_acquired(sem, sem->name, site, true);
+	*depth = 1;
+	got_it(sem, site, true);
 }
 
 void rwsem_down_write(struct rw_semaphore *sem, const char *site)
@@ -99,23 +143,30 @@ void rwsem_down_write(struct rw_semaphore *sem, const char *site)
 	} else {
 		rwsem_wait(sem, RWSEM_WAITING_FOR_WRITE, "down_write", site);
 	}
-	lock_acquired(sem, sem->name, site, false);
+	got_it(sem, site, false);
 }
 
 /* Trylocks fail whenever the lock could not be granted at once: a queued waiter counts. */
 int rwsem_down_read_trylock(struct rw_semaphore *sem, const char *site)
 {
+	int *depth = &sem->read_depth[current->pid];
 	int ret = 0;
 
 	sched_point("down_read_trylock");
-	spin_lock(&sem->wait_lock);
-	if (sem->activity >= 0 && list_empty(&sem->wait_list)) {
-		sem->activity++;
+	if (kcfg->rwsem == RWSEM_LOCKDEPTH && *depth > 0) {
+		(*depth)++;
 		ret = 1;
+	} else {
+		spin_lock(&sem->wait_lock);
+		if (read_admits(sem)) {
+			sem->activity++;
+			*depth = 1;
+			ret = 1;
+		}
+		spin_unlock(&sem->wait_lock);
 	}
-	spin_unlock(&sem->wait_lock);
 	if (ret) {
-		lock_acquired(sem, sem->name, site, true);
+		got_it(sem, site, true);
 		sim_trace(EV_LOCK, "down_read_trylock", sem->name, 0, 0);
 	} else {
 		sim_trace(EV_TRYFAIL, "down_read_trylock", sem->name, 0, 0);
@@ -135,7 +186,7 @@ int rwsem_down_write_trylock(struct rw_semaphore *sem, const char *site)
 	}
 	spin_unlock(&sem->wait_lock);
 	if (ret) {
-		lock_acquired(sem, sem->name, site, false);
+		got_it(sem, site, false);
 		sim_trace(EV_LOCK, "down_write_trylock", sem->name, 0, 0);
 	} else {
 		sim_trace(EV_TRYFAIL, "down_write_trylock", sem->name, 0, 0);
@@ -146,8 +197,11 @@ int rwsem_down_write_trylock(struct rw_semaphore *sem, const char *site)
 void rwsem_up_read(struct rw_semaphore *sem)
 {
 	sched_point("up_read");
-	lock_released(sem);
+	giving_it_up(sem);
 	sim_trace(EV_UNLOCK, "up_read", sem->name, 0, 0);
+	if (--sem->read_depth[current->pid] > 0 && kcfg->rwsem == RWSEM_LOCKDEPTH)
+		return; /* still a reader at an outer level */
+	sem->read_depth[current->pid] = 0;
 	spin_lock(&sem->wait_lock);
 	/* the last reader out wakes the writer at the head (readers would not be queued) */
 	if (--sem->activity == 0 && !list_empty(&sem->wait_list))
@@ -158,7 +212,7 @@ void rwsem_up_read(struct rw_semaphore *sem)
 void rwsem_up_write(struct rw_semaphore *sem)
 {
 	sched_point("up_write");
-	lock_released(sem);
+	giving_it_up(sem);
 	sim_trace(EV_UNLOCK, "up_write", sem->name, 0, 0);
 	spin_lock(&sem->wait_lock);
 	sem->activity = 0;

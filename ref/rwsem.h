@@ -18,6 +18,10 @@ struct rw_semaphore {
 	spinlock_t wait_lock;
 	struct list_head wait_list;
 	const char *name;
+	/* kernel rwsem-lockdepth only: read-lock depth of each task, by pid */
+	int read_depth[SIM_MAX_TASKS + 1];
+	/* kernel pf-mmap-sem only: holding this sem sets PF_MMAP_SEM (mm->mmap_sem) */
+	bool sets_pf_mmap_sem;
 };
 
 void init_rwsem(struct rw_semaphore *sem, const char *name);
