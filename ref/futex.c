@@ -139,8 +139,10 @@ static int get_futex_value_locked(uint32_t *dest, unsigned long from)
 }
 
 /* Olof's RFC: until the page is readable, drop mmap_sem, fault it in with get_user()
- * and retake mmap_sem. Returns with mmap_sem held, or -EFAULT without it. */
-static int olof_fault_in_page(unsigned long uaddr)
+ * and retake mmap_sem. Returns with mmap_sem held, or -EFAULT without it. The patch
+ * has this loop inline in futex_wait() and futex_requeue(): `site` names the caller
+ * as the holder of the retaken mmap_sem. */
+static int olof_fault_in_page(unsigned long uaddr, const char *site)
 {
 	struct mm_struct *mm = current->mm;
 	uint32_t curval;
@@ -150,7 +152,7 @@ static int olof_fault_in_page(unsigned long uaddr)
 		/* Fault in the page through get_user() but discard result */
 		if (get_user(curval, uaddr) != 0)
 			return -EFAULT;
-		down_read(&mm->mmap_sem);
+		rwsem_down_read(&mm->mmap_sem, site);
 	}
 	return 0;
 }
@@ -260,7 +262,7 @@ static int futex_requeue(unsigned long uaddr1, unsigned long uaddr2, int nr_wake
 
 retry:
 	down_read(&mm->mmap_sem);
-	if (kcfg->futex_read == FUTEX_READ_CHECK_PAGE && olof_fault_in_page(uaddr1))
+	if (kcfg->futex_read == FUTEX_READ_CHECK_PAGE && olof_fault_in_page(uaddr1, __func__))
 		return -EFAULT;
 
 	ret = get_futex_key(uaddr1, &key1);
@@ -364,7 +366,7 @@ static int futex_wait(unsigned long uaddr, int val, int64_t time)
 
 retry:
 	down_read(&mm->mmap_sem);
-	if (kcfg->futex_read == FUTEX_READ_CHECK_PAGE && olof_fault_in_page(uaddr))
+	if (kcfg->futex_read == FUTEX_READ_CHECK_PAGE && olof_fault_in_page(uaddr, __func__))
 		return -EFAULT;
 
 	ret = get_futex_key(uaddr, &q.key);
