@@ -177,6 +177,8 @@ static int parse_op(struct parser *ps, struct program *p)
 	struct op *o = &p->ops[p->nops];
 	memset(o, 0, sizeof(*o));
 	o->kind = (uint8_t)kind;
+	if (kind == OP_GET_MEMPOLICY || kind == OP_MINCORE)
+		o->b.map = PROG_NULL_MAP; /* addr= and vec= default to NULL */
 	o->task = (uint8_t)ps->cur_task;
 
 	/* positional operands */

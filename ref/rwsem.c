@@ -228,6 +228,7 @@ void rwsem_downgrade_write(struct rw_semaphore *sem)
 	sched_point("downgrade_write");
 	spin_lock(&sem->wait_lock);
 	sem->activity = 1;
+	sem->read_depth[tsk->pid] = 1;
 	if (!list_empty(&sem->wait_list))
 		__rwsem_do_wake(sem, 0);
 	spin_unlock(&sem->wait_lock);
