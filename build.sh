@@ -5,6 +5,7 @@
 #   ./build.sh test       build build/ (ASan+UBSan) and build-gcc/ (gcc, no sanitizers),
 #                         then run every CTest test
 #   ./build.sh fuzz       fuzz the unfixed kernel until the first finding (see README)
+#   ./build.sh evaluate   fuzz every kernel with the same budget; one table (see README)
 #   ./build.sh bench      build build-release/ and print the benchmarks' figures
 #   ./build.sh FLAVOUR    build one flavour: asan (build/), gcc (build-gcc/),
 #                         release (build-release/)
@@ -98,6 +99,11 @@ fuzz)
 	ensure_tools
 	build_flavour asan
 	exec "$ROOT/fuzz/run.sh" "$@"
+	;;
+evaluate)
+	ensure_tools
+	build_flavour asan
+	exec "$ROOT/build/bin/snafu" evaluate "$@"
 	;;
 *)
 	build_flavour "$cmd"

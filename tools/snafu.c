@@ -7,6 +7,8 @@
 #include "../prog/exec.h"
 #include "../prog/minimize.h"
 #include "../ref/kernels.h"
+#include "casefile.h"
+#include "evaluate.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -38,6 +40,15 @@ static void usage(FILE *out)
 		"  show [--no-schedule] [--bytes -o OUT] FILE\n"
 		"                          print a case (text or bytes) as text, or write its byte\n"
 		"                          form to OUT; --no-schedule drops its preemptions\n"
+		"  evaluate [OPTIONS]      fuzz every kernel with the same budget of executions and\n"
+		"                          print a table: verdict, executions to the first finding,\n"
+		"                          signature, minimized case; exit 0 when it ran\n"
+		"      --runs=N            executions per kernel (default 1000000)\n"
+		"      --jobs=J            fuzzers run at once (default: the online CPUs)\n"
+		"      --ops=futex|all     the ops the fuzzer may use (default all)\n"
+		"      --seed=S            libFuzzer's seed, 1..4294967295 (default 1)\n"
+		"      --out=DIR           corpora, logs, artifacts, cases (default build/evaluate)\n"
+		"      --markdown          print the table as GitHub markdown\n"
 		"\n"
 		"A file named *.case is text; anything else is the fuzzer's byte form.\n");
 }
@@ -288,26 +299,6 @@ static int cmd_replay(int argc, char **argv)
 	return status;
 }
 
-/* Open OUT for writing through a temporary that is renamed into place when done. */
-static FILE *open_out(const char *out, char *tmp, size_t len)
-{
-	snprintf(tmp, len, "%s.tmp.%d", out, (int)getpid());
-	FILE *f = fopen(tmp, "wb");
-	if (!f)
-		fprintf(stderr, "%s: %s: cannot write: %s\n", prog_name, out, strerror(errno));
-	return f;
-}
-
-static int close_out(FILE *f, const char *tmp, const char *out)
-{
-	if (fclose(f) != 0 || rename(tmp, out) != 0) {
-		fprintf(stderr, "%s: %s: cannot write: %s\n", prog_name, out, strerror(errno));
-		unlink(tmp);
-		return 2;
-	}
-	return 0;
-}
-
 static int cmd_minimize(int argc, char **argv)
 {
 	const struct kernel_config *k = kernel_by_name("2.6.11-rc4");
@@ -330,7 +321,7 @@ static int cmd_minimize(int argc, char **argv)
 		return 2;
 	}
 	static struct program p;
-	struct run_opts quiet = {0}, traced = {.trace = true};
+	struct run_opts quiet = {0};
 	struct run_result r;
 	load_case(in, &p);
 	prog_run(&p, k, &quiet, &r);
@@ -341,33 +332,7 @@ static int cmd_minimize(int argc, char **argv)
 	}
 	char verdict[sizeof(r.verdict)];
 	snprintf(verdict, sizeof(verdict), "%s", r.verdict);
-	int before_ops = p.nops, before_pre = p.npreempts;
-	int runs = prog_minimize(&p, k, verdict);
-
-	/* every kernel's verdict on the minimized case becomes an expect line */
-	p.nexpect = 0;
-	for (int i = 0; i < nkernels && p.nexpect < PROG_MAX_EXPECT; i++) {
-		prog_run(&p, &kernels[i], &quiet, &r);
-		struct expectation *e = &p.expect[p.nexpect++];
-		snprintf(e->kernel, sizeof(e->kernel), "%s", kernels[i].name);
-		snprintf(e->verdict, sizeof(e->verdict), "%s", r.verdict);
-	}
-	prog_run(&p, k, &traced, &r);
-
-	char tmp[4096];
-	FILE *f = out ? open_out(out, tmp, sizeof(tmp)) : stdout;
-	if (!f)
-		return 2;
-	fprintf(f, "# %s\n# found on %s; minimized by snafu minimize from %s\n", r.verdict, k->name,
-		in);
-	fprintf(f, "# (%d ops, %d preemptions before; %d runs to minimize)\n", before_ops,
-		before_pre, runs);
-	fprintf(f, "# replay: build/bin/snafu replay --kernel=%s %s\n", k->name,
-		out ? out : "THIS.case");
-	prog_print(&p, f);
-	if (out && close_out(f, tmp, out))
-		return 2;
-	return 0;
+	return case_write_minimized(&p, k, verdict, in, "snafu minimize", out);
 }
 
 static int cmd_show(int argc, char **argv)
@@ -398,7 +363,7 @@ static int cmd_show(int argc, char **argv)
 	if (nosched)
 		p.npreempts = 0;
 	char tmp[4096];
-	FILE *f = out ? open_out(out, tmp, sizeof(tmp)) : stdout;
+	FILE *f = out ? case_open_out(out, tmp, sizeof(tmp)) : stdout;
 	if (!f)
 		return 2;
 	if (bytes) {
@@ -409,7 +374,7 @@ static int cmd_show(int argc, char **argv)
 		prog_print(&p, f);
 	}
 	/* written to a temporary and renamed: never a half-written OUT */
-	return out ? close_out(f, tmp, out) : 0;
+	return out ? case_close_out(f, tmp, out) : 0;
 }
 
 int main(int argc, char **argv)
@@ -435,7 +400,11 @@ int main(int argc, char **argv)
 		return cmd_show(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "minimize"))
 		return cmd_minimize(argc - 1, argv + 1);
-	fprintf(stderr, "%s: argument 1 '%s': expected a command: kernels, replay, minimize, show\n",
+	if (!strcmp(argv[1], "evaluate"))
+		return cmd_evaluate(argc - 1, argv + 1);
+	fprintf(stderr,
+		"%s: argument 1 '%s': expected a command: kernels, replay, minimize, show, "
+		"evaluate\n",
 		prog_name, argv[1]);
 	return 2;
 }

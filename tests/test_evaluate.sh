@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# snafu evaluate end to end: every kernel gets a row, the unfixed kernel's row is the
+# mmap_sem deadlock with a minimized case that replays, --markdown prints a table, the
+# same seed gives the same table, bad flags exit 2 with one line, a missing or failing
+# fuzzer is reported.
+#
+#   bash tests/test_evaluate.sh BIN_DIR SRC_DIR [OTHER_BIN_DIR]
+set -u
+bin=${1:?usage: test_evaluate.sh BIN_DIR SRC_DIR [OTHER_BIN_DIR]}
+src=${2:?usage: test_evaluate.sh BIN_DIR SRC_DIR [OTHER_BIN_DIR]}
+snafu=$bin/snafu
+[ -x "$bin/futex_mm_fuzzer" ] || {
+	echo "skipped: no futex_mm_fuzzer in this build (gcc?)"
+	exit 77
+}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-evaluate.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() {
+	fail=$((fail + 1))
+	echo "FAIL: $*"
+}
+check() { # check DESCRIPTION COMMAND...: passes when COMMAND succeeds
+	local what=$1
+	shift
+	if "$@"; then ok; else bad "$what"; fi
+}
+run() { # run COMMAND...: $rc, stdout and stderr in $tmp/out and $tmp/err
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+show_output() {
+	sed -n '1,12s/^/    stdout: /p' "$tmp/out"
+	sed -n '1,8s/^/    stderr: /p' "$tmp/err"
+}
+# expect_error WHAT: the last run exited 2, printed nothing on stdout and one line on
+# stderr
+expect_error() {
+	if [ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && [ ! -s "$tmp/out" ]; then
+		ok
+	else
+		bad "$1: want exit 2 and one line, got exit $rc, $(wc -l <"$tmp/err") lines"
+		show_output
+	fi
+}
+
+mapfile -t kernels < <("$snafu" kernels | awk '{print $1}')
+[ ${#kernels[@]} -gt 0 ] || {
+	echo "test_evaluate.sh: snafu kernels lists nothing"
+	exit 2
+}
+seeds_before=$(cd "$src/corpus/futex_mm_fuzzer" && ls -A | xargs md5sum)
+
+# 1. The plain table at a small budget.
+run "$snafu" evaluate --runs=20000 --out="$tmp/ev"
+cp "$tmp/out" "$tmp/plain.out"
+check "evaluate --runs=20000: exit 0 (got $rc)" test "$rc" = 0
+[ "$rc" = 0 ] || show_output
+# rows: from the header to the first blank line
+awk 'NR == 1 { next } /^$/ { exit } { print }' "$tmp/plain.out" >"$tmp/rows"
+check "plain table: a header line" grep -q '^kernel  *verdict  *executions to first finding  *signature  *minimized case$' "$tmp/plain.out"
+check "plain table: one row per kernel (${#kernels[@]}, got $(wc -l <"$tmp/rows"))" \
+	test "$(wc -l <"$tmp/rows")" = ${#kernels[@]}
+check "plain table: rows in the order of snafu kernels" \
+	test "$(awk '{print $1}' "$tmp/rows" | tr '\n' ' ')" = "${kernels[*]} "
+for k in "${kernels[@]}"; do
+	row=$(awk -v k="$k" '$1 == k' "$tmp/rows")
+	[ -n "$row" ] || {
+		bad "no row for kernel $k"
+		continue
+	}
+	set -- $row
+	case "$2" in
+	finding)
+		if [ "$3" -ge 1 ] 2>/dev/null && [ "$3" -le 20000 ] && [ -f "$5" ] &&
+			grep -q "^expect $k $4\$" "$5"; then ok; else
+			bad "$k: finding row '$row': want executions 1..20000 and a case expecting $4"
+		fi
+		;;
+	none)
+		check "$k: no finding: executions 20000 (row '$row')" test "$3 $4 $5" = "20000 - -"
+		;;
+	*) bad "$k: verdict '$2' (row '$row')" ;;
+	esac
+done
+set -- $(awk '$1 == "2.6.11-rc4"' "$tmp/rows")
+if [ "${2:-}" = finding ] && [ "${4#deadlock--do_page_fault--}" != "${4:-}" ]; then ok; else
+	bad "2.6.11-rc4: want a finding deadlock--do_page_fault--*, got '$*'"
+fi
+case_file=${5:-}
+if [ -f "$case_file" ]; then
+	check "2.6.11-rc4's case is $tmp/ev/2.6.11-rc4.case" test "$case_file" = "$tmp/ev/2.6.11-rc4.case"
+	"$snafu" replay --check --quiet "$case_file" >"$tmp/check.out" 2>&1
+	check "2.6.11-rc4's minimized case passes its expect lines" test $? = 0
+	"$snafu" replay --kernel=2.6.11-rc4 "$case_file" >"$tmp/replay.out" 2>&1
+	check "2.6.11-rc4's minimized case replays to a report" \
+		grep -q "^DEDUP_TOKEN: ${4:-}\$" "$tmp/replay.out"
+	check "2.6.11-rc4's artifact is in $tmp/ev/2.6.11-rc4/" \
+		grep -q "from $tmp/ev/2.6.11-rc4/crash-" "$case_file"
+else
+	bad "2.6.11-rc4: no minimized case '$case_file'"
+fi
+check "the signature is the log's first DEDUP_TOKEN" \
+	test "DEDUP_TOKEN: ${4:-}" = "$(grep -m1 '^DEDUP_TOKEN: ' "$tmp/ev/2.6.11-rc4/fuzz.log")"
+check "the executions are the log's final stats" \
+	grep -q "^stat::number_of_executed_units: *${3:-x}\$" "$tmp/ev/2.6.11-rc4/fuzz.log"
+check "the command line is printed" \
+	grep -q "^command: .*/snafu evaluate --runs=20000 --jobs=[0-9]* --ops=all --seed=1 --out=$tmp/ev\$" "$tmp/plain.out"
+check "the wall time is printed" grep -q '^wall time: [0-9.]* s$' "$tmp/plain.out"
+check "each kernel's corpus started from the seeds" \
+	test -f "$tmp/ev/${kernels[0]}/corpus/$(ls "$src/corpus/futex_mm_fuzzer" | head -1)"
+check "the repository's seed corpus is untouched" \
+	test "$(cd "$src/corpus/futex_mm_fuzzer" && ls -A | xargs md5sum)" = "$seeds_before"
+
+# 2. --markdown: a header, a separator and one row of five cells per kernel; and the
+#    same seed gives the same table, however many jobs run at once.
+run "$snafu" evaluate --runs=3000 --jobs=1 --markdown --out="$tmp/md1"
+check "evaluate --markdown: exit 0 (got $rc)" test "$rc" = 0
+grep '^|' "$tmp/out" >"$tmp/md"
+check "markdown: header" test "$(sed -n 1p "$tmp/md")" = \
+	"| kernel | verdict | executions to first finding | signature | minimized case |"
+check "markdown: separator" grep -qx '|\(:\?-\+:\?|\)\{5\}' <(sed -n 2p "$tmp/md")
+check "markdown: $((${#kernels[@]} + 2)) table lines (got $(wc -l <"$tmp/md"))" \
+	test "$(wc -l <"$tmp/md")" = $((${#kernels[@]} + 2))
+check "markdown: every line has five cells" \
+	test "$(awk -F'|' 'NF != 7 || $1 != "" || $7 != ""' "$tmp/md" | wc -l)" = 0
+check "markdown: a row per kernel, in order" \
+	test "$(sed -n '3,$p' "$tmp/md" | awk -F'|' '{gsub(/[ `]/, "", $2); print $2}' | tr '\n' ' ')" = "${kernels[*]} "
+check "markdown: the table is contiguous" \
+	test "$(grep -n '^|' "$tmp/out" | cut -d: -f1 | tr '\n' ' ')" = "$(seq 1 $((${#kernels[@]} + 2)) | tr '\n' ' ')"
+check "markdown: the command line" grep -q '^Command: `.*snafu evaluate --runs=3000 --jobs=1 --ops=all --seed=1 --out=.* --markdown`; wall time [0-9.]* s\.$' "$tmp/out"
+run "$snafu" evaluate --runs=3000 --jobs=3 --markdown --out="$tmp/md2"
+grep '^|' "$tmp/out" | sed "s|$tmp/md2/|$tmp/md1/|g" >"$tmp/md.again"
+if grep -q "cannot turn off address randomization" "$tmp/err"; then
+	echo "note: address randomization stays on here; not comparing two runs' tables"
+elif [ "$rc" = 0 ] && diff "$tmp/md" "$tmp/md.again" >"$tmp/md.diff"; then ok; else
+	bad "the same seed gave a different table (exit $rc)"
+	sed 's/^/    /' "$tmp/md.diff"
+fi
+
+# 3. Bad usage: one line naming the argument, exit 2, nothing run.
+for a in --runs=0 --runs=abc --runs=-5 --runs= --jobs=0 --jobs=x --ops=mm --ops= --seed=0 \
+	--seed=4294967296 --out= --bogus -runs=5 extra; do
+	run "$snafu" evaluate "$a"
+	expect_error "evaluate $a"
+	check "evaluate $a: the message names the argument" grep -qF "'$a'" "$tmp/err"
+done
+
+# 4. No fuzzer next to snafu: one line, exit 2.
+mkdir -p "$tmp/lonely"
+cp "$snafu" "$tmp/lonely/snafu"
+run "$tmp/lonely/snafu" evaluate --runs=10 --out="$tmp/lonely/ev"
+expect_error "evaluate without a fuzzer"
+check "evaluate without a fuzzer: names it" grep -q "$tmp/lonely/futex_mm_fuzzer" "$tmp/err"
+
+# 5. A fuzzer that fails without an artifact: the row says error, exit 1; and the fuzzer
+#    gets the documented command line.
+mkdir -p "$tmp/fake"
+cp "$snafu" "$tmp/fake/snafu"
+cat >"$tmp/fake/futex_mm_fuzzer" <<'EOF'
+#!/bin/sh
+echo "$@" >"$(dirname "$(dirname "$7")")/args.$(echo "$1" | cut -d= -f2)"
+echo "fake fuzzer: exit 3"
+exit 3
+EOF
+chmod +x "$tmp/fake/futex_mm_fuzzer"
+run "$tmp/fake/snafu" evaluate --runs=77 --seed=5 --ops=futex --jobs=2 --out="$tmp/fake/ev"
+check "a failing fuzzer: exit 1 (got $rc)" test "$rc" = 1
+check "a failing fuzzer: every row says error" \
+	test "$(awk 'NR > 1 && $2 == "error"' "$tmp/out" | wc -l)" = ${#kernels[@]}
+k=${kernels[0]}
+check "the fuzzer's command line" test "$(cat "$tmp/fake/ev/args.$k" 2>/dev/null)" = \
+	"--kernel=$k --ops=futex -runs=77 -seed=5 -print_final_stats=1 -artifact_prefix=$tmp/fake/ev/$k/ $tmp/fake/ev/$k/corpus"
+check "the fuzzer's output goes to its log" grep -q "fake fuzzer: exit 3" "$tmp/fake/ev/$k/fuzz.log"
+
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]

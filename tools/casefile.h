@@ -1,0 +1,26 @@
+/* Writing cases: files written through a temporary and a rename (never half written),
+ * and a finding minimized into a case with an expect line for every kernel. Shared by
+ * `snafu minimize` and `snafu evaluate`. */
+#ifndef SNAFU_CASEFILE_H
+#define SNAFU_CASEFILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "../prog/minimize.h"
+
+/* Open OUT for writing through the temporary TMP (OUT.tmp.PID); NULL after one line on
+ * stderr. */
+FILE *case_open_out(const char *out, char *tmp, size_t len);
+
+/* Close the temporary and rename it to OUT: 0, or 2 after one line on stderr. */
+int case_close_out(FILE *f, const char *tmp, const char *out);
+
+/* Minimize *p, which gives the finding `verdict` on kernel k, keeping that signature;
+ * then write it as a case with an expect line for every kernel to OUT, or to stdout when
+ * OUT is NULL. IN (where the input came from) and BY (the command) go in the header
+ * comment. Returns 0, or 2 after one line on stderr. */
+int case_write_minimized(struct program *p, const struct kernel_config *k, const char *verdict,
+			 const char *in, const char *by, const char *out);
+
+#endif
