@@ -23,8 +23,8 @@ struct futex_key {
 
 struct futex_q {
 	struct list_head list;
-	struct task_struct *waiter; /* the wait queue: set by add_wait_queue() */
-	spinlock_t *lock_ptr;	    /* NULL once woken */
+	struct task_struct *_Atomic waiter; /* the wait queue: set by add_wait_queue() */
+	spinlock_t *_Atomic lock_ptr;	    /* NULL once woken; read without the lock */
 	struct futex_key key;
 };
 

@@ -99,10 +99,10 @@ struct task_struct {
 	struct sim_task sim; /* the fiber and scheduler state; first member */
 	int pid;
 	char comm[8];
-	long state; /* TASK_RUNNING, TASK_INTERRUPTIBLE, TASK_UNINTERRUPTIBLE */
+	_Atomic long state; /* TASK_RUNNING, TASK_INTERRUPTIBLE, TASK_UNINTERRUPTIBLE */
 	int preempt_count;
 	struct mm_struct *mm;
-	bool sigpending;
+	_Atomic bool sigpending;
 	int signals_delivered;
 	int segv; /* SIGSEGVs from user-mode faults */
 	struct held_lock held[MAX_HELD_LOCKS];

@@ -122,10 +122,12 @@ void zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end
 		pte_t *pte = pte_offset(mm, a);
 		if (!pte || !pte->page)
 			continue;
-		if (pte->flags & _PAGE_ANON)
-			free_page(pte->page);
-		pte->page = NULL;
+		struct page *page = pte->page;
+		bool anon = pte->flags & _PAGE_ANON;
 		pte->flags = 0;
+		pte->page = NULL;
+		if (anon)
+			free_page(page);
 	}
 	spin_unlock(&mm->page_table_lock);
 }

@@ -51,7 +51,7 @@ struct inode {
 	unsigned long i_ino; /* stable id: futex keys hash on it, never on addresses */
 	int i_mmap_count;    /* VMAs that map it */
 	unsigned long npages;
-	struct page *pages[]; /* the page cache, by page offset */
+	struct page *_Atomic pages[]; /* the page cache, by page offset */
 };
 
 struct vm_area_struct {
@@ -66,9 +66,11 @@ struct vm_area_struct {
 #define _PAGE_USER    0x4 /* readable from user mode; PROT_NONE PTEs lack it */
 #define _PAGE_ANON    0x8 /* a private page; not present but with a page: swapped out */
 
+/* Both fields are atomic: Olof's check_user_page_readable() reads them with no lock,
+ * as the MMU does; every write holds page_table_lock and clears flags before page. */
 typedef struct {
-	struct page *page;
-	unsigned flags;
+	struct page *_Atomic page;
+	_Atomic unsigned flags;
 } pte_t;
 
 struct mm_struct {

@@ -22,8 +22,8 @@ int try_to_unmap_one(struct mm_struct *mm, unsigned long address)
 		pte->flags &= ~(unsigned)(_PAGE_PRESENT | _PAGE_RW | _PAGE_USER);
 	} else {
 		/* shmem: the page stays in the inode's page cache */
-		pte->page = NULL;
 		pte->flags = 0;
+		pte->page = NULL;
 	}
 	ret = SWAP_SUCCESS;
 out_unmap:

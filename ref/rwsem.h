@@ -9,7 +9,7 @@
 
 struct rwsem_waiter {
 	struct list_head list;
-	struct task_struct *task; /* NULL once the lock is granted */
+	struct task_struct *_Atomic task; /* NULL once the lock is granted (read unlocked) */
 	unsigned int flags;
 };
 

@@ -4,6 +4,7 @@
 #include "report.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <string.h>
 
 void schedule(void)
@@ -20,7 +21,7 @@ void schedule(void)
 		tsk->state = TASK_RUNNING;
 		return;
 	}
-	sim_block();
+	sim_sleep(&tsk->state, 0);
 }
 
 int64_t schedule_timeout(int64_t timeout)
@@ -39,7 +40,7 @@ int64_t schedule_timeout(int64_t timeout)
 		tsk->state = TASK_RUNNING;
 		return timeout;
 	}
-	if (sim_block_until(expire)) {
+	if (sim_sleep(&tsk->state, expire)) {
 		tsk->state = TASK_RUNNING;
 		return 0;
 	}
@@ -49,9 +50,8 @@ int64_t schedule_timeout(int64_t timeout)
 
 void wake_up_process(struct task_struct *p)
 {
-	if (p->state == TASK_RUNNING)
+	if (atomic_exchange(&p->state, TASK_RUNNING) == TASK_RUNNING)
 		return;
-	p->state = TASK_RUNNING;
 	sim_trace(EV_WAKE, "wake_up_process", p->comm, p->pid, 0);
 	sim_wake(&p->sim);
 }

@@ -7,12 +7,12 @@ void _spin_lock(spinlock_t *l, const char *site)
 
 	inc_preempt_count();
 	sched_point("spin_lock");
-	while (l->owner) {
+	if (!sim_spin_trylock(&l->raw)) {
 		set_blocked_on(l, l->name, "spin_lock", site);
 		sim_trace(EV_SLEEP, "spin_lock", l->name, 0, 0);
-		sim_block();
+		sim_spin_lock(&l->raw);
+		clear_blocked_on();
 	}
-	clear_blocked_on();
 	l->owner = tsk;
 	lock_acquired(l, l->name, site, false);
 	sim_trace(EV_LOCK, "spin_lock", l->name, 0, 0);
@@ -27,12 +27,7 @@ void _spin_unlock(spinlock_t *l, const char *site)
 	l->owner = NULL;
 	lock_released(l);
 	sim_trace(EV_UNLOCK, "spin_unlock", l->name, 0, 0);
-	/* let the spinners (tasks blocked on this lock) retry */
-	for (int i = 1; i <= sim_ntasks(); i++) {
-		struct task_struct *t = (struct task_struct *)sim_task(i);
-		if (t->blocked_on == l)
-			sim_wake(&t->sim);
-	}
+	sim_spin_unlock(&l->raw);
 	dec_preempt_count();
 	sched_point("spin_unlock");
 }

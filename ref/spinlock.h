@@ -1,20 +1,21 @@
 /* Spinlocks (include/linux/spinlock.h), modelled for SMP: another task may run while
- * one holds a spinlock; a task that finds it taken spins (here: sleeps in the sim
- * until the unlock, which costs no virtual time, exactly like spinning on another CPU).
- * Taking one raises the preempt count, so sleeping under it is a finding. */
+ * one holds a spinlock; a task that finds it taken spins (sim_spin_lock: on real
+ * threads a real spin, on fibers a sleep in the simulator until the unlock). Taking one
+ * raises the preempt count, so sleeping under it is a finding. */
 #ifndef SNAFU_SPINLOCK_H
 #define SNAFU_SPINLOCK_H
 
 #include "kernel.h"
 
 typedef struct {
-	struct task_struct *owner;
+	struct sim_spin raw;	    /* the word the runtime spins on */
+	struct task_struct *owner; /* for reports and the wrong-owner check */
 	const char *name;
 } spinlock_t;
 
-#define SPIN_LOCK_UNLOCKED(n) {NULL, n}
 static inline void spin_lock_init(spinlock_t *l, const char *name)
 {
+	l->raw.locked = 0;
 	l->owner = NULL;
 	l->name = name;
 }

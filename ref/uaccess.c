@@ -29,7 +29,15 @@ static unsigned long mmu_copy(unsigned long uaddr, void *buf, unsigned long n, b
 			chunk = n;
 		pte_t *pte = mm ? pte_offset(mm, uaddr) : NULL;
 		unsigned need = _PAGE_PRESENT | _PAGE_USER | (write ? _PAGE_RW : 0);
+		/* The walk and the copy hold the raw page_table_lock: the model's stand-in
+		 * for the TLB shootdown that keeps a page from being freed under an access
+		 * on real threads. No scheduling point and no trace: invisible to the
+		 * simulator, where the lock is never held across a point. */
+		if (pte)
+			sim_spin_lock(&mm->page_table_lock.raw);
 		if (!pte || (pte->flags & need) != need) {
+			if (pte)
+				sim_spin_unlock(&mm->page_table_lock.raw);
 			unsigned long error_code = (write ? PF_WRITE : 0) | (user_mode ? PF_USER : 0);
 			if (pte && (pte->flags & _PAGE_PRESENT))
 				error_code |= PF_PROT;
@@ -38,10 +46,13 @@ static unsigned long mmu_copy(unsigned long uaddr, void *buf, unsigned long n, b
 			continue; /* re-execute the access */
 		}
 		unsigned char *mem = pte->page->data + (uaddr & ~PAGE_MASK);
+		sim_hw_begin();
 		if (write)
 			memcpy(mem, p, chunk);
 		else
 			memcpy(p, mem, chunk);
+		sim_hw_end();
+		sim_spin_unlock(&mm->page_table_lock.raw);
 		uaddr += chunk;
 		p += chunk;
 		n -= chunk;

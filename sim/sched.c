@@ -9,6 +9,7 @@
  */
 #include "sim.h"
 #include "fiber.h"
+#include "tsan.h"
 
 #include <stdlib.h>
 
@@ -62,6 +63,7 @@ struct sim_task *sim_spawn(struct sim_task *t, void (*fn)(struct sim_task *))
 	t->points = 0;
 	t->op = 0;
 	t->op_points = 0;
+	t->spinning_on = NULL;
 	t->timer_at = 0;
 	t->timed_out = false;
 	t->fn = fn;
@@ -165,10 +167,62 @@ bool sim_block_until(uint64_t deadline)
 
 void sim_wake(struct sim_task *t)
 {
+	tsan_release(t); /* the waker's writes happen before the wakee runs on */
 	if (t->state != SIM_BLOCKED)
 		return;
 	t->state = SIM_RUNNABLE;
 	t->timer_at = 0;
+}
+
+bool sim_sleep(_Atomic long *state, uint64_t deadline)
+{
+	struct sim_task *t = sim_cur;
+	bool timed_out = false;
+
+	while (*state != 0 && !timed_out)
+		timed_out = deadline ? sim_block_until(deadline) : (sim_block(), false);
+	tsan_acquire(t);
+	return timed_out && *state != 0;
+}
+
+/* Spinners wait in the simulator; the unlock makes them runnable to try again. */
+bool sim_spin_trylock(struct sim_spin *s)
+{
+	if (s->locked)
+		return false;
+	s->locked = 1;
+	tsan_acquire(s);
+	return true;
+}
+
+void sim_spin_lock(struct sim_spin *s)
+{
+	struct sim_task *t = sim_cur;
+
+	while (!sim_spin_trylock(s)) {
+		t->spinning_on = s;
+		sim_block();
+	}
+	t->spinning_on = NULL;
+}
+
+void sim_spin_unlock(struct sim_spin *s)
+{
+	tsan_release(s);
+	s->locked = 0;
+	for (int i = 0; i < S.ntasks; i++)
+		if (S.tasks[i]->spinning_on == s)
+			sim_wake(S.tasks[i]);
+}
+
+void sim_hw_begin(void)
+{
+	tsan_ignore_begin();
+}
+
+void sim_hw_end(void)
+{
+	tsan_ignore_end();
 }
 
 static struct sim_task *lowest_runnable(void)

@@ -30,6 +30,12 @@ struct sim_preempt {
 
 struct sim_fiber;
 
+/* A spinlock word. Fibers: a spinner sleeps in the simulator until the unlock, which
+ * costs no virtual time, exactly like spinning on another CPU. Native: a real spin. */
+struct sim_spin {
+	_Atomic int locked;
+};
+
 struct sim_task {
 	int id; /* 1-based, also the scheduling order */
 	enum sim_state state;
@@ -38,6 +44,7 @@ struct sim_task {
 	uint16_t op_points; /* scheduling points passed in the current operation */
 	uint64_t timer_at; /* virtual time a timed sleep ends; 0: none */
 	bool timed_out;
+	struct sim_spin *spinning_on; /* fibers: the spinlock this task waits for */
 	void (*fn)(struct sim_task *);
 	struct sim_fiber *fiber;
 };
@@ -96,12 +103,33 @@ struct sim_task *sim_spawn(struct sim_task *t, void (*fn)(struct sim_task *));
 enum sim_result sim_run(void);
 
 /* --- called from task context --- */
-extern struct sim_task *sim_cur;
+#ifdef SNAFU_NATIVE
+#define SIM_TLS _Thread_local /* sim/native.c: every task is a thread */
+#else
+#define SIM_TLS
+#endif
+extern SIM_TLS struct sim_task *sim_cur;
 static inline struct sim_task *sim_current(void)
 {
 	return sim_cur;
 }
 void sim_point(const char *site);
+
+/* Sleeping and waking, the way the kernel does it: the sleeper sets its state word,
+ * checks its condition, then sleeps while the word is not 0 (TASK_RUNNING); a waker
+ * sets the word to 0 and calls sim_wake(). deadline: virtual ticks, 0 for none.
+ * Returns true if the deadline passed first. */
+bool sim_sleep(_Atomic long *state, uint64_t deadline);
+
+/* The spinning itself (struct sim_spin above). */
+bool sim_spin_trylock(struct sim_spin *s);
+void sim_spin_lock(struct sim_spin *s); /* wait until it is ours */
+void sim_spin_unlock(struct sim_spin *s);
+
+/* User memory is hardware: plain concurrent accesses to it are the user program's
+ * races, not the model's; ThreadSanitizer is told to look away. */
+void sim_hw_begin(void);
+void sim_hw_end(void);
 void sim_op_begin(void); /* the task starts its next operation (a syscall or user access) */
 void sim_block(void);			/* sleep until sim_wake() */
 bool sim_block_until(uint64_t deadline); /* ... or the deadline; true if timed out */

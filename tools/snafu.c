@@ -152,7 +152,7 @@ static int cmd_kernels(int argc, char **argv)
 	if (argc > 1)
 		die_usage("no arguments", argv[1], 2);
 	for (int i = 0; i < nkernels; i++)
-		printf("%-12s %s\n", kernels[i].name, kernels[i].summary);
+		printf("%-18s %s\n", kernels[i].name, kernels[i].summary);
 	return 0;
 }
 
