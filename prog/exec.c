@@ -12,6 +12,7 @@
 #include "../ref/report.h"
 #include "../ref/uaccess.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 #define STEPS_PER_CALL 4096 /* step budget per system call before calling it livelock */
@@ -20,10 +21,12 @@ static struct {
 	const struct program *p;
 	struct task_struct tasks[PROG_MAX_TASKS];
 	struct mm_struct *mm;
-	unsigned long map_addr[PROG_MAX_MAPS]; /* where each mapping landed; 0 before */
+	_Atomic unsigned long map_addr[PROG_MAX_MAPS]; /* where each mapping landed; 0 before */
+	_Atomic uint64_t iterations;
 	char desc[PROG_MAX_OPS][64];	       /* syscall details for the trace */
 	long ret[PROG_MAX_OPS];
 	bool ran[PROG_MAX_OPS];
+	bool loop;
 } R;
 
 static unsigned long uaddr(const struct uref *u)
@@ -126,10 +129,20 @@ static long run_op(const struct op *o, int idx, unsigned long a)
 	return ret;
 }
 
+static void run_task_ops(struct task_struct *tsk);
+
 static void task_main(struct sim_task *st)
 {
 	struct task_struct *tsk = (struct task_struct *)st;
 
+	do {
+		run_task_ops(tsk);
+		R.iterations++;
+	} while (R.loop && !sim_should_stop());
+}
+
+static void run_task_ops(struct task_struct *tsk)
+{
 	for (int i = 0; i < R.p->nops; i++) {
 		const struct op *o = &R.p->ops[i];
 		if (o->task != tsk->pid)
@@ -187,11 +200,17 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 		.trace = o->trace,
 		.no_digest = o->no_digest,
 		.on_hang = check_hung_tasks,
+		.wall_limit_ms = o->seconds * 1000,
+		.hang_ms = o->hang_ms,
+		.chaos_seed = o->chaos_seed,
 	};
 
 	kcfg = k;
 	R.p = p;
-	memset(R.map_addr, 0, sizeof(R.map_addr));
+	R.loop = o->loop;
+	R.iterations = 0;
+	for (int i = 0; i < PROG_MAX_MAPS; i++)
+		R.map_addr[i] = 0;
 	memset(R.ran, 0, sizeof(R.ran[0]) * (size_t)p->nops);
 	if (o->trace)
 		for (int i = 0; i < p->nops; i++)
@@ -213,6 +232,8 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 	r->digest = sim_digest();
 	r->steps = sim_steps();
 	r->segv = 0;
+	r->iterations = R.iterations;
+	sim_hw_begin(); /* the tasks are gone, or hung for good: look at what they left */
 	for (int i = 0; i < p->ntasks; i++)
 		r->segv += R.tasks[i].segv;
 	if (r->result == SIM_LIVELOCK && !finding.found) {
@@ -224,7 +245,14 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 	memcpy(r->ran, R.ran, sizeof(R.ran[0]) * (size_t)p->nops);
 	snprintf(r->verdict, sizeof(r->verdict), "%s",
 		 r->result == SIM_OK ? "ok" : finding.token);
+#ifdef SNAFU_NATIVE
+	if (r->result != SIM_OK) { /* hung threads still sleep on this mm; the process ends */
+		sim_hw_end();
+		return;
+	}
+#endif
 	mmput(R.mm);
+	sim_hw_end();
 }
 
 void prog_report(FILE *out, const struct kernel_config *k)

@@ -9,6 +9,9 @@ struct run_opts {
 	bool trace;	/* keep the event log, for the report */
 	bool no_schedule; /* ignore the program's preemptions */
 	bool no_digest;	  /* skip the trace digest: fastest, for the fuzzer */
+	/* real threads (snafu stress): loop every task's ops until time is up */
+	bool loop;
+	uint64_t seconds, hang_ms, chaos_seed;
 };
 
 struct run_result {
@@ -16,6 +19,7 @@ struct run_result {
 	uint64_t digest;	/* over every event of the run */
 	uint64_t steps;
 	int segv; /* user-mode faults that got SIGSEGV */
+	uint64_t iterations; /* rounds of their ops the tasks completed (loop mode) */
 	/* each op's return value (the last one, for each-page ops); -ENOSYS... as Linux */
 	long ret[PROG_MAX_OPS];
 	bool ran[PROG_MAX_OPS]; /* whether the op ran to its return at all */

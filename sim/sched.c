@@ -142,6 +142,11 @@ void sim_point(const char *site)
 	}
 }
 
+bool sim_should_stop(void)
+{
+	return false;
+}
+
 void sim_op_begin(void)
 {
 	sim_cur->op++;

@@ -96,6 +96,10 @@ struct sim_config {
 	 * merely sleep interruptibly forever, which user space may do. */
 	bool (*on_hang)(void *ctx);
 	void *ctx;
+	/* real threads only (sim/native.c); the simulator ignores them */
+	uint64_t wall_limit_ms; /* stop looping programs after this long; 0: never */
+	uint64_t hang_ms;	/* a task blocked this long is hung (khungtaskd); 0: 2000 */
+	uint64_t chaos_seed;	/* 0: no perturbation; else seeded yields and short sleeps */
 };
 
 void sim_init(const struct sim_config *cfg);
@@ -131,6 +135,7 @@ void sim_spin_unlock(struct sim_spin *s);
 void sim_hw_begin(void);
 void sim_hw_end(void);
 void sim_op_begin(void); /* the task starts its next operation (a syscall or user access) */
+bool sim_should_stop(void); /* real threads: time is up, stop looping (simulator: false) */
 void sim_block(void);			/* sleep until sim_wake() */
 bool sim_block_until(uint64_t deadline); /* ... or the deadline; true if timed out */
 void sim_wake(struct sim_task *t);

@@ -37,6 +37,10 @@ static void usage(FILE *out)
 		"                          shrink a case or fuzzer input with a finding to a small\n"
 		"                          readable case with the same signature, with expect lines\n"
 		"                          for every kernel\n"
+		"  stress [--kernel=NAME] [--threads=N] [--seconds=S] [--seed=S] [--hang-ms=MS] [CASE]\n"
+		"                          run Olof's testcase (or loop a case) on real threads until\n"
+		"                          the hung-task watchdog fires (exit 1) or time runs out\n"
+		"                          (exit 0); --seed turns on chaos (random yields, sleeps)\n"
 		"  show [--no-schedule] [--bytes -o OUT] FILE\n"
 		"                          print a case (text or bytes) as text, or write its byte\n"
 		"                          form to OUT; --no-schedule drops its preemptions\n"
@@ -377,6 +381,117 @@ static int cmd_show(int argc, char **argv)
 	return out ? case_close_out(f, tmp, out) : 0;
 }
 
+/* snafu stress: a program on real threads (the native runtime, snafu-native), looping
+ * until the hung-task watchdog fires or time runs out. The simulator build hands the
+ * command to snafu-native next to it. */
+#ifdef SNAFU_NATIVE
+/* Olof's testcase, one task per thread: map 1 MiB of /dev/zero shared, FUTEX_WAIT with
+ * value 1 on every page, unmap; the loop repeats it. */
+static void seed_testcase(struct program *p, int threads)
+{
+	char text[1024] = "", err[256];
+	size_t n = 0;
+
+	for (int t = 1; t <= threads; t++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n,
+				      "task %d\n  mmap buf%d pages=256 prot=rw shared\n"
+				      "  futex_wait buf%d val=1 each-page\n  munmap buf%d pages=256\n",
+				      t, t, t, t);
+	if (prog_parse(text, p, err, sizeof(err)))
+		abort(); /* our own text */
+}
+
+static long num_flag(const char *a, const char *prefix, long lo, long hi, int argn)
+{
+	char *end, what[96];
+	long v = strtol(a + strlen(prefix), &end, 10);
+
+	if (*end || v < lo || v > hi) {
+		snprintf(what, sizeof(what), "%sN with N in %ld..%ld", prefix, lo, hi);
+		die_usage(what, a, argn);
+	}
+	return v;
+}
+
+static int cmd_stress(int argc, char **argv)
+{
+	const struct kernel_config *k = kernel_by_name("2.6.11-rc4");
+	long threads = 2, seconds = 60, seed = 0, hang_ms = 2000;
+	const char *in = NULL;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strncmp(a, "--kernel=", 9))
+			k = kernel_arg(a + 9);
+		else if (!strncmp(a, "--threads=", 10))
+			threads = num_flag(a, "--threads=", 1, PROG_MAX_TASKS, i + 1);
+		else if (!strncmp(a, "--seconds=", 10))
+			seconds = num_flag(a, "--seconds=", 1, 86400, i + 1);
+		else if (!strncmp(a, "--seed=", 7))
+			seed = num_flag(a, "--seed=", 0, 1L << 30, i + 1);
+		else if (!strncmp(a, "--hang-ms=", 10))
+			hang_ms = num_flag(a, "--hang-ms=", 10, 3600000, i + 1);
+		else if (a[0] == '-' && a[1])
+			die_usage("--kernel=NAME, --threads=N, --seconds=S, --seed=S, --hang-ms=MS or "
+				  "a CASE",
+				  a, i + 1);
+		else if (in)
+			die_usage("one CASE", a, i + 1);
+		else
+			in = a;
+	}
+	static struct program p;
+	if (in)
+		load_case(in, &p);
+	else
+		seed_testcase(&p, (int)threads);
+	printf("stress: kernel %s, %d threads, %s, up to %ld s, hung-task threshold %ld ms%s\n",
+	       k->name, p.ntasks, in ? in : "Olof's testcase", seconds, hang_ms,
+	       seed ? ", chaos on" : "");
+	fflush(stdout);
+	struct run_opts o = {
+		.loop = true,
+		.seconds = (uint64_t)seconds,
+		.hang_ms = (uint64_t)hang_ms,
+		.chaos_seed = (uint64_t)seed,
+	};
+	struct run_result r;
+	prog_run(&p, k, &o, &r);
+	if (r.result == SIM_OK) {
+		printf("stress: no hang in %.1f s, %llu iterations\n", sim_now() / 1000.0,
+		       (unsigned long long)r.iterations);
+		return 0;
+	}
+	printf("stress: %s after %.1f s (found by the watchdog %llu ms later), %llu iterations\n",
+	       r.verdict, (sim_now() - (uint64_t)hang_ms) / 1000.0, (unsigned long long)hang_ms,
+	       (unsigned long long)r.iterations);
+	prog_report(stdout, k);
+	fflush(stdout);
+	_exit(1); /* the hung threads stay hung: leave without joining them */
+}
+#else
+static int cmd_stress(int argc, char **argv)
+{
+	char self[4096], path[4200];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	(void)argc;
+	if (n <= 0) {
+		fprintf(stderr, "%s stress: cannot find my own executable\n", prog_name);
+		return 2;
+	}
+	self[n] = 0;
+	char *slash = strrchr(self, '/');
+	*slash = 0;
+	snprintf(path, sizeof(path), "%s/snafu-native", self);
+	argv[-1] = path;
+	execv(path, argv - 1);
+	fprintf(stderr, "%s stress: %s: expected the native-runtime build next to snafu: %s\n",
+		prog_name, path, strerror(errno));
+	return 2;
+}
+#endif
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -400,10 +515,12 @@ int main(int argc, char **argv)
 		return cmd_show(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "minimize"))
 		return cmd_minimize(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "stress"))
+		return cmd_stress(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "evaluate"))
 		return cmd_evaluate(argc - 1, argv + 1);
 	fprintf(stderr,
-		"%s: argument 1 '%s': expected a command: kernels, replay, minimize, show, "
+		"%s: argument 1 '%s': expected a command: kernels, replay, minimize, show, stress, "
 		"evaluate\n",
 		prog_name, argv[1]);
 	return 2;
