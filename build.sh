@@ -2,13 +2,14 @@
 # snafu's one entry point. Installs what is missing (Debian), configures and builds.
 #
 #   ./build.sh            build the default flavour (clang, ASan+UBSan) into build/
-#   ./build.sh test       build build/ (ASan+UBSan) and build-gcc/ (gcc, no sanitizers),
-#                         then run every CTest test
+#   ./build.sh test       build build/ (ASan+UBSan), build-gcc/ (gcc, no sanitizers) and
+#                         build-tsan/ (ThreadSanitizer), then run every CTest test
 #   ./build.sh fuzz       fuzz the unfixed kernel until the first finding (see README)
 #   ./build.sh evaluate   fuzz every kernel with the same budget; one table (see README)
 #   ./build.sh bench      build build-release/ and print the benchmarks' figures
 #   ./build.sh FLAVOUR    build one flavour: asan (build/), gcc (build-gcc/),
-#                         release (build-release/)
+#                         release (build-release/), tsan (build-tsan/: ThreadSanitizer on
+#                         both runtimes)
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$PWD
@@ -57,11 +58,13 @@ configure() {
 
 build_flavour() {
 	case "$1" in
-	asan) configure build clang "address,undefined" -DSNAFU_OTHER_BUILD="$ROOT/build-gcc/bin" ;;
+	asan) configure build clang "address,undefined" -DSNAFU_OTHER_BUILD="$ROOT/build-gcc/bin" \
+		-DSNAFU_TSAN_BUILD="$ROOT/build-tsan/bin" ;;
+	tsan) configure build-tsan clang thread ;;
 	gcc) configure build-gcc gcc none ;;
 	release) configure build-release clang none ;;
 	*)
-		echo "build.sh: argument 1 '$1': expected build, test, fuzz, bench, asan, gcc or release" >&2
+		echo "build.sh: argument 1 '$1': expected build, test, fuzz, bench, evaluate, asan, gcc, release or tsan" >&2
 		exit 2
 		;;
 	esac
@@ -74,13 +77,14 @@ build)
 	ensure_tools
 	build_flavour asan
 	;;
-asan | gcc | release)
+asan | gcc | release | tsan)
 	ensure_tools
 	build_flavour "$cmd"
 	;;
 test)
 	ensure_tools
 	build_flavour gcc
+	build_flavour tsan
 	build_flavour asan
 	ctest --test-dir build --output-on-failure -j "$(nproc)" "$@"
 	;;

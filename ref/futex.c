@@ -214,7 +214,8 @@ static int futex_wake(unsigned long uaddr, int nr_wake)
 	if (unlikely(ret != 0))
 		goto out;
 	bh = hash_futex(&key);
-	spin_lock(&bh->lock);
+	if (!kcfg->test_futex_wake_unlocked) /* a test-only kernel drops the lock */
+		spin_lock(&bh->lock);
 	list_for_each_entry_safe(this, next, &bh->chain, list, struct futex_q)
 	{
 		if (match_futex(&this->key, &key)) {
@@ -223,7 +224,8 @@ static int futex_wake(unsigned long uaddr, int nr_wake)
 				break;
 		}
 	}
-	spin_unlock(&bh->lock);
+	if (!kcfg->test_futex_wake_unlocked)
+		spin_unlock(&bh->lock);
 out:
 	up_read(&mm->mmap_sem);
 	return ret;
@@ -433,7 +435,7 @@ queued:
 
 	set_current_state(TASK_INTERRUPTIBLE);
 	q.waiter = current; /* add_wait_queue(&q.waiters, &wait) */
-	if (likely(!list_empty(&q.list))) {
+	if (likely(!data_race(list_empty(&q.list)))) { /* "safe here without any lock" */
 		set_blocked_on(&q, "futex", "futex_wait", "futex_wait");
 		sim_trace(EV_SLEEP, "futex_wait", NULL, (long)uaddr, 0);
 		time = schedule_timeout(time);

@@ -157,6 +157,16 @@ static inline bool signal_pending(struct task_struct *p)
 }
 void send_sig(struct task_struct *p);
 
+/* A read the kernel makes without a lock on purpose (with a barrier in the real code),
+ * as Linux's data_race() marks them: ThreadSanitizer is told not to judge it. */
+#define data_race(expr)                                                                            \
+	({                                                                                         \
+		sim_hw_begin();                                                                    \
+		__auto_type __v = (expr);                                                          \
+		sim_hw_end();                                                                      \
+		__v;                                                                               \
+	})
+
 /* A scheduling point, named for the trace. */
 #define sched_point(site) sim_point(site)
 

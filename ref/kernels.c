@@ -53,14 +53,24 @@ const struct kernel_config kernels[] = {
 		.futex_read = FUTEX_READ_BUCKET_LOCKED,
 		.mempolicy_up_read_first = true,
 	},
+	{
+		.name = "test-futex-wake-unlocked",
+		.summary = "TEST ONLY: 2.6.11 with futex_wake walking the bucket without its lock",
+		.futex_read = FUTEX_READ_LOCKED_RETRY,
+		.mempolicy_up_read_first = true,
+		.test_only = true,
+		.test_futex_wake_unlocked = true,
+	},
 };
-const int nkernels = sizeof(kernels) / sizeof(kernels[0]);
+#define NKERNELS_ALL ((int)(sizeof(kernels) / sizeof(kernels[0])))
+/* The listed kernels; the test-only ones come last and are found only by name. */
+const int nkernels = NKERNELS_ALL - 1;
 
 const struct kernel_config *kcfg = &kernels[0];
 
 const struct kernel_config *kernel_by_name(const char *name)
 {
-	for (int i = 0; i < nkernels; i++)
+	for (int i = 0; i < NKERNELS_ALL; i++)
 		if (!strcmp(kernels[i].name, name))
 			return &kernels[i];
 	return NULL;

@@ -16,14 +16,14 @@
 #if __has_feature(address_sanitizer)
 #define SNAFU_ASAN 1
 #endif
-#if __has_feature(thread_sanitizer)
+#if __has_feature(thread_sanitizer) && !defined(SNAFU_TSAN)
 #define SNAFU_TSAN 1
 #endif
 #endif
 #if defined(__SANITIZE_ADDRESS__)
 #define SNAFU_ASAN 1
 #endif
-#if defined(__SANITIZE_THREAD__)
+#if defined(__SANITIZE_THREAD__) && !defined(SNAFU_TSAN)
 #define SNAFU_TSAN 1
 #endif
 

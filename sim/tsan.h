@@ -4,12 +4,14 @@
 #ifndef SNAFU_SIM_TSAN_H
 #define SNAFU_SIM_TSAN_H
 
-#if defined(__has_feature)
+/* SNAFU_TSAN comes from the build for sim/'s own files, which are compiled without
+ * TSan instrumentation (the scheduler's bookkeeping is not the model's business). */
+#if defined(__has_feature) && !defined(SNAFU_TSAN)
 #if __has_feature(thread_sanitizer)
 #define SNAFU_TSAN 1
 #endif
 #endif
-#if defined(__SANITIZE_THREAD__)
+#if defined(__SANITIZE_THREAD__) && !defined(SNAFU_TSAN)
 #define SNAFU_TSAN 1
 #endif
 
