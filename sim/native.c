@@ -42,6 +42,7 @@ static struct {
 	_Atomic int stop;	     /* a checker stopped the run: its sim_result */
 	_Atomic bool time_up;
 	_Atomic int done;
+	uint64_t hung_since;
 } N;
 
 static uint64_t now_ns(void)
@@ -153,6 +154,11 @@ void sim_op_begin(void)
 	sim_cur->op_points = 0;
 }
 
+uint64_t sim_hung_since(void)
+{
+	return N.hung_since;
+}
+
 bool sim_should_stop(void)
 {
 	return N.time_up || N.stop != SIM_OK;
@@ -251,9 +257,11 @@ static bool someone_hung(void)
 	uint64_t now = sim_now();
 
 	for (int i = 0; i < N.ntasks; i++) {
-		uint64_t since = N.nt[i].blocked_since;
-		if (since && now + 1 - since >= N.cfg.hang_ms)
+		uint64_t since = N.nt[i].blocked_since; /* may be newer than `now` */
+		if (since && since <= now + 1 && now + 1 - since >= N.cfg.hang_ms) {
+			N.hung_since = since - 1;
 			return true;
+		}
 	}
 	return false;
 }

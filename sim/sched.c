@@ -156,6 +156,11 @@ bool sim_should_stop(void)
 	return false;
 }
 
+uint64_t sim_hung_since(void)
+{
+	return S.now; /* virtual time stands still while everyone sleeps */
+}
+
 void sim_op_begin(void)
 {
 	sim_cur->op++;

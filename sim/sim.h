@@ -136,6 +136,7 @@ void sim_hw_begin(void);
 void sim_hw_end(void);
 void sim_op_begin(void); /* the task starts its next operation (a syscall or user access) */
 bool sim_should_stop(void); /* real threads: time is up, stop looping (simulator: false) */
+uint64_t sim_hung_since(void); /* after SIM_HANG: when the longest-blocked task blocked */
 void sim_block(void);			/* sleep until sim_wake() */
 bool sim_block_until(uint64_t deadline); /* ... or the deadline; true if timed out */
 void sim_wake(struct sim_task *t);

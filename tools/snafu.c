@@ -462,9 +462,10 @@ static int cmd_stress(int argc, char **argv)
 		       (unsigned long long)r.iterations);
 		return 0;
 	}
-	printf("stress: %s after %.1f s (found by the watchdog %llu ms later), %llu iterations\n",
-	       r.verdict, (sim_now() - (uint64_t)hang_ms) / 1000.0, (unsigned long long)hang_ms,
-	       (unsigned long long)r.iterations);
+	uint64_t at = sim_now(), began = sim_hung_since();
+	printf("stress: %s: hung after %.2f s (reported at %.2f s, %ld ms without progress), "
+	       "%llu iterations\n",
+	       r.verdict, began / 1000.0, at / 1000.0, hang_ms, (unsigned long long)r.iterations);
 	prog_report(stdout, k);
 	fflush(stdout);
 	_exit(1); /* the hung threads stay hung: leave without joining them */
