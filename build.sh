@@ -24,6 +24,8 @@ ensure_tools() {
 	command -v cmake >/dev/null || need+=(cmake)
 	command -v ninja >/dev/null || need+=(ninja-build)
 	command -v python3 >/dev/null || need+=(python3)
+	# `test` opens snafu trace's HTML in headless Chromium (tests/test_trace.sh)
+	[ "${1:-}" != test ] || command -v chromium >/dev/null || need+=(chromium)
 	if command -v clang >/dev/null; then
 		local rt
 		rt=$(clang -print-file-name=libclang_rt.asan-x86_64.a 2>/dev/null || true)
@@ -82,7 +84,7 @@ asan | gcc | release | tsan)
 	build_flavour "$cmd"
 	;;
 test)
-	ensure_tools
+	ensure_tools test
 	build_flavour gcc
 	build_flavour tsan
 	build_flavour asan

@@ -73,6 +73,8 @@ crash-*)
 	"$bin/snafu" replay --kernel="$kernel" "$out"
 	echo
 	echo "reproduce with: build/bin/snafu replay --kernel=$kernel ${out#$root/}"
+	echo "picture it with: build/bin/snafu trace --kernel=$kernel ${out#$root/} -o ${out#$root/}.html"
+	echo "debug it with:  build/bin/snafu record --kernel=$kernel ${out#$root/}   (rr, else gdb at the finding's step)"
 	;;
 *)
 	# a libFuzzer timeout, OOM or leak: not the watchdog's kind of finding

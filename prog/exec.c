@@ -199,6 +199,7 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 		.step_budget = 10000 + calls * STEPS_PER_CALL,
 		.trace = o->trace,
 		.no_digest = o->no_digest,
+		.stop_at_step = o->stop_at_step,
 		.on_hang = check_hung_tasks,
 		.wall_limit_ms = o->seconds * 1000,
 		.hang_ms = o->hang_ms,

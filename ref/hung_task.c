@@ -93,6 +93,23 @@ static int find_cycle(bool edge[SIM_MAX_TASKS + 1][SIM_MAX_TASKS + 1], int n, in
 	return 0;
 }
 
+/* The cycle the last deadlock finding was made of, for its picture (snafu trace). */
+static int last_cycle[SIM_MAX_TASKS + 1], last_len;
+static const char *last_fn[SIM_MAX_TASKS + 1], *last_lock[SIM_MAX_TASKS + 1];
+
+int hung_task_cycle(int *tasks, const char **fns, const char **locks)
+{
+	/* every deadlock finding comes from check_hung_tasks(), which set the cycle */
+	if (!finding.found || strncmp(finding.token, "deadlock--", 10))
+		return 0;
+	for (int i = 0; i < last_len; i++) {
+		tasks[i] = last_cycle[i];
+		fns[i] = last_fn[i];
+		locks[i] = last_lock[i];
+	}
+	return last_len;
+}
+
 static const char *mode_of(const struct task_struct *t)
 {
 	return t->state == TASK_UNINTERRUPTIBLE ? "D" : t->state == TASK_INTERRUPTIBLE ? "S" : "R";
@@ -143,6 +160,12 @@ bool check_hung_tasks(void *ctx)
 
 	wait_for_edges(edge, n);
 	len = find_cycle(edge, n, cycle);
+	last_len = len;
+	for (int i = 0; i < len; i++) {
+		last_cycle[i] = cycle[i];
+		last_fn[i] = task_of(cycle[i])->blocked_fn;
+		last_lock[i] = task_of(cycle[i])->blocked_name;
+	}
 	if (len) {
 		/* Name the bug after the task that waits for a lock it already holds (the
 		 * recursive read), else after the first task of the cycle. */

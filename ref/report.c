@@ -40,7 +40,7 @@ void finding_printf(const char *fmt, ...)
 
 /* One cell of the table, or false if the event is not worth a row. Spinlocks and bare
  * scheduling points stay in the trace (`snafu replay --trace`) but not in the table. */
-static bool cell(const struct sim_trace_ev *e, char *buf, size_t len)
+bool report_cell(const struct sim_trace_ev *e, char *buf, size_t len)
 {
 	bool spin = e->fn && !strncmp(e->fn, "spin_", 5);
 
@@ -113,7 +113,7 @@ void report_interleaving(FILE *out, int max_rows)
 		return;
 	}
 	for (int i = n - 1; i >= 0; i--) {
-		if (cell(&ev[i], buf, sizeof(buf)) && ev[i].task) {
+		if (report_cell(&ev[i], buf, sizeof(buf)) && ev[i].task) {
 			if (rows == max_rows) {
 				first = i + 1;
 				break;
@@ -130,11 +130,11 @@ void report_interleaving(FILE *out, int max_rows)
 	if (first || dropped) {
 		int skipped = dropped;
 		for (int i = 0; i < first; i++)
-			skipped += cell(&ev[i], buf, sizeof(buf)) && ev[i].task;
+			skipped += report_cell(&ev[i], buf, sizeof(buf)) && ev[i].task;
 		fprintf(out, "(%d earlier events not shown)\n", skipped);
 	}
 	for (int i = first; i < n; i++) {
-		if (!ev[i].task || !cell(&ev[i], buf, sizeof(buf)))
+		if (!ev[i].task || !report_cell(&ev[i], buf, sizeof(buf)))
 			continue;
 		fprintf(out, "%*s%s\n", (ev[i].task - 1) * COL, "", buf);
 	}

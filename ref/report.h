@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+struct sim_trace_ev;
+
 struct finding {
 	bool found;
 	char title[160]; /* "possible deadlock in do_page_fault" */
@@ -21,9 +23,16 @@ void finding_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ref/hung_task.c: the watchdog's judgement when no task can run (sim's on_hang). */
 bool check_hung_tasks(void *ctx);
+/* The wait-for cycle of the current deadlock finding: its length (0: none), and for
+ * each task in order the function and lock it waits in; tasks[i] waits for tasks[i + 1],
+ * the last for the first. The arrays hold SIM_MAX_TASKS + 1. */
+int hung_task_cycle(int *tasks, const char **fns, const char **locks);
 
 /* Print the finding with the interleaving table and the DEDUP_TOKEN line. */
 void report_print(FILE *out, const char *kernel);
+/* One cell of the interleaving table for a traced event, or false if the event gets no
+ * row there (spinlocks, bare scheduling points). */
+bool report_cell(const struct sim_trace_ev *e, char *buf, size_t len);
 /* The interleaving as one column per task (needs a traced run). */
 void report_interleaving(FILE *out, int max_rows);
 

@@ -17,11 +17,15 @@ if ! command -v rr >/dev/null; then
 	echo "rr-stress: rr is not installed (apt-get install rr); nothing recorded" >&2
 	exit 3
 fi
-if ! rr record -n true >/dev/null 2>"${TMPDIR:-/tmp}/rr-check.$$"; then
+probe_dir=$(mktemp -d) # the probe's trace goes here, not into ~/.local/share/rr
+trap 'rm -rf "$probe_dir"' EXIT
+if ! _RR_TRACE_DIR=$probe_dir rr record -n true >/dev/null 2>"${TMPDIR:-/tmp}/rr-check.$$"; then
 	echo "rr-stress: rr cannot record on this machine: $(grep -m1 -iE 'perf|counter|paranoid|error' "${TMPDIR:-/tmp}/rr-check.$$" || echo 'rr record failed')" >&2
 	echo "rr-stress: it needs hardware performance counters; none here, so nothing was recorded" >&2
 	rm -f "${TMPDIR:-/tmp}/rr-check.$$"
 	exit 3
 fi
 rm -f "${TMPDIR:-/tmp}/rr-check.$$"
+rm -rf "$probe_dir"
+trap - EXIT
 exec rr record --chaos "$bin/snafu-native" stress "$@"

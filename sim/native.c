@@ -322,17 +322,3 @@ const struct sim_trace_ev *sim_trace_events(int *n, int *dropped)
 	*n = *dropped = 0;
 	return NULL;
 }
-
-bool sim_block_until(uint64_t deadline)
-{
-	_Atomic long never = 1;
-
-	return sim_sleep(&never, deadline);
-}
-
-void sim_block(void)
-{
-	_Atomic long never = 1;
-
-	sim_sleep(&never, 0);
-}

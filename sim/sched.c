@@ -11,6 +11,7 @@
 #include "fiber.h"
 #include "tsan.h"
 
+#include <signal.h>
 #include <stdlib.h>
 
 struct sim_task *sim_cur;
@@ -21,7 +22,7 @@ struct sim_task *sim_cur;
  * tasks only the modelled locks and wake-ups order anything. */
 static char world_start, world_end;
 
-static struct {
+static struct sim_sched {
 	struct sim_config cfg;
 	struct sim_task *tasks[SIM_MAX_TASKS];
 	int ntasks;
@@ -33,6 +34,10 @@ static struct {
 	uint64_t steps;
 } S;
 
+/* for the gdb helpers (repro/snafu-gdb.py): the task table by an unambiguous name */
+struct sim_sched *const sim_gdb_sched = &S;
+struct sim_decision sim_last_preempt, sim_last_switch;
+
 void sim_init(const struct sim_config *cfg)
 {
 	S.cfg = *cfg;
@@ -42,6 +47,8 @@ void sim_init(const struct sim_config *cfg)
 	S.now = 0;
 	S.steps = 0;
 	sim_cur = NULL;
+	sim_last_preempt = (struct sim_decision){0};
+	sim_last_switch = (struct sim_decision){0};
 	sim_tracing = cfg->trace;
 	sim_digesting = cfg->trace || !cfg->no_digest;
 	fiber_main();
@@ -135,6 +142,14 @@ static struct sim_task *stream_pick(const struct sim_task *t)
 	return NULL;
 }
 
+/* --stop-at-step (sim.h): the debugger stops in here, one frame below sim_point() */
+__attribute__((noinline)) void sim_step_trap(uint64_t step, const char *site)
+{
+	(void)step;
+	(void)site;
+	raise(SIGTRAP);
+}
+
 void sim_point(const char *site)
 {
 	struct sim_task *t = sim_cur, *to;
@@ -142,10 +157,19 @@ void sim_point(const char *site)
 	t->points++;
 	t->op_points++;
 	sim_trace(EV_POINT, site, NULL, 0, 0);
-	if (++S.steps > S.cfg.step_budget)
+	if (++S.steps == S.cfg.stop_at_step) /* 0: never (steps start at 1) */
+		sim_step_trap(S.steps, site);
+	if (S.steps > S.cfg.step_budget)
 		sim_stop(SIM_LIVELOCK);
 	if (S.cfg.npreempts && (to = stream_pick(t))) {
 		sim_trace(EV_PREEMPT, site, NULL, to->id, 0);
+		sim_last_preempt = (struct sim_decision){.step = S.steps,
+							 .from = t->id,
+							 .to = to->id,
+							 .op = t->op,
+							 .point = t->op_points,
+							 .why = "preempt",
+							 .site = site};
 		S.next = to;
 		to_scheduler();
 	}
@@ -280,19 +304,25 @@ static bool fire_timer(void)
 
 enum sim_result sim_run(void)
 {
-	struct sim_task *t = NULL;
+	struct sim_task *t = NULL, *ran = NULL; /* ran: the task that ran last */
+	const char *why = "start";
 
 	tsan_release(&world_start);
 	for (;;) {
 		if (S.next) {
 			t = S.next;
 			S.next = NULL;
+			why = "preempt";
 		} else if (!t || t->state != SIM_RUNNABLE) {
+			if (t)
+				why = t->state == SIM_DONE ? "done" : "blocked";
 			t = lowest_runnable();
 		}
 		if (!t) {
-			if (fire_timer())
+			if (fire_timer()) {
+				why = "timer";
 				continue;
+			}
 			bool all_done = true;
 			for (int i = 0; i < S.ntasks; i++)
 				if (S.tasks[i]->state != SIM_DONE)
@@ -306,6 +336,10 @@ enum sim_result sim_run(void)
 			tsan_ignore_end();
 			return hung ? SIM_HANG : SIM_OK;
 		}
+		if (t != ran) /* the last switch, for the gdb helpers */
+			sim_last_switch = (struct sim_decision){
+			    .step = S.steps, .from = ran ? ran->id : 0, .to = t->id, .why = why};
+		ran = t;
 		sim_cur = t;
 		fiber_switch(fiber_main(), t->fiber);
 		sim_cur = NULL;

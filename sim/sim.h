@@ -1,10 +1,11 @@
-/* sim: the machine the reference kernel runs on.
+/* sim: the machine the reference kernel runs on, as ref/ sees it.
  *
- * Every simulated task is a fiber in one OS thread. The kernel model (ref/) calls
- * sim_point() at each scheduling point; the scheduler then asks the schedule stream
- * whether another task runs next. Blocking and waking, a virtual clock and the
- * step budget live here too. The sim knows nothing about locks: the kernel tells it
- * what a task waits for only through the hang callback.
+ * Two implementations. sim/sched.c (with fiber.c and trace.c): every simulated task
+ * is a fiber in one OS thread; at each sim_point() the scheduler asks the schedule
+ * stream whether another task runs next; blocking, waking, a virtual clock, the step
+ * budget and the trace live here. sim/native.c: every task is a real thread, with a
+ * hung-task watchdog. The sim knows locks only as spinning words (sim_spin); the kernel
+ * tells it what a task waits for only through the hang callback.
  */
 #ifndef SNAFU_SIM_H
 #define SNAFU_SIM_H
@@ -91,6 +92,10 @@ struct sim_config {
 	uint64_t step_budget; /* total scheduling points before a livelock finding */
 	bool trace;	      /* record events for the report */
 	bool no_digest;	      /* skip the trace digest (the fuzzer has no use for it) */
+	/* raise SIGTRAP at this scheduling point (sim_steps(), 1-based), for a debugger:
+	 * snafu replay --stop-at-step=N; 0: never. The simulator only (sim/native.c
+	 * ignores it). */
+	uint64_t stop_at_step;
 	/* Called when no task can run and no timer is pending. Returns true if that is
 	 * a hang worth reporting (a task sleeps uninterruptibly), false if the tasks
 	 * merely sleep interruptibly forever, which user space may do. */
@@ -137,12 +142,28 @@ void sim_hw_end(void);
 void sim_op_begin(void); /* the task starts its next operation (a syscall or user access) */
 bool sim_should_stop(void); /* real threads: time is up, stop looping (simulator: false) */
 uint64_t sim_hung_since(void); /* after SIM_HANG: when the longest-blocked task blocked */
+/* fibers only, below sim_sleep(): */
 void sim_block(void);			/* sleep until sim_wake() */
 bool sim_block_until(uint64_t deadline); /* ... or the deadline; true if timed out */
 void sim_wake(struct sim_task *t);
 void sim_stop(enum sim_result why) __attribute__((noreturn));
 uint64_t sim_now(void);
 uint64_t sim_steps(void);
+
+/* --stop-at-step: not inlined, so a debugger can also `break sim_step_trap`; raises
+ * SIGTRAP (without a debugger the process dies of it). */
+void sim_step_trap(uint64_t step, const char *site);
+
+/* The scheduler's last decisions, for snafu record and the gdb helpers
+ * (repro/snafu-gdb.py): one store per switch. The simulator only. */
+struct sim_decision {
+	uint64_t step;	    /* sim_steps() when it was taken; 0: none yet */
+	int from, to;	    /* task ids; from 0: the scheduler's first pick */
+	uint16_t op, point; /* from's op.point when it was preempted */
+	const char *why;    /* "preempt", "blocked", "done", "timer", "start" */
+	const char *site;   /* the scheduling point of a preemption */
+};
+extern struct sim_decision sim_last_preempt, sim_last_switch;
 
 /* --- tasks, for reports --- */
 int sim_ntasks(void);

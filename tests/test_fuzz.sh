@@ -59,6 +59,8 @@ if [ -n "$case_file" ]; then
 		bad "minimized case too big: $tasks tasks, $ops ops, $pre preemptions"; cat "$case_file"; fi
 	grep -q "reproduce with: build/bin/snafu replay --kernel=2.6.11-rc4" "$tmp/run.log" && ok ||
 		bad "fuzz/run.sh printed no replay command"
+	grep -q "picture it with: build/bin/snafu trace --kernel=2.6.11-rc4 .*\.case -o .*\.case\.html" \
+		"$tmp/run.log" && ok || bad "fuzz/run.sh printed no trace command"
 	# the article's events, in the article's order
 	"$bin/snafu" replay --kernel=2.6.11-rc4 "$case_file" >"$tmp/replay.log"
 	if awk '

@@ -8,7 +8,10 @@
 #include "../prog/minimize.h"
 #include "../ref/kernels.h"
 #include "casefile.h"
+#include "cli.h"
 #include "evaluate.h"
+#include "record.h"
+#include "trace.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -33,6 +36,12 @@ static void usage(FILE *out)
 		"      --trace             print every event of the run\n"
 		"      --no-schedule       ignore the case's preemptions\n"
 		"      --quiet             print no report, only the verdict line\n"
+		"      --stop-at-step=N    raise SIGTRAP at the run's N-th scheduling point, for\n"
+		"                          gdb (without a debugger the process dies of it)\n"
+		"  record [--kernel=NAME] CASE\n"
+		"                          record the replay under rr and print how to debug it;\n"
+		"                          where rr cannot record, say why and print gdb commands\n"
+		"                          that stop at the finding (exit 3)\n"
 		"  minimize [--kernel=NAME] [-o OUT.case] INPUT\n"
 		"                          shrink a case or fuzzer input with a finding to a small\n"
 		"                          readable case with the same signature, with expect lines\n"
@@ -41,6 +50,11 @@ static void usage(FILE *out)
 		"                          run Olof's testcase (or loop a case) on real threads until\n"
 		"                          the hung-task watchdog fires (exit 1) or time runs out\n"
 		"                          (exit 0); --seed turns on chaos (random yields, sleeps)\n"
+		"  trace [--kernel=NAME] [-o FILE.json|FILE.html] CASE\n"
+		"                          replay a case and draw it: FILE.json for Perfetto\n"
+		"                          (ui.perfetto.dev), FILE.html a page with one lane per\n"
+		"                          task, the locks held and waited for, the wait-for cycle;\n"
+		"                          without -o print what replay prints\n"
 		"  show [--no-schedule] [--bytes -o OUT] FILE\n"
 		"                          print a case (text or bytes) as text, or write its byte\n"
 		"                          form to OUT; --no-schedule drops its preemptions\n"
@@ -57,14 +71,14 @@ static void usage(FILE *out)
 		"A file named *.case is text; anything else is the fuzzer's byte form.\n");
 }
 
-static void die_usage(const char *fmt, const char *arg, int argn)
+void die_usage(const char *fmt, const char *arg, int argn)
 {
 	fprintf(stderr, "%s: argument %d '%s': expected %s (see snafu --help)\n", prog_name, argn,
 		arg, fmt);
 	exit(2);
 }
 
-static const struct kernel_config *kernel_arg(const char *name)
+const struct kernel_config *kernel_arg(const char *name)
 {
 	const struct kernel_config *k = kernel_by_name(name);
 
@@ -123,8 +137,9 @@ static uint8_t *read_file(const char *path, size_t *len)
 	return buf;
 }
 
-/* Load a case in either form; a malformed text case is reported as FILE:LINE:COL. */
-static void load_case(const char *path, struct program *p)
+/* Load a case in either form; a malformed text case is reported as FILE:LINE:COL.
+ * Shared through cli.h. */
+void load_case(const char *path, struct program *p)
 {
 	size_t len;
 	uint8_t *data = read_file(path, &len);
@@ -191,6 +206,7 @@ static int cmd_replay(int argc, char **argv)
 	const struct kernel_config *only = NULL;
 	bool check = false, digest = false, trace = false, quiet = false, nosched = false;
 	long repeat = 1;
+	unsigned long long stop_at = 0;
 	int first = argc, status = 0;
 
 	for (int i = 1; i < argc; i++) {
@@ -212,9 +228,15 @@ static int cmd_replay(int argc, char **argv)
 			repeat = strtol(a + 9, &end, 10);
 			if (*end || repeat < 1 || repeat > 1000000)
 				die_usage("--repeat=N with N in 1..1000000", a, i + 1);
+		} else if (!strncmp(a, "--stop-at-step=", 15)) {
+			char *end;
+			errno = 0;
+			stop_at = strtoull(a + 15, &end, 10);
+			if (*end || end == a + 15 || errno || stop_at < 1 || a[15] == '-')
+				die_usage("--stop-at-step=N with N >= 1", a, i + 1);
 		} else if (a[0] == '-' && a[1])
 			die_usage("--kernel=NAME, --check, --repeat=N, --digest, --trace, "
-				  "--no-schedule or --quiet",
+				  "--no-schedule, --stop-at-step=N or --quiet",
 				  a, i + 1);
 		else {
 			first = i;
@@ -261,7 +283,9 @@ static int cmd_replay(int argc, char **argv)
 			nk = 1;
 		}
 		for (int k = 0; k < nk; k++) {
-			struct run_opts o = {.trace = !quiet || trace, .no_schedule = nosched};
+			struct run_opts o = {.trace = !quiet || trace,
+					     .no_schedule = nosched,
+					     .stop_at_step = stop_at};
 			struct run_result r, first_r;
 			for (long n = 0; n < repeat; n++) {
 				prog_run(&p, ks[k], &o, &r);
@@ -520,9 +544,13 @@ int main(int argc, char **argv)
 		return cmd_stress(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "evaluate"))
 		return cmd_evaluate(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "record"))
+		return cmd_record(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "trace"))
+		return cmd_trace(argc - 1, argv + 1);
 	fprintf(stderr,
 		"%s: argument 1 '%s': expected a command: kernels, replay, minimize, show, stress, "
-		"evaluate\n",
+		"evaluate, record, trace\n",
 		prog_name, argv[1]);
 	return 2;
 }

@@ -1,0 +1,395 @@
+/* snafu record CASE [--kernel=NAME]: a finding as something to debug.
+ *
+ * First a probe: a real `rr record -n /bin/true` (in a temporary trace directory,
+ * removed afterwards). Where it works, `rr record` runs `snafu replay --kernel=K CASE`
+ * (this executable), `rr pack` makes the trace self-contained, and the commands that
+ * replay it under gdb and stop at the finding are printed. Where it does not (rr needs
+ * hardware performance counters; most VMs, this project's machines among them, have
+ * none), one line on stderr says why, with rr's own error, and the fallback goes to
+ * stdout: the simulator replays the same run every time, so gdb on
+ * `snafu replay --stop-at-step=N` stops by SIGTRAP exactly at the finding's scheduling
+ * point, and gdb's `record full` steps backwards from an earlier one.
+ *
+ * The case runs once in this process first, to learn its verdict, its last step (the
+ * finding: the run's last scheduling point) and the step of the schedule's last
+ * preemption.
+ *
+ * Exit status: 0 recorded, 3 rr cannot record here (the fallback was printed), 2 bad usage
+ * or bad input (one line naming the file or argument). SNAFU_RR names the rr to run
+ * (default: rr, through PATH); the tests point it at a missing file to get the fallback
+ * on machines where rr can record.
+ */
+#define _GNU_SOURCE /* memmem */
+#include "record.h"
+
+#include "../prog/exec.h"
+#include "../ref/kernels.h"
+#include "cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define RECORD_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RECORD_ASAN 1
+#endif
+#endif
+
+#ifndef SNAFU_SOURCE_DIR
+#define SNAFU_SOURCE_DIR "."
+#endif
+
+#define PATH_LEN 4096
+
+/* What gdb's `record full` needs from glibc: no AVX or AVX-512 string functions (gdb
+ * 13's recorder stops at their VEX and EVEX instructions: "Process record does not
+ * support instruction 0xc5/0x62"). AVX_Fast_Unaligned_Load must go too, or memcpy still
+ * picks __memmove_avx_unaligned_erms. Checked with glibc 2.36 and gdb 13.1. */
+#define RECORD_TUNABLES \
+	"glibc.cpu.hwcaps=-AVX512F,-AVX512BW,-AVX512VL,-AVX2,-AVX_Fast_Unaligned_Load"
+
+#ifdef RECORD_ASAN
+#define GDB_ENV "ASAN_OPTIONS=detect_leaks=0 " /* LeakSanitizer does not work under ptrace */
+#else
+#define GDB_ENV ""
+#endif
+
+#ifdef SNAFU_NATIVE
+/* Real threads record no replayable run: hand over to the simulator build next to us. */
+int cmd_record(int argc, char **argv)
+{
+	char self[PATH_LEN], path[PATH_LEN + 16];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	(void)argc;
+	if (n <= 0) {
+		fprintf(stderr, "snafu record: cannot find my own executable\n");
+		return 2;
+	}
+	self[n] = 0;
+	*strrchr(self, '/') = 0;
+	snprintf(path, sizeof(path), "%s/snafu", self);
+	argv[-1] = path;
+	execv(path, argv - 1);
+	fprintf(stderr, "snafu record: %s: expected the simulator build next to snafu-native: %s\n",
+		path, strerror(errno));
+	return 2;
+}
+#else
+/* A path as the developer should type it: relative to the current directory when under
+ * it, and quoted for the shell when it needs to be. */
+static const char *shell_word(const char *path, char *buf, size_t len)
+{
+	char cwd[PATH_LEN];
+	size_t n;
+
+	if (getcwd(cwd, sizeof(cwd)) && (n = strlen(cwd)) > 1 && !strncmp(path, cwd, n) &&
+	    path[n] == '/')
+		path += n + 1;
+	if (path[strspn(path, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+			      "_./=:,+-@%")] == 0 &&
+	    *path)
+		return path;
+	size_t o = 0;
+	buf[o++] = '\'';
+	for (const char *p = path; *p && o + 5 < len; p++) {
+		if (*p == '\'') {
+			memcpy(buf + o, "'\\''", 4);
+			o += 4;
+		} else {
+			buf[o++] = *p;
+		}
+	}
+	buf[o++] = '\'';
+	buf[o] = 0;
+	return buf;
+}
+
+static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+/* Run argv (through PATH). Child fd `cap` (2 for stderr, 3 for rr's
+ * --print-trace-dir=3) goes to a temporary file read back into buf; with `quiet` stdout
+ * goes to /dev/null. trace_root: _RR_TRACE_DIR for the child; secs: a time limit (0:
+ * none). Returns the exit status, 127 when it could not run, 128+N after signal N. */
+static int run_capture(char *const argv[], const char *trace_root, bool quiet, int cap, char *buf,
+		       size_t len, unsigned secs)
+{
+	char tmp[PATH_LEN];
+	const char *dir = getenv("TMPDIR");
+	int fd, status;
+
+	buf[0] = 0;
+	snprintf(tmp, sizeof(tmp), "%s/snafu-record.XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(buf, len, "cannot create %s: %s", tmp, strerror(errno));
+		return 127;
+	}
+	unlink(tmp);
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		snprintf(buf, len, "cannot fork: %s", strerror(errno));
+		close(fd);
+		return 127;
+	}
+	if (pid == 0) {
+		dup2(fd, cap);
+		if (fd != cap)
+			close(fd);
+		if (quiet) {
+			int null = open("/dev/null", O_WRONLY);
+			if (null >= 0)
+				dup2(null, 1);
+		}
+		if (trace_root)
+			setenv("_RR_TRACE_DIR", trace_root, 1);
+#ifdef RECORD_ASAN
+		/* LeakSanitizer stops the world with ptrace, which rr's tracees may not do */
+		char asan[1024];
+		const char *old = getenv("ASAN_OPTIONS");
+		snprintf(asan, sizeof(asan), "%s%sdetect_leaks=0", old ? old : "",
+			 old && *old ? ":" : "");
+		setenv("ASAN_OPTIONS", asan, 1);
+#endif
+		if (secs)
+			alarm(secs);
+		execvp(argv[0], argv);
+		dprintf(cap, "%s: cannot run: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			status = 127 << 8;
+			break;
+		}
+	ssize_t n = pread(fd, buf, len - 1, 0);
+	buf[n > 0 ? n : 0] = 0;
+	close(fd);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* The line of rr's stderr that says what went wrong: its FATAL or error line, else its
+ * first line. */
+static void error_line(const char *out, int status, char *line, size_t len)
+{
+	const char *pick = NULL;
+
+	for (const char *l = out; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
+		size_t n = strcspn(l, "\n");
+		if (!pick && n)
+			pick = l;
+		if (memmem(l, n, "FATAL", 5) || memmem(l, n, "rror", 4) ||
+		    memmem(l, n, "cannot run", 10)) {
+			pick = l;
+			break;
+		}
+	}
+	if (!pick) {
+		snprintf(line, len, "`rr record -n /bin/true` failed with status %d", status);
+		return;
+	}
+	snprintf(line, len, "%.*s", (int)strcspn(pick, "\n"), pick);
+	for (size_t n = strlen(line); n && (line[n - 1] == ' ' || line[n - 1] == '\r');)
+		line[--n] = 0;
+}
+
+static const char *rr_path(void)
+{
+	const char *rr = getenv("SNAFU_RR");
+
+	return rr && *rr ? rr : "rr";
+}
+
+/* Can rr record here? true, or false with rr's error line in why. */
+static bool rr_probe(char *why, size_t len)
+{
+	char root[PATH_LEN], out[8192];
+	const char *dir = getenv("TMPDIR");
+
+	snprintf(root, sizeof(root), "%s/snafu-rr-probe.XXXXXX", dir && *dir ? dir : "/tmp");
+	if (!mkdtemp(root)) {
+		snprintf(why, len, "cannot create %.200s: %s", root, strerror(errno));
+		return false;
+	}
+	char *const argv[] = {(char *)rr_path(), "record", "-n", "/bin/true", NULL};
+	int st = run_capture(argv, root, true, 2, out, sizeof(out), 60);
+	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	if (st == 0)
+		return true;
+	error_line(out, st, why, len);
+	return false;
+}
+
+/* The breakpoint where the finding is judged. */
+static const char *finding_break(enum sim_result res)
+{
+	switch (res) {
+	case SIM_HANG:
+		return "check_hung_tasks"; /* the watchdog's judgement: every task asleep */
+	case SIM_STOPPED:
+		return "kernel_bug"; /* a checker's BUG */
+	case SIM_LIVELOCK:
+		return "sim_stop"; /* the step budget ran out */
+	case SIM_OK:
+		break;
+	}
+	return "exit";
+}
+
+struct plan {
+	const char *casefile, *self, *script; /* as the developer types them */
+	const struct kernel_config *k;
+	struct run_result r;
+	struct sim_decision pre; /* the schedule's last preemption; step 0: none */
+};
+
+/* What the developer lands on. */
+static const char *landing(const struct plan *p)
+{
+	return p->r.result == SIM_OK ? "the end of the run, no finding" : "the finding";
+}
+
+static void print_summary(const struct plan *p)
+{
+	printf("%s [%s]: %s at step %llu, the run's last scheduling point", p->casefile, p->k->name,
+	       p->r.verdict, (unsigned long long)p->r.steps);
+	if (p->pre.step)
+		printf(" (the schedule's last preemption: step %llu, T%d at %s, op %u.%u, to T%d)",
+		       (unsigned long long)p->pre.step, p->pre.from, p->pre.site, p->pre.op,
+		       p->pre.point, p->pre.to);
+	printf("\n");
+}
+
+static void print_fallback(const struct plan *p)
+{
+	unsigned long long n = p->r.steps, from = p->pre.step ? p->pre.step : 1;
+	const char *brk = finding_break(p->r.result);
+
+	printf("snafu record: not recorded; the simulator replays the same run every time, so "
+	       "debug the replay:\n");
+	print_summary(p);
+	printf("\nland on %s (the replay stops by SIGTRAP at step %llu):\n", landing(p), n);
+	printf("  " GDB_ENV "gdb -x %s --args %s replay --kernel=%s --stop-at-step=%llu %s\n",
+	       p->script, p->self, p->k->name, n, p->casefile);
+	printf("  (gdb) run\n"
+	       "  (gdb) snafu-step         the step, the running task, the last decisions\n"
+	       "  (gdb) snafu-tasks        every task: state, syscall, held locks, blocked on\n"
+	       "  (gdb) snafu-bt 1         a task's backtrace, from its fiber's registers\n");
+	printf("\nstep backwards with gdb's recorder: stop at step %llu (%s), record, run on "
+	       "to the finding:\n",
+	       from, p->pre.step ? "the last preemption" : "the first scheduling point");
+	printf("  GLIBC_TUNABLES=" RECORD_TUNABLES " \\\n");
+	printf("  " GDB_ENV "gdb -x %s --args %s replay --kernel=%s --stop-at-step=%llu %s\n",
+	       p->script, p->self, p->k->name, from, p->casefile);
+	printf("  (gdb) run\n"
+	       "  (gdb) record full\n"
+	       "  (gdb) break %s\n"
+	       "  (gdb) continue\n"
+	       "  (gdb) reverse-step       or reverse-next, reverse-finish, reverse-continue\n",
+	       brk);
+	printf("GLIBC_TUNABLES keeps glibc's AVX and AVX-512 memcpy, memset, strcmp and strlen "
+	       "out of the run: gdb's recorder cannot record their instructions.\n");
+}
+
+/* rr can record: record, pack, print how to replay. 0, or 3 when rr failed after all. */
+static int record_with_rr(const struct plan *p, const char *self_abs, const char *casefile)
+{
+	char kopt[128], dir[PATH_LEN], out[PATH_LEN], w[PATH_LEN], w2[PATH_LEN];
+
+	snprintf(kopt, sizeof(kopt), "--kernel=%s", p->k->name);
+	char *const rec[] = {(char *)rr_path(), "record", "--print-trace-dir=3", (char *)self_abs,
+			     "replay",          kopt,     (char *)casefile,      NULL};
+	int st = run_capture(rec, NULL, false, 3, dir, sizeof(dir), 0);
+	dir[strcspn(dir, "\n")] = 0;
+	if ((st != 0 && st != 1) || !dir[0]) { /* snafu replay's own: 0 no finding, 1 one */
+		fprintf(stderr, "snafu record: rr record failed (status %d)%s\n", st,
+			dir[0] ? "" : ", no trace directory");
+		print_fallback(p);
+		return 3;
+	}
+	char *const pack[] = {(char *)rr_path(), "pack", dir, NULL};
+	st = run_capture(pack, NULL, true, 2, out, sizeof(out), 0);
+	const char *d = shell_word(dir, w, sizeof(w));
+	printf("snafu record: recorded in %s%s\n", d,
+	       st ? " (rr pack failed: the trace needs this machine's files)"
+		  : " (packed: it can be copied to another machine)");
+	print_summary(p);
+	printf("\nreplay it under gdb and stop at %s:\n", landing(p));
+	printf("  %s replay %s -- -x %s\n", shell_word(rr_path(), w2, sizeof(w2)), d, p->script);
+	printf("  (gdb) break %s\n", finding_break(p->r.result));
+	printf("  (gdb) continue\n"
+	       "  (gdb) snafu-step         the step, the running task, the last decisions\n"
+	       "  (gdb) snafu-tasks        every task: state, syscall, held locks, blocked on\n"
+	       "  (gdb) snafu-bt 1         a task's backtrace, from its fiber's registers\n");
+	if (p->pre.step)
+		printf("or at the schedule's last preemption (step %llu):\n"
+		       "  (gdb) break sim_point if sim_gdb_sched->steps == %llu\n",
+		       (unsigned long long)p->pre.step, (unsigned long long)p->pre.step - 1);
+	printf("rr replays backwards too: reverse-step, reverse-next, reverse-continue.\n");
+	return 0;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	const struct kernel_config *k = kernel_by_name("2.6.11-rc4");
+	const char *in = NULL;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strncmp(a, "--kernel=", 9))
+			k = kernel_arg(a + 9);
+		else if (a[0] == '-' && a[1])
+			die_usage("--kernel=NAME or a CASE", a, i + 1);
+		else if (in)
+			die_usage("one CASE", a, i + 1);
+		else
+			in = a;
+	}
+	if (!in) {
+		fprintf(stderr, "snafu record: expected a CASE file\n");
+		return 2;
+	}
+
+	static struct program prog;
+	static struct plan p;
+	char self[PATH_LEN], w1[PATH_LEN], w2[PATH_LEN], w3[PATH_LEN];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0) {
+		fprintf(stderr, "snafu record: cannot find my own executable\n");
+		return 2;
+	}
+	self[n] = 0;
+	load_case(in, &prog); /* one line and exit 2 on bad input */
+	struct run_opts quiet = {0};
+	prog_run(&prog, k, &quiet, &p.r);
+	p.pre = sim_last_preempt;
+	p.k = k;
+	p.casefile = shell_word(in, w1, sizeof(w1));
+	p.self = shell_word(self, w2, sizeof(w2));
+	p.script = shell_word(SNAFU_SOURCE_DIR "/repro/snafu-gdb.py", w3, sizeof(w3));
+
+	char why[1024];
+	if (!rr_probe(why, sizeof(why))) {
+		fprintf(stderr, "snafu record: rr cannot record here: %s\n", why);
+		fflush(stderr);
+		print_fallback(&p);
+		return 3;
+	}
+	return record_with_rr(&p, self, in);
+}
+#endif
