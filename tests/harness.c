@@ -80,3 +80,18 @@ struct mm_struct *harness_mm(void)
 {
 	return mm;
 }
+
+char order[256];
+
+void note(const char *what)
+{
+	size_t n = strlen(order);
+
+	snprintf(order + n, sizeof(order) - n, "%sT%d:%s", n ? " " : "", current->pid, what);
+}
+
+void nap(int64_t ticks)
+{
+	set_current_state(TASK_INTERRUPTIBLE);
+	schedule_timeout(ticks);
+}

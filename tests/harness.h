@@ -33,6 +33,13 @@ void run_text(const char *text, const char *kernel, struct run_result *r);
 typedef void (*task_fn)(void);
 enum sim_result run_tasks(int n, const task_fn *fns, const struct sim_preempt *pre, int npre);
 struct task_struct *harness_task(int id);
+
+/* For hand-written task bodies: note() appends "T<pid>:what" to order[] (the order in
+ * which things happened); nap() sleeps interruptibly for `ticks` of virtual time, that
+ * is until every other task has blocked or finished. */
+extern char order[256];
+void note(const char *what);
+void nap(int64_t ticks);
 struct mm_struct *harness_mm(void);
 
 #endif

@@ -22,20 +22,7 @@ static const char *const all_kernels[] = {"2.6.11-rc4", "olof-rfc", "2.6.11"};
 #define PRIV (MAP_PRIVATE | MAP_ANONYMOUS)
 #define RW   (PROT_READ | PROT_WRITE)
 
-static char order[256];
-
-static void note(const char *what)
-{
-	size_t n = strlen(order);
-
-	snprintf(order + n, sizeof(order) - n, "%sT%d:%s", n ? " " : "", current->pid, what);
-}
-
-static void nap(int64_t ticks)
-{
-	set_current_state(TASK_INTERRUPTIBLE);
-	schedule_timeout(ticks);
-}
+/* order, note() and nap(): tests/harness.h */
 
 /* Trace events so far with this kind and function name (NULL: any), in the whole run. */
 static int count_events(int kind, const char *fn)

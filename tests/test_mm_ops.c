@@ -23,21 +23,8 @@
 
 #define NOT_RUN 1000 /* want_ret(): the op never returned */
 
-static char order[256];
+/* order, note() and nap(): tests/harness.h */
 static unsigned long addr1, addr2; /* set up by task 1 for the others */
-
-static void note(const char *what)
-{
-	size_t n = strlen(order);
-
-	snprintf(order + n, sizeof(order) - n, "%sT%d:%s", n ? " " : "", current->pid, what);
-}
-
-static void nap(int64_t ticks)
-{
-	set_current_state(TASK_INTERRUPTIBLE);
-	schedule_timeout(ticks);
-}
 
 static bool is(const char *kernel, const char *name)
 {

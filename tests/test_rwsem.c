@@ -14,21 +14,7 @@
 #include <string.h>
 
 static struct rw_semaphore sem;
-static char order[256];
-
-static void note(const char *what)
-{
-	size_t n = strlen(order);
-
-	snprintf(order + n, sizeof(order) - n, "%sT%d:%s", n ? " " : "", current->pid, what);
-}
-
-/* Sleep until every other task has blocked or finished (and `ticks` have passed). */
-static void nap(int64_t ticks)
-{
-	set_current_state(TASK_INTERRUPTIBLE);
-	schedule_timeout(ticks);
-}
+/* order, note() and nap(): tests/harness.h */
 
 static int nwaiters(void)
 {
