@@ -26,6 +26,8 @@ ensure_tools() {
 	command -v python3 >/dev/null || need+=(python3)
 	# `test` opens snafu trace's HTML in headless Chromium (tests/test_trace.sh)
 	[ "${1:-}" != test ] || command -v chromium >/dev/null || need+=(chromium)
+	# `test` drives the gdb helpers with gdb -batch (tests/test_record.sh)
+	[ "${1:-}" != test ] || command -v gdb >/dev/null || need+=(gdb)
 	if command -v clang >/dev/null; then
 		local rt
 		rt=$(clang -print-file-name=libclang_rt.asan-x86_64.a 2>/dev/null || true)
