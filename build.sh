@@ -10,6 +10,9 @@
 #   ./build.sh FLAVOUR    build one flavour: asan (build/), gcc (build-gcc/),
 #                         release (build-release/), tsan (build-tsan/: ThreadSanitizer on
 #                         both runtimes)
+#   ./build.sh afl        AFL++ targets, one per kernel, into build-afl/ (ci/afl-build.sh)
+# With $LIB_FUZZING_ENGINE and $OUT set (OSS-Fuzz, ClusterFuzzLite), any argument: their build.
+[ -n "${LIB_FUZZING_ENGINE:-}" ] && [ -n "${OUT:-}" ] && exec "$(dirname "$0")/ci/oss-fuzz-build.sh"
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$PWD
@@ -113,6 +116,7 @@ evaluate)
 	build_flavour asan
 	exec "$ROOT/build/bin/snafu" evaluate "$@"
 	;;
+afl) ensure_tools && exec "$ROOT/ci/afl-build.sh" "$@" ;;
 *)
 	build_flavour "$cmd"
 	;;

@@ -41,6 +41,7 @@ static unsigned long long executions;
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+#ifndef SNAFU_FUZZ_NO_DEFAULT_FLAGS
 static bool has_flag(int argc, char **argv, const char *flag)
 {
 	for (int i = 1; i < argc; i++)
@@ -48,14 +49,19 @@ static bool has_flag(int argc, char **argv, const char *flag)
 			return true;
 	return false;
 }
+#endif
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	const char *name = SNAFU_FUZZ_KERNEL;
+
+#ifndef SNAFU_FUZZ_NO_DEFAULT_FLAGS
+	/* our defaults go right after argv[0], so anything the user gives still counts.
+	 * Not under AFL++'s driver (ci/afl-build.sh defines SNAFU_FUZZ_NO_DEFAULT_FLAGS):
+	 * it takes any argument left in argv for an input file to run. */
 	static char *args[256];
 	int n = 0;
 
-	/* our defaults go right after argv[0], so anything the user gives still counts */
 	if (*argc < 250) {
 		args[n++] = (*argv)[0];
 		if (!has_flag(*argc, *argv, "-max_len="))
@@ -68,6 +74,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		*argc = n;
 		*argv = args;
 	}
+#endif
 	for (int i = 1; i < *argc; i++)
 		if (!strncmp((*argv)[i], "--kernel=", 9))
 			name = (*argv)[i] + 9;

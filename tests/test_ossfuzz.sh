@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The OSS-Fuzz / ClusterFuzzLite build contract: ./build.sh with OSS-Fuzz's variables
+# (libFuzzer, ASan, into a temporary $OUT) makes one target per fixed kernel, each with its
+# seed corpus zip, dictionary and options; every target runs its seed corpus and 3,000
+# executions with no finding (they are the fixed kernels); MSan is refused with a reason.
+set -uo pipefail
+src=$2
+command -v clang >/dev/null && command -v clang++ >/dev/null ||
+	{ echo "skipped: no clang/clang++"; exit 77; }
+command -v python3 >/dev/null || { echo "skipped: no python3 (to unzip the seed corpora)"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+mkdir -p "$tmp/out" "$tmp/work"
+flags="-fsanitize=address,fuzzer-no-link -g"
+# env -i: nothing of this machine's environment, as in OSS-Fuzz's builder
+env -i PATH="$PATH" HOME="$tmp" CC=clang CXX=clang++ CFLAGS="$flags" CXXFLAGS="$flags" \
+	LIB_FUZZING_ENGINE=-fsanitize=fuzzer SANITIZER=address FUZZING_ENGINE=libfuzzer \
+	ARCHITECTURE=x86_64 OUT="$tmp/out" SRC="$src/.." WORK="$tmp/work" \
+	"$src/build.sh" >"$tmp/build.log" 2>&1
+rc=$?
+[ $rc = 0 ] && ok || { bad "./build.sh with OSS-Fuzz's variables: exit $rc"; tail -20 "$tmp/build.log"; }
+
+# the fixed kernels: listed, not in ci/known-findings.txt
+want=$(cd "$src" && . ci/lib.sh && listed_kernels |
+	grep -vxF -f <(sed 's/#.*//' ci/known-findings.txt | awk 'NF {print $1}'))
+[ -n "$want" ] && ok || bad "no fixed kernel listed"
+got=$(cd "$tmp/out" && find . -maxdepth 1 -type f -executable -name 'futex_mm_fuzzer_*' | sed 's|^\./||' | sort)
+expect=$(for k in $want; do echo "futex_mm_fuzzer_$(tr '.-' '__' <<<"$k")"; done | sort)
+[ "$got" = "$expect" ] && ok || bad "targets in \$OUT: '$(tr '\n' ' ' <<<"$got")', expected '$(tr '\n' ' ' <<<"$expect")'"
+for k in 2.6.11-rc4 olof-rfc; do # the unfixed ones are not continuous-fuzzing targets
+	[ ! -e "$tmp/out/futex_mm_fuzzer_$(tr '.-' '__' <<<"$k")" ] && ok || bad "a target for the unfixed $k"
+done
+
+for k in $want; do
+	t=futex_mm_fuzzer_$(tr '.-' '__' <<<"$k")
+	for f in "$t.dict" "$t.options" "${t}_seed_corpus.zip"; do
+		[ -s "$tmp/out/$f" ] && ok || bad "\$OUT/$f missing or empty"
+	done
+	grep -qx "dict = $t.dict" "$tmp/out/$t.options" 2>/dev/null && ok ||
+		bad "$t.options does not name $t.dict"
+	rm -rf "$tmp/corpus" "$tmp/art" && mkdir -p "$tmp/corpus" "$tmp/art"
+	python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' \
+		"$tmp/out/${t}_seed_corpus.zip" "$tmp/corpus" 2>/dev/null
+	n=$(find "$tmp/corpus" -type f | wc -l)
+	seeds=$(find "$src/corpus/futex_mm_fuzzer" -maxdepth 1 -type f | wc -l)
+	[ "$n" = "$seeds" ] && ok || bad "$t: seed corpus zip holds $n files, corpus/futex_mm_fuzzer $seeds"
+	[ -x "$tmp/out/$t" ] || continue
+	# as OSS-Fuzz runs it: no flags but the options file's, from the seed corpus
+	(cd "$tmp/out" && ./"$t" -runs=3000 -seed=1 -dict="$t.dict" -artifact_prefix="$tmp/art/" \
+		"$tmp/corpus") >"$tmp/$t.log" 2>&1
+	rc=$?
+	if [ $rc = 0 ] && [ -z "$(ls -A "$tmp/art")" ] && grep -qxF "futex_mm_fuzzer: kernel $k" "$tmp/$t.log" &&
+		grep -q "^Done 3000 runs" "$tmp/$t.log"; then
+		ok
+	else
+		bad "$t: exit $rc after $(grep -o '^#[0-9]*' "$tmp/$t.log" | tail -1) (a finding on a fixed kernel?)"
+		grep -m3 'DEDUP_TOKEN\|SUMMARY\|ERROR' "$tmp/$t.log"
+	fi
+done
+
+# MemorySanitizer is refused, with the reason
+env -i PATH="$PATH" CC=clang CXX=clang++ CFLAGS="-fsanitize=memory" LIB_FUZZING_ENGINE=-fsanitize=fuzzer \
+	SANITIZER=memory OUT="$tmp/msan" WORK="$tmp/work" "$src/build.sh" >"$tmp/msan.log" 2>&1
+rc=$?
+[ $rc != 0 ] && grep -q "SANITIZER=memory is not supported" "$tmp/msan.log" && ok ||
+	bad "SANITIZER=memory: exit $rc, no clear refusal"
+
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
