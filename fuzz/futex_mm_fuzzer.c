@@ -85,9 +85,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		else if (!strcmp((*argv)[i], "--ops=futex"))
 			snafu_fuzz_all_ops = false;
 		else if (!strncmp((*argv)[i], "--", 2) && (*argv)[i][2])
-			fprintf(stderr, "futex_mm_fuzzer: argument %d '%s': expected --kernel=NAME "
-					"--ops=futex|all or --progress=FILE (other -- flags are not "
-					"known)\n",
+			fprintf(stderr,
+				"futex_mm_fuzzer: argument %d '%s': expected --kernel=NAME "
+				"--ops=futex|all or --progress=FILE (other -- flags are not "
+				"known)\n",
 				i, (*argv)[i]);
 	kernel = kernel_by_name(name);
 	if (!kernel) {

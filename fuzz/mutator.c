@@ -87,9 +87,9 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 		if (npre + 1 < SIM_MAX_PREEMPTS && p.nops) {
 			int task = p.ops[rnd((uint32_t)p.nops)].task;
 			uint32_t op = rnd((uint32_t)task_instances(&p, task));
-			uint8_t r[PREEMPT_BYTES] = {(uint8_t)(task - 1), (uint8_t)op, (uint8_t)(op >> 8),
-						    (uint8_t)rnd(rnd(2) ? 12 : PREEMPT_MAX_POINT),
-						    (uint8_t)rnd(4)};
+			uint8_t r[PREEMPT_BYTES] = {
+			    (uint8_t)(task - 1), (uint8_t)op, (uint8_t)(op >> 8),
+			    (uint8_t)rnd(rnd(2) ? 12 : PREEMPT_MAX_POINT), (uint8_t)rnd(4)};
 			memmove(buf + end + PREEMPT_BYTES, buf + end, n - end);
 			memcpy(buf + end, r, PREEMPT_BYTES);
 			n += PREEMPT_BYTES;
@@ -120,4 +120,3 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 	memcpy(data, buf, n);
 	return n;
 }
-

@@ -35,30 +35,30 @@
 #include <string.h>
 
 const char *const op_names[OP_NKINDS] = {
-	[OP_MMAP] = "mmap",
-	[OP_MUNMAP] = "munmap",
-	[OP_MPROTECT] = "mprotect",
-	[OP_LOAD] = "load",
-	[OP_STORE] = "store",
-	[OP_FUTEX_WAIT] = "futex_wait",
-	[OP_FUTEX_WAKE] = "futex_wake",
-	[OP_FUTEX_REQUEUE] = "futex_requeue",
-	[OP_FUTEX_CMP_REQUEUE] = "futex_cmp_requeue",
-	[OP_GET_MEMPOLICY] = "get_mempolicy",
-	[OP_KILL] = "kill",
-	[OP_SLEEP] = "sleep",
-	[OP_RECLAIM] = "reclaim",
-	[OP_MADVISE] = "madvise",
-	[OP_MINCORE] = "mincore",
+    [OP_MMAP] = "mmap",
+    [OP_MUNMAP] = "munmap",
+    [OP_MPROTECT] = "mprotect",
+    [OP_LOAD] = "load",
+    [OP_STORE] = "store",
+    [OP_FUTEX_WAIT] = "futex_wait",
+    [OP_FUTEX_WAKE] = "futex_wake",
+    [OP_FUTEX_REQUEUE] = "futex_requeue",
+    [OP_FUTEX_CMP_REQUEUE] = "futex_cmp_requeue",
+    [OP_GET_MEMPOLICY] = "get_mempolicy",
+    [OP_KILL] = "kill",
+    [OP_SLEEP] = "sleep",
+    [OP_RECLAIM] = "reclaim",
+    [OP_MADVISE] = "madvise",
+    [OP_MINCORE] = "mincore",
 };
 
 /* How often each kind appears among the 64 values of the kind field. */
 static const uint8_t kind_weight[OP_NKINDS] = {
-	[OP_MMAP] = 9,		 [OP_MUNMAP] = 4,	 [OP_MPROTECT] = 4,
-	[OP_LOAD] = 5,		 [OP_STORE] = 4,	 [OP_FUTEX_WAIT] = 14,
-	[OP_FUTEX_WAKE] = 5,	 [OP_FUTEX_REQUEUE] = 4, [OP_FUTEX_CMP_REQUEUE] = 5,
-	[OP_GET_MEMPOLICY] = 1, [OP_KILL] = 2,		 [OP_SLEEP] = 1,
-	[OP_RECLAIM] = 3,	 [OP_MADVISE] = 2,	 [OP_MINCORE] = 1,
+    [OP_MMAP] = 9,          [OP_MUNMAP] = 4,        [OP_MPROTECT] = 4,
+    [OP_LOAD] = 5,          [OP_STORE] = 4,         [OP_FUTEX_WAIT] = 14,
+    [OP_FUTEX_WAKE] = 5,    [OP_FUTEX_REQUEUE] = 4, [OP_FUTEX_CMP_REQUEUE] = 5,
+    [OP_GET_MEMPOLICY] = 1, [OP_KILL] = 2,          [OP_SLEEP] = 1,
+    [OP_RECLAIM] = 3,       [OP_MADVISE] = 2,       [OP_MINCORE] = 1,
 };
 static uint8_t kind_table[64];
 static uint8_t kind_code[OP_NKINDS]; /* the first table slot of each kind */
@@ -200,23 +200,24 @@ static void decode_op(const uint8_t *r, int nmaps, int ntasks, struct op *o)
 	if (op_uses_a(o->kind)) {
 		int m = r[1] % (nmaps + 1);
 		o->a = (struct uref){
-			.map = m == nmaps ? PROG_NULL_MAP : (uint8_t)m,
-			.page = small(r[2]),
-			.word = r[3] & 31,
-			.misaligned = r[3] & 32,
+		    .map = m == nmaps ? PROG_NULL_MAP : (uint8_t)m,
+		    .page = small(r[2]),
+		    .word = r[3] & 31,
+		    .misaligned = r[3] & 32,
 		};
 		o->each_page = (r[3] & 0xc0) == 0xc0;
 	}
 	if (op_uses_b(o->kind)) {
 		int m = r[4] % (nmaps + 1);
 		o->b = (struct uref){
-			.map = m == nmaps ? PROG_NULL_MAP : (uint8_t)m,
-			.page = r[5] & 31,
-			.word = r[5] >> 5,
+		    .map = m == nmaps ? PROG_NULL_MAP : (uint8_t)m,
+		    .page = r[5] & 31,
+		    .word = r[5] >> 5,
 		};
 	}
 	if (has_pages(o->kind))
-		o->x = (uint8_t)(small(r[6]) + (has_big_pages(o->kind) && (r[5] & 15) == 15 ? 128 : 0));
+		o->x = (uint8_t)(small(r[6]) +
+				 (has_big_pages(o->kind) && (r[5] & 15) == 15 ? 128 : 0));
 	switch (o->kind) {
 	case OP_MMAP:
 		o->y = r[7] & 15;
@@ -257,7 +258,8 @@ static void encode_op(const struct op *o, int nmaps, uint8_t *r)
 	if (op_uses_a(o->kind)) {
 		r[1] = o->a.map == PROG_NULL_MAP ? (uint8_t)nmaps : o->a.map;
 		r[2] = unsmall(o->a.page);
-		r[3] = (uint8_t)(o->a.word | (o->a.misaligned ? 32 : 0) | (o->each_page ? 0xc0 : 0));
+		r[3] =
+		    (uint8_t)(o->a.word | (o->a.misaligned ? 32 : 0) | (o->each_page ? 0xc0 : 0));
 	}
 	if (op_uses_b(o->kind)) {
 		r[4] = o->b.map == PROG_NULL_MAP ? (uint8_t)nmaps : o->b.map;

@@ -23,7 +23,7 @@ static struct {
 	struct mm_struct *mm;
 	_Atomic unsigned long map_addr[PROG_MAX_MAPS]; /* where each mapping landed; 0 before */
 	_Atomic uint64_t iterations;
-	char desc[PROG_MAX_OPS][64];	       /* syscall details for the trace */
+	char desc[PROG_MAX_OPS][64]; /* syscall details for the trace */
 	long ret[PROG_MAX_OPS];
 	bool ran[PROG_MAX_OPS];
 	bool loop;
@@ -194,16 +194,16 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 	for (int i = 0; i < p->nops; i++)
 		calls += (uint64_t)op_instances(p, i);
 	struct sim_config cfg = {
-		.preempts = o->no_schedule ? NULL : p->preempts,
-		.npreempts = o->no_schedule ? 0 : p->npreempts,
-		.step_budget = 10000 + calls * STEPS_PER_CALL,
-		.trace = o->trace,
-		.no_digest = o->no_digest,
-		.stop_at_step = o->stop_at_step,
-		.on_hang = check_hung_tasks,
-		.wall_limit_ms = o->seconds * 1000,
-		.hang_ms = o->hang_ms,
-		.chaos_seed = o->chaos_seed,
+	    .preempts = o->no_schedule ? NULL : p->preempts,
+	    .npreempts = o->no_schedule ? 0 : p->npreempts,
+	    .step_budget = 10000 + calls * STEPS_PER_CALL,
+	    .trace = o->trace,
+	    .no_digest = o->no_digest,
+	    .stop_at_step = o->stop_at_step,
+	    .on_hang = check_hung_tasks,
+	    .wall_limit_ms = o->seconds * 1000,
+	    .hang_ms = o->hang_ms,
+	    .chaos_seed = o->chaos_seed,
 	};
 
 	kcfg = k;
@@ -244,8 +244,7 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 	}
 	memcpy(r->ret, R.ret, sizeof(R.ret[0]) * (size_t)p->nops);
 	memcpy(r->ran, R.ran, sizeof(R.ran[0]) * (size_t)p->nops);
-	snprintf(r->verdict, sizeof(r->verdict), "%s",
-		 r->result == SIM_OK ? "ok" : finding.token);
+	snprintf(r->verdict, sizeof(r->verdict), "%s", r->result == SIM_OK ? "ok" : finding.token);
 #ifdef SNAFU_NATIVE
 	if (r->result != SIM_OK) { /* hung threads still sleep on this mm; the process ends */
 		sim_hw_end();

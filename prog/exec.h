@@ -6,9 +6,9 @@
 #include "../ref/kernels.h"
 
 struct run_opts {
-	bool trace;	/* keep the event log, for the report */
-	bool no_schedule; /* ignore the program's preemptions */
-	bool no_digest;	  /* skip the trace digest: fastest, for the fuzzer */
+	bool trace;            /* keep the event log, for the report */
+	bool no_schedule;      /* ignore the program's preemptions */
+	bool no_digest;        /* skip the trace digest: fastest, for the fuzzer */
 	uint64_t stop_at_step; /* SIGTRAP at this scheduling point, for gdb; 0: never (sim) */
 	/* real threads (snafu stress): loop every task's ops until time is up */
 	bool loop;
@@ -17,9 +17,9 @@ struct run_opts {
 
 struct run_result {
 	enum sim_result result; /* SIM_OK, or how the run ended with a finding */
-	uint64_t digest;	/* over every event of the run */
+	uint64_t digest;        /* over every event of the run */
 	uint64_t steps;
-	int segv; /* user-mode faults that got SIGSEGV */
+	int segv;            /* user-mode faults that got SIGSEGV */
 	uint64_t iterations; /* rounds of their ops the tasks completed (loop mode) */
 	/* each op's return value (the last one, for each-page ops); -ENOSYS... as Linux */
 	long ret[PROG_MAX_OPS];

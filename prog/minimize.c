@@ -90,8 +90,9 @@ static void remove_ops(const struct program *old, struct program *nw, const bool
 					op_uses_b(o.kind) ? &o.b : NULL};
 		for (int r = 0; r < 2; r++)
 			if (refs[r] && refs[r]->map != PROG_NULL_MAP)
-				refs[r]->map = mapidx[refs[r]->map] < 0 ? PROG_NULL_MAP
-									: (uint8_t)mapidx[refs[r]->map];
+				refs[r]->map = mapidx[refs[r]->map] < 0
+						   ? PROG_NULL_MAP
+						   : (uint8_t)mapidx[refs[r]->map];
 		o.task = (uint8_t)tmap[o.task];
 		if (o.kind == OP_KILL)
 			o.x = (uint8_t)(tmap[o.x + 1] ? tmap[o.x + 1] - 1 : 0);
@@ -268,7 +269,8 @@ static bool pass_shrink(struct minimizer *mz, struct program *p, struct program 
 			struct op *o = &c->ops[i];
 			switch (step) {
 			case 0:
-				if (o->kind != OP_MMAP && o->kind != OP_MUNMAP && o->kind != OP_MPROTECT)
+				if (o->kind != OP_MMAP && o->kind != OP_MUNMAP &&
+				    o->kind != OP_MPROTECT)
 					continue;
 				if (o->x == 0)
 					continue;
@@ -292,8 +294,8 @@ static bool pass_shrink(struct minimizer *mz, struct program *p, struct program 
 				o->b.word = 0;
 				break;
 			case 4:
-				if (o->kind == OP_MMAP || o->kind == OP_KILL || o->kind == OP_GET_MEMPOLICY ||
-				    o->y == 0)
+				if (o->kind == OP_MMAP || o->kind == OP_KILL ||
+				    o->kind == OP_GET_MEMPOLICY || o->y == 0)
 					continue;
 				o->y = 0; /* no timeout, nr_requeue-free, ... */
 				break;

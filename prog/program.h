@@ -9,12 +9,12 @@
 
 #include "../sim/sim.h"
 
-#define PROG_MAX_TASKS	4
-#define PROG_MAX_OPS	256
-#define PROG_MAX_MAPS	255
-#define PROG_MAX_EXPECT 8
-#define OP_BYTES	8
-#define PREEMPT_BYTES	5
+#define PROG_MAX_TASKS    4
+#define PROG_MAX_OPS      256
+#define PROG_MAX_MAPS     255
+#define PROG_MAX_EXPECT   8
+#define OP_BYTES          8
+#define PREEMPT_BYTES     5
 #define PREEMPT_MAX_POINT 32 /* a preemption names a point 1..32 within an op */
 #define PROG_MAX_ENCODED  (1 + PROG_MAX_OPS * OP_BYTES + SIM_MAX_PREEMPTS * PREEMPT_BYTES + 1)
 
@@ -53,7 +53,7 @@ struct op {
 	struct uref a, b;
 	bool each_page; /* repeat over every page of a's mapping from a on; each run counts
 			   as an op of its own for preemptions */
-	uint8_t x, y;	/* kind-specific small arguments, see prog/codec.c */
+	uint8_t x, y;   /* kind-specific small arguments, see prog/codec.c */
 };
 
 struct expectation {
@@ -65,7 +65,7 @@ struct program {
 	int ntasks;
 	int nops;
 	struct op ops[PROG_MAX_OPS]; /* grouped by task, in program order within a task */
-	int nmaps;		     /* mmap ops; the i-th defines mapping i */
+	int nmaps;                   /* mmap ops; the i-th defines mapping i */
 	int npreempts;
 	struct sim_preempt preempts[SIM_MAX_PREEMPTS];
 	int nexpect;

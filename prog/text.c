@@ -41,12 +41,12 @@ struct parser {
 	int nnames;
 	int cur_task;
 	int pre_line[SIM_MAX_PREEMPTS], pre_col[SIM_MAX_PREEMPTS]; /* for late checks */
-	int mmaps_seen;			      /* mmap lines parsed so far */
-	bool default_pages[PROG_MAX_OPS];     /* munmap/mprotect without pages= */
+	int mmaps_seen;                                            /* mmap lines parsed so far */
+	bool default_pages[PROG_MAX_OPS]; /* munmap/mprotect without pages= */
 };
 
 static int fail(struct parser *ps, int col, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 static int fail(struct parser *ps, int col, const char *fmt, ...)
 {
 	va_list ap;
@@ -82,8 +82,8 @@ static int num_arg(struct parser *ps, const struct tok *t, const char *what, lon
 		   long *out)
 {
 	if (!parse_num(t->s, t->len, out) || *out < lo || *out > hi)
-		return fail(ps, t->col, "expected %s (%ld..%ld), found '%.*s'", what, lo, hi, t->len,
-			    t->s);
+		return fail(ps, t->col, "expected %s (%ld..%ld), found '%.*s'", what, lo, hi,
+			    t->len, t->s);
 	return 0;
 }
 
@@ -120,10 +120,10 @@ static int parse_addr(struct parser *ps, const struct tok *t, bool wide, struct 
 	long page = off / 4096, rem = off % 4096;
 	if (off < 0 || page > (wide ? 127 : 31) || rem / 4 > (wide ? 31 : 7) ||
 	    (rem % 4 != 0 && (!wide || rem % 4 != 2)))
-		return fail(ps, t->col + nlen + 1,
-			    "expected an offset PAGE*4096 + WORD*4%s with PAGE <= %d and WORD <= %d",
-			    wide ? " (+2 for a misaligned word)" : "", wide ? 127 : 31,
-			    wide ? 31 : 7);
+		return fail(
+		    ps, t->col + nlen + 1,
+		    "expected an offset PAGE*4096 + WORD*4%s with PAGE <= %d and WORD <= %d",
+		    wide ? " (+2 for a misaligned word)" : "", wide ? 127 : 31, wide ? 31 : 7);
 	u->page = (uint8_t)page;
 	u->word = (uint8_t)(rem / 4);
 	u->misaligned = rem % 4 == 2;
@@ -163,12 +163,13 @@ static int parse_op(struct parser *ps, struct program *p)
 		if (tok_is(&t[0], op_names[k]))
 			kind = k;
 	if (kind < 0)
-		return fail(ps, t[0].col,
-			    "expected 'task', 'preempt', 'expect' or an op (mmap, munmap, mprotect, "
-			    "load, store, futex_wait, futex_wake, futex_requeue, "
-			    "futex_cmp_requeue, get_mempolicy, kill, sleep, reclaim, madvise, "
-			    "mincore), found '%.*s'",
-			    t[0].len, t[0].s);
+		return fail(
+		    ps, t[0].col,
+		    "expected 'task', 'preempt', 'expect' or an op (mmap, munmap, mprotect, "
+		    "load, store, futex_wait, futex_wake, futex_requeue, "
+		    "futex_cmp_requeue, get_mempolicy, kill, sleep, reclaim, madvise, "
+		    "mincore), found '%.*s'",
+		    t[0].len, t[0].s);
 	if (!ps->cur_task)
 		return fail(ps, t[0].col, "expected 'task N' before the first op");
 	if (p->nops == PROG_MAX_OPS)
@@ -183,13 +184,13 @@ static int parse_op(struct parser *ps, struct program *p)
 
 	/* positional operands */
 	int npos = kind == OP_FUTEX_REQUEUE || kind == OP_FUTEX_CMP_REQUEUE ? 2
-		   : kind == OP_MMAP || kind == OP_KILL || kind == OP_SLEEP ||
-			       kind == OP_MUNMAP || kind == OP_MPROTECT || kind == OP_LOAD ||
-			       kind == OP_STORE || kind == OP_FUTEX_WAIT || kind == OP_FUTEX_WAKE ||
-			       kind == OP_GET_MEMPOLICY || kind == OP_RECLAIM || kind == OP_MADVISE ||
-			       kind == OP_MINCORE
-			   ? 1
-			   : 0;
+		   : kind == OP_MMAP || kind == OP_KILL || kind == OP_SLEEP || kind == OP_MUNMAP ||
+			   kind == OP_MPROTECT || kind == OP_LOAD || kind == OP_STORE ||
+			   kind == OP_FUTEX_WAIT || kind == OP_FUTEX_WAKE ||
+			   kind == OP_GET_MEMPOLICY || kind == OP_RECLAIM || kind == OP_MADVISE ||
+			   kind == OP_MINCORE
+		       ? 1
+		       : 0;
 	if (ps->nt < 1 + npos)
 		return fail(ps, t[0].col + t[0].len + 1, "expected %d operand%s after '%s'", npos,
 			    npos > 1 ? "s" : "", op_names[kind]);
@@ -198,10 +199,11 @@ static int parse_op(struct parser *ps, struct program *p)
 	case OP_MMAP:
 		if (ps->mmaps_seen == PROG_MAX_MAPS)
 			return fail(ps, t[1].col, "expected at most %d mappings", PROG_MAX_MAPS);
-		if (t[1].len >= 32 || !isalpha((unsigned char)t[1].s[0]) ||
-		    tok_is(&t[1], "null") || memchr(t[1].s, '+', (size_t)t[1].len))
-			return fail(ps, t[1].col, "expected a mapping name (a letter, then up to "
-						  "30 letters or digits), found '%.*s'",
+		if (t[1].len >= 32 || !isalpha((unsigned char)t[1].s[0]) || tok_is(&t[1], "null") ||
+		    memchr(t[1].s, '+', (size_t)t[1].len))
+			return fail(ps, t[1].col,
+				    "expected a mapping name (a letter, then up to "
+				    "30 letters or digits), found '%.*s'",
 				    t[1].len, t[1].s);
 		/* names were collected by a first pass (references may come first) */
 		if (find_map(ps, t[1].s, t[1].len) != ps->mmaps_seen)
@@ -236,11 +238,11 @@ static int parse_op(struct parser *ps, struct program *p)
 		const char *v = eq ? eq + 1 : NULL;
 		int vlen = eq ? a->len - klen - 1 : 0;
 #define KEY(k) (klen == (int)strlen(k) && !strncmp(a->s, k, (size_t)klen))
-#define NUMV(name, lo, hi, dst)                                                                    \
-	do {                                                                                       \
-		struct tok vt = {v, vlen, a->col + klen + 1};                                      \
-		if (!v || num_arg(ps, &vt, name, lo, hi, &dst))                                    \
-			return v ? -1 : fail(ps, a->col, "expected %s=NUMBER", name);             \
+#define NUMV(name, lo, hi, dst)                                                       \
+	do {                                                                          \
+		struct tok vt = {v, vlen, a->col + klen + 1};                         \
+		if (!v || num_arg(ps, &vt, name, lo, hi, &dst))                       \
+			return v ? -1 : fail(ps, a->col, "expected %s=NUMBER", name); \
 	} while (0)
 		if (kind == OP_MMAP && KEY("shared") && !v)
 			shared = true;
@@ -256,8 +258,7 @@ static int parse_op(struct parser *ps, struct program *p)
 			struct tok vt = {v, vlen, a->col + klen + 1};
 			if (parse_addr(ps, &vt, false, &o->b))
 				return -1;
-		}
-		else if ((kind == OP_MMAP || kind == OP_MPROTECT) && KEY("prot") && v) {
+		} else if ((kind == OP_MMAP || kind == OP_MPROTECT) && KEY("prot") && v) {
 			if (parse_prot(ps, a, v, vlen, &prot))
 				return -1;
 			have_prot = true;
@@ -364,7 +365,8 @@ static int parse_line(struct parser *ps, struct program *p)
 		long task, op, point, to;
 		if (ps->nt != 9 || !tok_is(&t[2], "at") || !tok_is(&t[3], "op") ||
 		    !tok_is(&t[5], "point") || !tok_is(&t[7], "to"))
-			return fail(ps, t[0].col, "expected 'preempt TASK at op N point P to TASK'");
+			return fail(ps, t[0].col,
+				    "expected 'preempt TASK at op N point P to TASK'");
 		if (p->npreempts == SIM_MAX_PREEMPTS - 1)
 			return fail(ps, t[0].col, "expected at most %d preemptions",
 				    SIM_MAX_PREEMPTS - 1);
@@ -376,9 +378,12 @@ static int parse_line(struct parser *ps, struct program *p)
 		ps->pre_line[p->npreempts] = ps->line;
 		ps->pre_col[p->npreempts] = t[4].col;
 		if (task == to)
-			return fail(ps, t[8].col, "expected another task than %ld to switch to", task);
-		p->preempts[p->npreempts++] = (struct sim_preempt){
-			.task = (uint8_t)task, .op = (uint16_t)op, .point = (uint16_t)point, .to = (uint8_t)to};
+			return fail(ps, t[8].col, "expected another task than %ld to switch to",
+				    task);
+		p->preempts[p->npreempts++] = (struct sim_preempt){.task = (uint8_t)task,
+								   .op = (uint16_t)op,
+								   .point = (uint16_t)point,
+								   .to = (uint8_t)to};
 		if (task > p->ntasks)
 			p->ntasks = (int)task;
 		if (to > p->ntasks)
@@ -387,8 +392,9 @@ static int parse_line(struct parser *ps, struct program *p)
 	}
 	if (tok_is(&t[0], "expect")) {
 		if (ps->nt != 3 || t[1].len >= 32 || t[2].len >= 160)
-			return fail(ps, t[0].col, "expected 'expect KERNEL VERDICT' (VERDICT: ok or "
-						  "a DEDUP token)");
+			return fail(ps, t[0].col,
+				    "expected 'expect KERNEL VERDICT' (VERDICT: ok or "
+				    "a DEDUP token)");
 		if (p->nexpect == PROG_MAX_EXPECT)
 			return fail(ps, t[0].col, "expected at most %d expect lines",
 				    PROG_MAX_EXPECT);

@@ -24,7 +24,7 @@ struct futex_key {
 struct futex_q {
 	struct list_head list;
 	struct task_struct *_Atomic waiter; /* the wait queue: set by add_wait_queue() */
-	spinlock_t *_Atomic lock_ptr;	    /* NULL once woken; read without the lock */
+	spinlock_t *_Atomic lock_ptr;       /* NULL once woken; read without the lock */
 	struct futex_key key;
 };
 
@@ -45,7 +45,9 @@ void futex_init(void)
 	}
 }
 
-/* include/linux/jhash.h (Bob Jenkins' lookup2), as 2.6.11 hashes futex keys. */
+/* include/linux/jhash.h (Bob Jenkins' lookup2), as 2.6.11 hashes futex keys; laid out as
+ * in Linux, three steps a line. */
+/* clang-format off */
 #define __jhash_mix(a, b, c)                                                                       \
 	do {                                                                                       \
 		a -= b; a -= c; a ^= (c >> 13);                                                    \
@@ -58,6 +60,7 @@ void futex_init(void)
 		b -= c; b -= a; b ^= (a << 10);                                                    \
 		c -= a; c -= b; c ^= (b >> 15);                                                    \
 	} while (0)
+/* clang-format on */
 
 static uint32_t jhash2(const uint32_t *k, uint32_t length, uint32_t initval)
 {
@@ -434,7 +437,7 @@ queued:
 	up_read(&mm->mmap_sem);
 
 	set_current_state(TASK_INTERRUPTIBLE);
-	q.waiter = current; /* add_wait_queue(&q.waiters, &wait) */
+	q.waiter = current;                            /* add_wait_queue(&q.waiters, &wait) */
 	if (likely(!data_race(list_empty(&q.list)))) { /* "safe here without any lock" */
 		set_blocked_on(&q, "futex", "futex_wait", "futex_wait");
 		sim_trace(EV_SLEEP, "futex_wait", NULL, (long)uaddr, 0);
@@ -460,8 +463,8 @@ out_release_sem:
 	return ret;
 }
 
-long do_futex(unsigned long uaddr, int op, int val, int64_t timeout, unsigned long uaddr2,
-	      int val2, int val3)
+long do_futex(unsigned long uaddr, int op, int val, int64_t timeout, unsigned long uaddr2, int val2,
+	      int val3)
 {
 	switch (op) {
 	case FUTEX_WAIT:

@@ -180,7 +180,9 @@ bool check_hung_tasks(void *ctx)
 		const struct held_lock *h = held_by(culprit, culprit->blocked_on);
 		snprintf(title, sizeof(title), "possible deadlock in %s", culprit->blocked_site);
 		snprintf(token, sizeof(token), "deadlock--%s--%s", culprit->blocked_site,
-			 h ? h->site : culprit->syscall ? culprit->syscall : "user");
+			 h                  ? h->site
+			 : culprit->syscall ? culprit->syscall
+					    : "user");
 	} else {
 		snprintf(title, sizeof(title), "task hung in %s", culprit->blocked_site);
 		snprintf(token, sizeof(token), "hung--%s--%s", culprit->blocked_site,

@@ -14,26 +14,29 @@
 #include "../sim/sim.h"
 
 /* errnos, i386 values */
-#define EPERM	    1
-#define EINTR	    4
-#define EAGAIN	    11
+#define EPERM       1
+#define EINTR       4
+#define EAGAIN      11
 #define EWOULDBLOCK EAGAIN
-#define ENOMEM	    12
-#define EACCES	    13
-#define EFAULT	    14
-#define EINVAL	    22
-#define ENOSYS	    38
+#define ENOMEM      12
+#define EACCES      13
+#define EFAULT      14
+#define EINVAL      22
+#define ENOSYS      38
 #define ETIMEDOUT   110
 
 #define container_of(ptr, type, member) ((type *)((char *)(ptr)-offsetof(type, member)))
-#define unlikely(x)			__builtin_expect(!!(x), 0)
-#define likely(x)			__builtin_expect(!!(x), 1)
+#define unlikely(x)                     __builtin_expect(!!(x), 0)
+#define likely(x)                       __builtin_expect(!!(x), 1)
 
 /* --- include/linux/list.h --- */
 struct list_head {
 	struct list_head *next, *prev;
 };
-#define LIST_HEAD_INIT(name) {&(name), &(name)}
+#define LIST_HEAD_INIT(name)     \
+	{                        \
+		&(name), &(name) \
+	}
 static inline void INIT_LIST_HEAD(struct list_head *l)
 {
 	l->next = l->prev = l;
@@ -72,18 +75,18 @@ static inline void list_move_tail(struct list_head *e, struct list_head *h)
 	list_add_tail(e, h);
 }
 #define list_entry(ptr, type, member) container_of(ptr, type, member)
-#define list_for_each_entry_safe(pos, n, head, member, type)                                       \
-	for (pos = list_entry((head)->next, type, member),                                         \
-	    n = list_entry(pos->member.next, type, member);                                        \
+#define list_for_each_entry_safe(pos, n, head, member, type) \
+	for (pos = list_entry((head)->next, type, member),   \
+	    n = list_entry(pos->member.next, type, member);  \
 	     &pos->member != (head); pos = n, n = list_entry(n->member.next, type, member))
 
 /* --- include/linux/sched.h --- */
-#define TASK_RUNNING	     0
+#define TASK_RUNNING         0
 #define TASK_INTERRUPTIBLE   1
 #define TASK_UNINTERRUPTIBLE 2
 
 #define MAX_SCHEDULE_TIMEOUT INT64_MAX
-#define MAX_HELD_LOCKS	     8
+#define MAX_HELD_LOCKS       8
 
 /* What lockdep would keep: the locks a task holds, and where it took them. */
 struct held_lock {
@@ -112,9 +115,9 @@ struct task_struct {
 	const char *blocked_name;
 	const char *blocked_site;
 	const char *blocked_fn; /* down_read, down_write, spin_lock, futex_wait */
-	const char *syscall;	/* the syscall it is in, or NULL in user mode */
-	unsigned long flags;	/* PF_MMAP_SEM */
-	int mmap_sem_depth;	/* how often it holds mmap_sem, for PF_MMAP_SEM */
+	const char *syscall;    /* the syscall it is in, or NULL in user mode */
+	unsigned long flags;    /* PF_MMAP_SEM */
+	int mmap_sem_depth;     /* how often it holds mmap_sem, for PF_MMAP_SEM */
 };
 
 #define PF_MMAP_SEM 0x1 /* the proposal in the LWN article: "I hold mmap_sem" */
@@ -159,12 +162,12 @@ void send_sig(struct task_struct *p);
 
 /* A read the kernel makes without a lock on purpose (with a barrier in the real code),
  * as Linux's data_race() marks them: ThreadSanitizer is told not to judge it. */
-#define data_race(expr)                                                                            \
-	({                                                                                         \
-		sim_hw_begin();                                                                    \
-		__auto_type __v = (expr);                                                          \
-		sim_hw_end();                                                                      \
-		__v;                                                                               \
+#define data_race(expr)                   \
+	({                                \
+		sim_hw_begin();           \
+		__auto_type __v = (expr); \
+		sim_hw_end();             \
+		__v;                      \
 	})
 
 /* A scheduling point, named for the trace. */
@@ -172,7 +175,7 @@ void send_sig(struct task_struct *p);
 
 /* Report a kernel bug (BUG/oops or a checker) and end the run. */
 void kernel_bug(const char *title, const char *token, const char *fmt, ...)
-	__attribute__((noreturn, format(printf, 3, 4)));
+    __attribute__((noreturn, format(printf, 3, 4)));
 
 /* lockdep-lite: ref/lockdep.c */
 void lock_acquired(const void *lock, const char *name, const char *site, bool read);

@@ -4,63 +4,63 @@
 #include <string.h>
 
 const struct kernel_config kernels[] = {
-	{
-		.name = "2.6.11-rc4",
-		.summary = "unfixed: futex_wait/CMP_REQUEUE get_user() and get_mempolicy "
-			   "put_user() under mmap_sem",
-		.futex_read = FUTEX_READ_GET_USER,
-		.mempolicy_up_read_first = false,
-	},
-	{
-		.name = "olof-rfc",
-		.summary = "Olof Johansson's RFC (2005-02-22): check_user_page_readable() loop, "
-			   "mempolicy reordered",
-		.futex_read = FUTEX_READ_CHECK_PAGE,
-		.mempolicy_up_read_first = true,
-	},
-	{
-		.name = "2.6.11",
-		.summary = "merged fix: get_futex_value_locked() with faults disabled, drop "
-			   "mmap_sem and retry; mempolicy fixed",
-		.futex_read = FUTEX_READ_LOCKED_RETRY,
-		.mempolicy_up_read_first = true,
-	},
-	{
-		.name = "rwsem-lockdepth",
-		.summary = "2.6.11-rc4 with rwsems that count read depth per task: a reader "
-			   "holding it re-enters without queueing",
-		.futex_read = FUTEX_READ_GET_USER,
-		.rwsem = RWSEM_LOCKDEPTH,
-	},
-	{
-		.name = "pf-mmap-sem",
-		.summary = "2.6.11-rc4 with PF_MMAP_SEM: do_page_fault takes no mmap_sem when "
-			   "the task already holds it",
-		.futex_read = FUTEX_READ_GET_USER,
-		.pf_mmap_sem = true,
-	},
-	{
-		.name = "rwsem-reader-pref",
-		.summary = "2.6.11-rc4 with reader-preferring rwsems (readers pass waiting "
-			   "writers, as rwlocks do)",
-		.futex_read = FUTEX_READ_GET_USER,
-		.rwsem = RWSEM_READER_PREF,
-	},
-	{
-		.name = "2.6.12-jj",
-		.summary = "Jakub Jelinek's follow-up: FUTEX_WAIT reads the word under the "
-			   "bucket lock and queues only on a match; no nqueued",
-		.futex_read = FUTEX_READ_BUCKET_LOCKED,
-		.mempolicy_up_read_first = true,
-	},
-	{
-		.name = "test-futex-wake-unlocked",
-		.summary = "TEST ONLY: 2.6.11 with futex_wake walking the bucket without its lock",
-		.futex_read = FUTEX_READ_LOCKED_RETRY,
-		.mempolicy_up_read_first = true,
-		.test_only = true,
-		.test_futex_wake_unlocked = true,
-	},
+    {
+	.name = "2.6.11-rc4",
+	.summary = "unfixed: futex_wait/CMP_REQUEUE get_user() and get_mempolicy "
+		   "put_user() under mmap_sem",
+	.futex_read = FUTEX_READ_GET_USER,
+	.mempolicy_up_read_first = false,
+    },
+    {
+	.name = "olof-rfc",
+	.summary = "Olof Johansson's RFC (2005-02-22): check_user_page_readable() loop, "
+		   "mempolicy reordered",
+	.futex_read = FUTEX_READ_CHECK_PAGE,
+	.mempolicy_up_read_first = true,
+    },
+    {
+	.name = "2.6.11",
+	.summary = "merged fix: get_futex_value_locked() with faults disabled, drop "
+		   "mmap_sem and retry; mempolicy fixed",
+	.futex_read = FUTEX_READ_LOCKED_RETRY,
+	.mempolicy_up_read_first = true,
+    },
+    {
+	.name = "rwsem-lockdepth",
+	.summary = "2.6.11-rc4 with rwsems that count read depth per task: a reader "
+		   "holding it re-enters without queueing",
+	.futex_read = FUTEX_READ_GET_USER,
+	.rwsem = RWSEM_LOCKDEPTH,
+    },
+    {
+	.name = "pf-mmap-sem",
+	.summary = "2.6.11-rc4 with PF_MMAP_SEM: do_page_fault takes no mmap_sem when "
+		   "the task already holds it",
+	.futex_read = FUTEX_READ_GET_USER,
+	.pf_mmap_sem = true,
+    },
+    {
+	.name = "rwsem-reader-pref",
+	.summary = "2.6.11-rc4 with reader-preferring rwsems (readers pass waiting "
+		   "writers, as rwlocks do)",
+	.futex_read = FUTEX_READ_GET_USER,
+	.rwsem = RWSEM_READER_PREF,
+    },
+    {
+	.name = "2.6.12-jj",
+	.summary = "Jakub Jelinek's follow-up: FUTEX_WAIT reads the word under the "
+		   "bucket lock and queues only on a match; no nqueued",
+	.futex_read = FUTEX_READ_BUCKET_LOCKED,
+	.mempolicy_up_read_first = true,
+    },
+    {
+	.name = "test-futex-wake-unlocked",
+	.summary = "TEST ONLY: 2.6.11 with futex_wake walking the bucket without its lock",
+	.futex_read = FUTEX_READ_LOCKED_RETRY,
+	.mempolicy_up_read_first = true,
+	.test_only = true,
+	.test_futex_wake_unlocked = true,
+    },
 };
 #define NKERNELS_ALL ((int)(sizeof(kernels) / sizeof(kernels[0])))
 /* The listed kernels; the test-only ones come last and are found only by name. */

@@ -7,15 +7,15 @@
 
 /* How futex_wait and FUTEX_CMP_REQUEUE read the user's futex word. */
 enum futex_read {
-	FUTEX_READ_GET_USER,	 /* 2.6.11-rc4: get_user() with mmap_sem held */
-	FUTEX_READ_CHECK_PAGE,	 /* olof-rfc: fault the page in first, then get_user() */
-	FUTEX_READ_LOCKED_RETRY, /* 2.6.11: get_futex_value_locked(), drop mmap_sem, retry */
+	FUTEX_READ_GET_USER,      /* 2.6.11-rc4: get_user() with mmap_sem held */
+	FUTEX_READ_CHECK_PAGE,    /* olof-rfc: fault the page in first, then get_user() */
+	FUTEX_READ_LOCKED_RETRY,  /* 2.6.11: get_futex_value_locked(), drop mmap_sem, retry */
 	FUTEX_READ_BUCKET_LOCKED, /* 2.6.12-jj: read under the hash-bucket lock, queue on match */
 };
 
 /* Who an rwsem admits (lib/rwsem-spinlock.c and the alternatives argued in 2005). */
 enum rwsem_policy {
-	RWSEM_FAIR,	   /* 2.6.11: anything waiting queues every newcomer, readers too */
+	RWSEM_FAIR,        /* 2.6.11: anything waiting queues every newcomer, readers too */
 	RWSEM_LOCKDEPTH,   /* a task already holding it for read takes it again at once */
 	RWSEM_READER_PREF, /* readers enter whenever no writer is active, like rwlocks */
 };

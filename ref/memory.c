@@ -11,7 +11,7 @@
 #endif
 #endif
 #ifndef ASAN_POISON_MEMORY_REGION
-#define ASAN_POISON_MEMORY_REGION(addr, size)	((void)(addr), (void)(size))
+#define ASAN_POISON_MEMORY_REGION(addr, size)   ((void)(addr), (void)(size))
 #define ASAN_UNPOISON_MEMORY_REGION(addr, size) ((void)(addr), (void)(size))
 #endif
 
@@ -102,9 +102,8 @@ int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned l
 	spin_lock(&mm->page_table_lock);
 	if (!(pte->flags & _PAGE_PRESENT)) {
 		if (vma->vm_file)
-			pte->page = shmem_getpage(vma->vm_file,
-						  ((addr - vma->vm_start) >> PAGE_SHIFT) +
-							  vma->vm_pgoff);
+			pte->page = shmem_getpage(
+			    vma->vm_file, ((addr - vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff);
 		else if (!pte->page) /* do_anonymous_page; else do_swap_page: it is back */
 			pte->page = alloc_zeroed_page();
 	}

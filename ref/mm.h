@@ -15,17 +15,17 @@
 
 #include "rwsem.h"
 
-#define PAGE_SHIFT 12
-#define PAGE_SIZE  (1UL << PAGE_SHIFT)
-#define PAGE_MASK  (~(PAGE_SIZE - 1))
+#define PAGE_SHIFT    12
+#define PAGE_SIZE     (1UL << PAGE_SHIFT)
+#define PAGE_MASK     (~(PAGE_SIZE - 1))
 #define PAGE_ALIGN(a) (((a) + PAGE_SIZE - 1) & PAGE_MASK)
 
-#define TASK_SIZE	   0xC0000000UL
+#define TASK_SIZE          0xC0000000UL
 #define TASK_UNMAPPED_BASE 0x40000000UL
-#define MMAP_WINDOW	   (64UL << 20)
-#define MMAP_PAGES	   (MMAP_WINDOW >> PAGE_SHIFT)
-#define MAX_MAP_COUNT	   64	/* the model's limit; Linux allows 65536 */
-#define SHMEM_MAX_PAGES	   1024 /* largest shared mapping: 4 MiB */
+#define MMAP_WINDOW        (64UL << 20)
+#define MMAP_PAGES         (MMAP_WINDOW >> PAGE_SHIFT)
+#define MAX_MAP_COUNT      64   /* the model's limit; Linux allows 65536 */
+#define SHMEM_MAX_PAGES    1024 /* largest shared mapping: 4 MiB */
 
 #define PROT_NONE  0x0
 #define PROT_READ  0x1
@@ -36,11 +36,11 @@
 #define MAP_PRIVATE   0x02
 #define MAP_ANONYMOUS 0x20
 
-#define VM_READ	  0x0001
+#define VM_READ   0x0001
 #define VM_WRITE  0x0002
-#define VM_EXEC	  0x0004
+#define VM_EXEC   0x0004
 #define VM_SHARED 0x0008
-#define VM_IO	  0x4000
+#define VM_IO     0x4000
 
 struct page {
 	unsigned char data[PAGE_SIZE];
@@ -58,7 +58,7 @@ struct vm_area_struct {
 	unsigned long vm_start, vm_end; /* [start, end) */
 	unsigned long vm_flags;
 	unsigned long vm_pgoff; /* offset in the inode, in pages */
-	struct inode *vm_file;	/* NULL for private anonymous memory */
+	struct inode *vm_file;  /* NULL for private anonymous memory */
 };
 
 #define _PAGE_PRESENT 0x1
@@ -119,9 +119,9 @@ long sys_mincore(unsigned long start, unsigned long len, unsigned long vec);
 struct vm_area_struct *vma_next(struct mm_struct *mm, struct vm_area_struct *vma);
 
 /* arch/i386/mm/fault.c */
-#define PF_PROT	 0x1 /* the PTE was present: a protection fault */
+#define PF_PROT  0x1 /* the PTE was present: a protection fault */
 #define PF_WRITE 0x2
-#define PF_USER	 0x4
+#define PF_USER  0x4
 enum fault_result { FAULT_HANDLED, FAULT_FIXUP, FAULT_SIGSEGV };
 enum fault_result do_page_fault(unsigned long address, unsigned long error_code);
 

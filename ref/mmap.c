@@ -60,7 +60,8 @@ static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len)
 
 static struct vm_area_struct *insert_vma(struct mm_struct *mm, int at)
 {
-	memmove(&mm->mmap[at + 1], &mm->mmap[at], sizeof(mm->mmap[0]) * (size_t)(mm->map_count - at));
+	memmove(&mm->mmap[at + 1], &mm->mmap[at],
+		sizeof(mm->mmap[0]) * (size_t)(mm->map_count - at));
 	mm->map_count++;
 	return &mm->mmap[at];
 }
@@ -92,8 +93,7 @@ static int split_at(struct mm_struct *mm, unsigned long addr)
 	return 0;
 }
 
-long do_mmap_pgoff(struct mm_struct *mm, unsigned long len, unsigned long prot,
-		   unsigned long flags)
+long do_mmap_pgoff(struct mm_struct *mm, unsigned long len, unsigned long prot, unsigned long flags)
 {
 	if (!len)
 		return -EINVAL;
@@ -118,7 +118,7 @@ long do_mmap_pgoff(struct mm_struct *mm, unsigned long len, unsigned long prot,
 	if (flags & MAP_SHARED) {
 		/* shmem_zero_setup: a fresh shmem object for this /dev/zero mapping */
 		struct inode *inode =
-			calloc(1, sizeof(*inode) + (len >> PAGE_SHIFT) * sizeof(inode->pages[0]));
+		    calloc(1, sizeof(*inode) + (len >> PAGE_SHIFT) * sizeof(inode->pages[0]));
 		if (!inode)
 			abort();
 		inode->i_ino = mm->next_ino++;

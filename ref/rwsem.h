@@ -4,7 +4,7 @@
 
 #include "spinlock.h"
 
-#define RWSEM_WAITING_FOR_READ	0x00000001
+#define RWSEM_WAITING_FOR_READ  0x00000001
 #define RWSEM_WAITING_FOR_WRITE 0x00000002
 
 struct rwsem_waiter {
@@ -35,12 +35,12 @@ void rwsem_up_read(struct rw_semaphore *sem);
 void rwsem_up_write(struct rw_semaphore *sem);
 void rwsem_downgrade_write(struct rw_semaphore *sem);
 
-#define down_read(s)	      rwsem_down_read(s, __func__)
-#define down_write(s)	      rwsem_down_write(s, __func__)
+#define down_read(s)          rwsem_down_read(s, __func__)
+#define down_write(s)         rwsem_down_write(s, __func__)
 #define down_read_trylock(s)  rwsem_down_read_trylock(s, __func__)
 #define down_write_trylock(s) rwsem_down_write_trylock(s, __func__)
-#define up_read(s)	      rwsem_up_read(s)
-#define up_write(s)	      rwsem_up_write(s)
+#define up_read(s)            rwsem_up_read(s)
+#define up_write(s)           rwsem_up_write(s)
 #define downgrade_write(s)    rwsem_downgrade_write(s)
 
 #endif

@@ -8,7 +8,7 @@
 #include "kernel.h"
 
 typedef struct {
-	struct sim_spin raw;	    /* the word the runtime spins on */
+	struct sim_spin raw;       /* the word the runtime spins on */
 	struct task_struct *owner; /* for reports and the wrong-owner check */
 	const char *name;
 } spinlock_t;

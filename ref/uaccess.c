@@ -38,7 +38,8 @@ static unsigned long mmu_copy(unsigned long uaddr, void *buf, unsigned long n, b
 		if (!pte || (pte->flags & need) != need) {
 			if (pte)
 				sim_spin_unlock(&mm->page_table_lock.raw);
-			unsigned long error_code = (write ? PF_WRITE : 0) | (user_mode ? PF_USER : 0);
+			unsigned long error_code =
+			    (write ? PF_WRITE : 0) | (user_mode ? PF_USER : 0);
 			if (pte && (pte->flags & _PAGE_PRESENT))
 				error_code |= PF_PROT;
 			if (do_page_fault(uaddr, error_code) != FAULT_HANDLED)

@@ -131,7 +131,7 @@ void fiber_reset(struct sim_fiber *f, void (*entry)(void *), void *arg)
 	f->entry = entry;
 	f->arg = arg;
 	f->fake_stack = NULL;
-	*--sp = NULL;		    /* fake return address of fiber_start: keeps rsp = 8 mod 16 */
+	*--sp = NULL;                /* fake return address of fiber_start: keeps rsp = 8 mod 16 */
 	*--sp = (void *)fiber_start; /* popped by the first swap's ret */
 	for (int i = 0; i < 6; i++)
 		*--sp = NULL; /* rbp rbx r12-r15 */

@@ -39,7 +39,7 @@ static struct {
 	int ntasks;
 	uint64_t start_ns;
 	_Atomic uint64_t steps;
-	_Atomic int stop;	     /* a checker stopped the run: its sim_result */
+	_Atomic int stop; /* a checker stopped the run: its sim_result */
 	_Atomic bool time_up;
 	_Atomic int done;
 	uint64_t hung_since;

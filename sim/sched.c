@@ -27,7 +27,7 @@ static struct sim_sched {
 	struct sim_task *tasks[SIM_MAX_TASKS];
 	int ntasks;
 	struct sim_fiber *fibers[SIM_MAX_TASKS]; /* reused between runs */
-	struct sim_task *next;			 /* chosen by a preemption */
+	struct sim_task *next;                   /* chosen by a preemption */
 	enum sim_result stop;
 	bool stopping;
 	uint64_t now;

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define SIM_MAX_TASKS	 8
+#define SIM_MAX_TASKS    8
 #define SIM_MAX_PREEMPTS 16
 
 enum sim_state { SIM_RUNNABLE, SIM_BLOCKED, SIM_DONE };
@@ -40,10 +40,10 @@ struct sim_spin {
 struct sim_task {
 	int id; /* 1-based, also the scheduling order */
 	enum sim_state state;
-	uint32_t points;   /* scheduling points passed */
-	uint16_t op;	   /* operations begun (sim_op_begin) */
+	uint32_t points;    /* scheduling points passed */
+	uint16_t op;        /* operations begun (sim_op_begin) */
 	uint16_t op_points; /* scheduling points passed in the current operation */
-	uint64_t timer_at; /* virtual time a timed sleep ends; 0: none */
+	uint64_t timer_at;  /* virtual time a timed sleep ends; 0: none */
 	bool timed_out;
 	struct sim_spin *spinning_on; /* fibers: the spinlock this task waits for */
 	void (*fn)(struct sim_task *);
@@ -52,7 +52,7 @@ struct sim_task {
 
 /* Why sim_run() returned. */
 enum sim_result {
-	SIM_OK,	      /* every task finished (or sleeps interruptibly forever) */
+	SIM_OK,       /* every task finished (or sleeps interruptibly forever) */
 	SIM_HANG,     /* the hang callback said the sleeping tasks can never run */
 	SIM_LIVELOCK, /* step budget exhausted */
 	SIM_STOPPED,  /* a checker called sim_stop() with a finding */
@@ -90,8 +90,8 @@ struct sim_config {
 	const struct sim_preempt *preempts;
 	int npreempts;
 	uint64_t step_budget; /* total scheduling points before a livelock finding */
-	bool trace;	      /* record events for the report */
-	bool no_digest;	      /* skip the trace digest (the fuzzer has no use for it) */
+	bool trace;           /* record events for the report */
+	bool no_digest;       /* skip the trace digest (the fuzzer has no use for it) */
 	/* raise SIGTRAP at this scheduling point (sim_steps(), 1-based), for a debugger:
 	 * snafu replay --stop-at-step=N; 0: never. The simulator only (sim/native.c
 	 * ignores it). */
@@ -103,8 +103,8 @@ struct sim_config {
 	void *ctx;
 	/* real threads only (sim/native.c); the simulator ignores them */
 	uint64_t wall_limit_ms; /* stop looping programs after this long; 0: never */
-	uint64_t hang_ms;	/* a task blocked this long is hung (khungtaskd); 0: 2000 */
-	uint64_t chaos_seed;	/* 0: no perturbation; else seeded yields and short sleeps */
+	uint64_t hang_ms;       /* a task blocked this long is hung (khungtaskd); 0: 2000 */
+	uint64_t chaos_seed;    /* 0: no perturbation; else seeded yields and short sleeps */
 };
 
 void sim_init(const struct sim_config *cfg);
@@ -139,11 +139,11 @@ void sim_spin_unlock(struct sim_spin *s);
  * races, not the model's; ThreadSanitizer is told to look away. */
 void sim_hw_begin(void);
 void sim_hw_end(void);
-void sim_op_begin(void); /* the task starts its next operation (a syscall or user access) */
-bool sim_should_stop(void); /* real threads: time is up, stop looping (simulator: false) */
+void sim_op_begin(void);       /* the task starts its next operation (a syscall or user access) */
+bool sim_should_stop(void);    /* real threads: time is up, stop looping (simulator: false) */
 uint64_t sim_hung_since(void); /* after SIM_HANG: when the longest-blocked task blocked */
 /* fibers only, below sim_sleep(): */
-void sim_block(void);			/* sleep until sim_wake() */
+void sim_block(void);                    /* sleep until sim_wake() */
 bool sim_block_until(uint64_t deadline); /* ... or the deadline; true if timed out */
 void sim_wake(struct sim_task *t);
 void sim_stop(enum sim_result why) __attribute__((noreturn));
@@ -157,8 +157,8 @@ void sim_step_trap(uint64_t step, const char *site);
 /* The scheduler's last decisions, for snafu record and the gdb helpers
  * (repro/snafu-gdb.py): one store per switch. The simulator only. */
 struct sim_decision {
-	uint64_t step;	    /* sim_steps() when it was taken; 0: none yet */
-	int from, to;	    /* task ids; from 0: the scheduler's first pick */
+	uint64_t step;      /* sim_steps() when it was taken; 0: none yet */
+	int from, to;       /* task ids; from 0: the scheduler's first pick */
 	uint16_t op, point; /* from's op.point when it was preempted */
 	const char *why;    /* "preempt", "blocked", "done", "timer", "start" */
 	const char *site;   /* the scheduling point of a preemption */

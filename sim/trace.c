@@ -78,14 +78,14 @@ void sim_trace(int kind, const char *fn, const char *obj, long arg, long arg2)
 		log_dropped += TRACE_MAX / 2;
 	}
 	log_buf[log_n++] = (struct sim_trace_ev){
-		.task = (uint8_t)id,
-		.kind = (uint8_t)kind,
-		.op = t ? t->op : 0,
-		.point = t ? t->op_points : 0,
-		.fn = fn,
-		.obj = obj,
-		.arg = arg,
-		.arg2 = arg2,
+	    .task = (uint8_t)id,
+	    .kind = (uint8_t)kind,
+	    .op = t ? t->op : 0,
+	    .point = t ? t->op_points : 0,
+	    .fn = fn,
+	    .obj = obj,
+	    .arg = arg,
+	    .arg2 = arg2,
 	};
 }
 

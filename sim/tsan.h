@@ -23,19 +23,19 @@ void AnnotateIgnoreWritesBegin(const char *file, int line);
 void AnnotateIgnoreWritesEnd(const char *file, int line);
 #define tsan_acquire(p) __tsan_acquire((void *)(p))
 #define tsan_release(p) __tsan_release((void *)(p))
-#define tsan_ignore_begin()                                                                        \
-	do {                                                                                       \
-		AnnotateIgnoreReadsBegin(__FILE__, __LINE__);                                      \
-		AnnotateIgnoreWritesBegin(__FILE__, __LINE__);                                     \
+#define tsan_ignore_begin()                                    \
+	do {                                                   \
+		AnnotateIgnoreReadsBegin(__FILE__, __LINE__);  \
+		AnnotateIgnoreWritesBegin(__FILE__, __LINE__); \
 	} while (0)
-#define tsan_ignore_end()                                                                          \
-	do {                                                                                       \
-		AnnotateIgnoreWritesEnd(__FILE__, __LINE__);                                       \
-		AnnotateIgnoreReadsEnd(__FILE__, __LINE__);                                        \
+#define tsan_ignore_end()                                    \
+	do {                                                 \
+		AnnotateIgnoreWritesEnd(__FILE__, __LINE__); \
+		AnnotateIgnoreReadsEnd(__FILE__, __LINE__);  \
 	} while (0)
 #else
-#define tsan_acquire(p)	    ((void)(p))
-#define tsan_release(p)	    ((void)(p))
+#define tsan_acquire(p)     ((void)(p))
+#define tsan_release(p)     ((void)(p))
 #define tsan_ignore_begin() ((void)0)
 #define tsan_ignore_end()   ((void)0)
 #endif

@@ -13,7 +13,6 @@ static struct task_struct tasks[SIM_MAX_TASKS];
 static task_fn bodies[SIM_MAX_TASKS];
 static struct mm_struct *mm;
 
-
 int harness_exit(void)
 {
 	printf("%d passed, %d failed\n", harness_passed, harness_failed);
@@ -47,11 +46,11 @@ static void body(struct sim_task *t)
 enum sim_result run_tasks(int n, const task_fn *fns, const struct sim_preempt *pre, int npre)
 {
 	struct sim_config cfg = {
-		.preempts = pre,
-		.npreempts = npre,
-		.step_budget = 1000000,
-		.trace = true,
-		.on_hang = check_hung_tasks,
+	    .preempts = pre,
+	    .npreempts = npre,
+	    .step_budget = 1000000,
+	    .trace = true,
+	    .on_hang = check_hung_tasks,
 	};
 
 	if (mm)

@@ -7,19 +7,19 @@
 
 extern int harness_passed, harness_failed;
 
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (cond) {                                                                        \
-			harness_passed++;                                                          \
-		} else {                                                                           \
-			harness_failed++;                                                          \
-			fprintf(stderr, "%s:%d: FAILED: %s: ", __FILE__, __LINE__, #cond);        \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fprintf(stderr, "\n");                                                     \
-		}                                                                                  \
+#define CHECK(cond, ...)                                                                   \
+	do {                                                                               \
+		if (cond) {                                                                \
+			harness_passed++;                                                  \
+		} else {                                                                   \
+			harness_failed++;                                                  \
+			fprintf(stderr, "%s:%d: FAILED: %s: ", __FILE__, __LINE__, #cond); \
+			fprintf(stderr, __VA_ARGS__);                                      \
+			fprintf(stderr, "\n");                                             \
+		}                                                                          \
 	} while (0)
 
-#define CHECK_EQ(got, want, what)                                                                  \
+#define CHECK_EQ(got, want, what) \
 	CHECK((long)(got) == (long)(want), "%s: got %ld, want %ld", what, (long)(got), (long)(want))
 
 int harness_exit(void);

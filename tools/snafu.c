@@ -22,53 +22,55 @@ static const char *prog_name = "snafu";
 
 static void usage(FILE *out)
 {
-	fprintf(out,
-		"usage: snafu COMMAND [OPTIONS] [ARGS]\n"
-		"\n"
-		"commands:\n"
-		"  kernels                 list the kernels snafu can run\n"
-		"  replay [OPTIONS] CASE.. run cases; exit 1 on a finding\n"
-		"      --kernel=NAME       kernel to run (default 2.6.11-rc4)\n"
-		"      --check             compare with the cases' expect lines instead; with no\n"
-		"                          --kernel, check every kernel the case names\n"
-		"      --repeat=N          run N times, fail unless every trace digest agrees\n"
-		"      --digest            print the trace digest of each run\n"
-		"      --trace             print every event of the run\n"
-		"      --no-schedule       ignore the case's preemptions\n"
-		"      --quiet             print no report, only the verdict line\n"
-		"      --stop-at-step=N    raise SIGTRAP at the run's N-th scheduling point, for\n"
-		"                          gdb (without a debugger the process dies of it)\n"
-		"  record [--kernel=NAME] CASE\n"
-		"                          record the replay under rr and print how to debug it;\n"
-		"                          where rr cannot record, say why and print gdb commands\n"
-		"                          that stop at the finding (exit 3)\n"
-		"  minimize [--kernel=NAME] [-o OUT.case] INPUT\n"
-		"                          shrink a case or fuzzer input with a finding to a small\n"
-		"                          readable case with the same signature, with expect lines\n"
-		"                          for every kernel\n"
-		"  stress [--kernel=NAME] [--threads=N] [--seconds=S] [--seed=S] [--hang-ms=MS] [CASE]\n"
-		"                          run Olof's testcase (or loop a case) on real threads until\n"
-		"                          the hung-task watchdog fires (exit 1) or time runs out\n"
-		"                          (exit 0); --seed turns on chaos (random yields, sleeps)\n"
-		"  trace [--kernel=NAME] [-o FILE.json|FILE.html] CASE\n"
-		"                          replay a case and draw it: FILE.json for Perfetto\n"
-		"                          (ui.perfetto.dev), FILE.html a page with one lane per\n"
-		"                          task, the locks held and waited for, the wait-for cycle;\n"
-		"                          without -o print what replay prints\n"
-		"  show [--no-schedule] [--bytes -o OUT] FILE\n"
-		"                          print a case (text or bytes) as text, or write its byte\n"
-		"                          form to OUT; --no-schedule drops its preemptions\n"
-		"  evaluate [OPTIONS]      fuzz every kernel with the same budget of executions and\n"
-		"                          print a table: verdict, executions to the first finding,\n"
-		"                          signature, minimized case; exit 0 when it ran\n"
-		"      --runs=N            executions per kernel (default 1000000)\n"
-		"      --jobs=J            fuzzers run at once (default: the online CPUs)\n"
-		"      --ops=futex|all     the ops the fuzzer may use (default all)\n"
-		"      --seed=S            libFuzzer's seed, 1..4294967295 (default 1)\n"
-		"      --out=DIR           corpora, logs, artifacts, cases (default build/evaluate)\n"
-		"      --markdown          print the table as GitHub markdown\n"
-		"\n"
-		"A file named *.case is text; anything else is the fuzzer's byte form.\n");
+	fprintf(
+	    out,
+	    "usage: snafu COMMAND [OPTIONS] [ARGS]\n"
+	    "\n"
+	    "commands:\n"
+	    "  kernels                 list the kernels snafu can run\n"
+	    "  replay [OPTIONS] CASE.. run cases; exit 1 on a finding\n"
+	    "      --kernel=NAME       kernel to run (default 2.6.11-rc4)\n"
+	    "      --check             compare with the cases' expect lines instead; with no\n"
+	    "                          --kernel, check every kernel the case names\n"
+	    "      --repeat=N          run N times, fail unless every trace digest agrees\n"
+	    "      --digest            print the trace digest of each run\n"
+	    "      --trace             print every event of the run\n"
+	    "      --no-schedule       ignore the case's preemptions\n"
+	    "      --quiet             print no report, only the verdict line\n"
+	    "      --stop-at-step=N    raise SIGTRAP at the run's N-th scheduling point, for\n"
+	    "                          gdb (without a debugger the process dies of it)\n"
+	    "  record [--kernel=NAME] CASE\n"
+	    "                          record the replay under rr and print how to debug it;\n"
+	    "                          where rr cannot record, say why and print gdb commands\n"
+	    "                          that stop at the finding (exit 3)\n"
+	    "  minimize [--kernel=NAME] [-o OUT.case] INPUT\n"
+	    "                          shrink a case or fuzzer input with a finding to a small\n"
+	    "                          readable case with the same signature, with expect lines\n"
+	    "                          for every kernel\n"
+	    "  stress [--kernel=NAME] [--threads=N] [--seconds=S] [--seed=S] [--hang-ms=MS] "
+	    "[CASE]\n"
+	    "                          run Olof's testcase (or loop a case) on real threads until\n"
+	    "                          the hung-task watchdog fires (exit 1) or time runs out\n"
+	    "                          (exit 0); --seed turns on chaos (random yields, sleeps)\n"
+	    "  trace [--kernel=NAME] [-o FILE.json|FILE.html] CASE\n"
+	    "                          replay a case and draw it: FILE.json for Perfetto\n"
+	    "                          (ui.perfetto.dev), FILE.html a page with one lane per\n"
+	    "                          task, the locks held and waited for, the wait-for cycle;\n"
+	    "                          without -o print what replay prints\n"
+	    "  show [--no-schedule] [--bytes -o OUT] FILE\n"
+	    "                          print a case (text or bytes) as text, or write its byte\n"
+	    "                          form to OUT; --no-schedule drops its preemptions\n"
+	    "  evaluate [OPTIONS]      fuzz every kernel with the same budget of executions and\n"
+	    "                          print a table: verdict, executions to the first finding,\n"
+	    "                          signature, minimized case; exit 0 when it ran\n"
+	    "      --runs=N            executions per kernel (default 1000000)\n"
+	    "      --jobs=J            fuzzers run at once (default: the online CPUs)\n"
+	    "      --ops=futex|all     the ops the fuzzer may use (default all)\n"
+	    "      --seed=S            libFuzzer's seed, 1..4294967295 (default 1)\n"
+	    "      --out=DIR           corpora, logs, artifacts, cases (default build/evaluate)\n"
+	    "      --markdown          print the table as GitHub markdown\n"
+	    "\n"
+	    "A file named *.case is text; anything else is the fuzzer's byte form.\n");
 }
 
 void die_usage(const char *fmt, const char *arg, int argn)
@@ -181,11 +183,11 @@ static void print_trace(FILE *out)
 	const struct sim_trace_ev *ev = sim_trace_events(&n, &dropped);
 
 	static const char *const kinds[] = {
-		[EV_POINT] = "point",	  [EV_SYSCALL] = "syscall", [EV_SYSRET] = "return",
-		[EV_LOCK] = "lock",	  [EV_TRYFAIL] = "tryfail", [EV_UNLOCK] = "unlock",
-		[EV_SLEEP] = "sleep",	  [EV_WAKE] = "wake",	    [EV_UACCESS] = "uaccess",
-		[EV_FAULT] = "fault",	  [EV_USER] = "user",	    [EV_SIGNAL] = "signal",
-		[EV_PREEMPT] = "preempt", [EV_TIMER] = "timer",	    [EV_NOTE] = "note",
+	    [EV_POINT] = "point",     [EV_SYSCALL] = "syscall", [EV_SYSRET] = "return",
+	    [EV_LOCK] = "lock",       [EV_TRYFAIL] = "tryfail", [EV_UNLOCK] = "unlock",
+	    [EV_SLEEP] = "sleep",     [EV_WAKE] = "wake",       [EV_UACCESS] = "uaccess",
+	    [EV_FAULT] = "fault",     [EV_USER] = "user",       [EV_SIGNAL] = "signal",
+	    [EV_PREEMPT] = "preempt", [EV_TIMER] = "timer",     [EV_NOTE] = "note",
 	};
 
 	fprintf(out, "task op.point  event    function                     object / argument\n");
@@ -193,8 +195,8 @@ static void print_trace(FILE *out)
 		fprintf(out, "(%d earlier events dropped)\n", dropped);
 	for (int i = 0; i < n; i++) {
 		const struct sim_trace_ev *e = &ev[i];
-		fprintf(out, "T%-3d %4u.%-4u %-8s %-28s %s", e->task, e->op, e->point, kinds[e->kind],
-			e->fn ? e->fn : "-", e->obj ? e->obj : "");
+		fprintf(out, "T%-3d %4u.%-4u %-8s %-28s %s", e->task, e->op, e->point,
+			kinds[e->kind], e->fn ? e->fn : "-", e->obj ? e->obj : "");
 		if (e->arg || e->arg2)
 			fprintf(out, " 0x%lx %ld", e->arg, e->arg2);
 		fputc('\n', out);
@@ -258,14 +260,16 @@ static int cmd_replay(int argc, char **argv)
 			for (int e = 0; e < p.nexpect && nk < 16; e++) {
 				ks[nk] = kernel_by_name(p.expect[e].kernel);
 				if (!ks[nk]) {
-					fprintf(stderr, "%s: expect line %d names unknown kernel '%s'\n",
+					fprintf(stderr,
+						"%s: expect line %d names unknown kernel '%s'\n",
 						argv[c], e + 1, p.expect[e].kernel);
 					return 2;
 				}
 				want[nk++] = p.expect[e].verdict;
 			}
 			if (!nk) {
-				fprintf(stderr, "%s: expected 'expect KERNEL VERDICT' lines for --check\n",
+				fprintf(stderr,
+					"%s: expected 'expect KERNEL VERDICT' lines for --check\n",
 					argv[c]);
 				return 2;
 			}
@@ -293,9 +297,11 @@ static int cmd_replay(int argc, char **argv)
 					first_r = r;
 				else if (r.digest != first_r.digest ||
 					 strcmp(r.verdict, first_r.verdict)) {
-					printf("%s [%s]: NONDETERMINISTIC: run %ld digest %016llx, run 1 "
+					printf("%s [%s]: NONDETERMINISTIC: run %ld digest %016llx, "
+					       "run 1 "
 					       "%016llx\n",
-					       argv[c], ks[k]->name, n + 1, (unsigned long long)r.digest,
+					       argv[c], ks[k]->name, n + 1,
+					       (unsigned long long)r.digest,
 					       (unsigned long long)first_r.digest);
 					return 1;
 				}
@@ -306,8 +312,8 @@ static int cmd_replay(int argc, char **argv)
 				prog_report(stdout, ks[k]);
 			if (check) {
 				bool ok = !strcmp(r.verdict, want[k]);
-				printf("%s [%s]: %s (expected %s) %s\n", argv[c], ks[k]->name, r.verdict,
-				       want[k], ok ? "PASS" : "MISMATCH");
+				printf("%s [%s]: %s (expected %s) %s\n", argv[c], ks[k]->name,
+				       r.verdict, want[k], ok ? "PASS" : "MISMATCH");
 				if (!ok) {
 					if (r.result != SIM_OK && !quiet)
 						prog_report(stdout, ks[k]);
@@ -354,8 +360,8 @@ static int cmd_minimize(int argc, char **argv)
 	load_case(in, &p);
 	prog_run(&p, k, &quiet, &r);
 	if (r.result == SIM_OK) {
-		fprintf(stderr, "%s: expected an input with a finding on %s; it runs to the end\n", in,
-			k->name);
+		fprintf(stderr, "%s: expected an input with a finding on %s; it runs to the end\n",
+			in, k->name);
 		return 2;
 	}
 	char verdict[sizeof(r.verdict)];
@@ -417,10 +423,11 @@ static void seed_testcase(struct program *p, int threads)
 	size_t n = 0;
 
 	for (int t = 1; t <= threads; t++)
-		n += (size_t)snprintf(text + n, sizeof(text) - n,
-				      "task %d\n  mmap buf%d pages=256 prot=rw shared\n"
-				      "  futex_wait buf%d val=1 each-page\n  munmap buf%d pages=256\n",
-				      t, t, t, t);
+		n += (size_t)snprintf(
+		    text + n, sizeof(text) - n,
+		    "task %d\n  mmap buf%d pages=256 prot=rw shared\n"
+		    "  futex_wait buf%d val=1 each-page\n  munmap buf%d pages=256\n",
+		    t, t, t, t);
 	if (prog_parse(text, p, err, sizeof(err)))
 		abort(); /* our own text */
 }
@@ -456,9 +463,10 @@ static int cmd_stress(int argc, char **argv)
 		else if (!strncmp(a, "--hang-ms=", 10))
 			hang_ms = num_flag(a, "--hang-ms=", 10, 3600000, i + 1);
 		else if (a[0] == '-' && a[1])
-			die_usage("--kernel=NAME, --threads=N, --seconds=S, --seed=S, --hang-ms=MS or "
-				  "a CASE",
-				  a, i + 1);
+			die_usage(
+			    "--kernel=NAME, --threads=N, --seconds=S, --seed=S, --hang-ms=MS or "
+			    "a CASE",
+			    a, i + 1);
 		else if (in)
 			die_usage("one CASE", a, i + 1);
 		else
@@ -474,10 +482,10 @@ static int cmd_stress(int argc, char **argv)
 	       seed ? ", chaos on" : "");
 	fflush(stdout);
 	struct run_opts o = {
-		.loop = true,
-		.seconds = (uint64_t)seconds,
-		.hang_ms = (uint64_t)hang_ms,
-		.chaos_seed = (uint64_t)seed,
+	    .loop = true,
+	    .seconds = (uint64_t)seconds,
+	    .hang_ms = (uint64_t)hang_ms,
+	    .chaos_seed = (uint64_t)seed,
 	};
 	struct run_result r;
 	prog_run(&p, k, &o, &r);
