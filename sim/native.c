@@ -303,7 +303,7 @@ enum sim_result sim_run(void)
 }
 
 /* No event log on real threads. */
-void sim_trace(int kind, const char *fn, const char *obj, long arg, long arg2)
+void sim_trace_record(int kind, const char *fn, const char *obj, long arg, long arg2)
 {
 	(void)kind, (void)fn, (void)obj, (void)arg, (void)arg2;
 }

@@ -59,13 +59,11 @@ void sim_trace_reset(void)
 	}
 }
 
-void sim_trace(int kind, const char *fn, const char *obj, long arg, long arg2)
+void sim_trace_record(int kind, const char *fn, const char *obj, long arg, long arg2)
 {
 	struct sim_task *t = sim_current();
 	int id = t ? t->id : 0;
 
-	if (!sim_digesting)
-		return;
 	digest = mix(digest, (uint64_t)id << 8 | (uint64_t)kind);
 	digest = mix(digest, str_hash(fn));
 	digest = mix(digest, (uint64_t)arg);

@@ -13,9 +13,7 @@ fi
 [ -x "$bin/snafu" ] || { echo "skipped: no snafu in $bin"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/lib.sh"
 
 SNAFU_AFL_BUILD=$tmp/afl "$src/ci/afl-build.sh" >"$tmp/build.log" 2>&1
 rc=$?

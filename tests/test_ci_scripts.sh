@@ -9,9 +9,7 @@ bin=$1 src=$2 tsan=${4:-}
 [ -x "$bin/futex_mm_fuzzer" ] || { echo "skipped: no futex_mm_fuzzer in this build (gcc?)"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/lib.sh"
 kernels=$("$bin/snafu" kernels | awk '{print $1}')
 
 # 1. known-findings.txt: KERNEL SIGNATURE, listed kernels

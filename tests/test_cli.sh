@@ -24,17 +24,7 @@ if [ -n "$other" ] && [ ! -x "$other/snafu" ]; then
 	other=
 fi
 
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-	fail=$((fail + 1))
-	echo "FAIL: $*"
-}
-check() { # check DESCRIPTION COMMAND...: passes when COMMAND succeeds
-	local what=$1
-	shift
-	if "$@"; then ok; else bad "$what"; fi
-}
+. "$(dirname "$0")/lib.sh"
 
 # run COMMAND...: $rc, and stdout and stderr in $tmp/out and $tmp/err
 run() {

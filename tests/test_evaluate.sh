@@ -16,17 +16,7 @@ snafu=$bin/snafu
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-evaluate.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-	fail=$((fail + 1))
-	echo "FAIL: $*"
-}
-check() { # check DESCRIPTION COMMAND...: passes when COMMAND succeeds
-	local what=$1
-	shift
-	if "$@"; then ok; else bad "$what"; fi
-}
+. "$(dirname "$0")/lib.sh"
 run() { # run COMMAND...: $rc, stdout and stderr in $tmp/out and $tmp/err
 	"$@" >"$tmp/out" 2>"$tmp/err"
 	rc=$?

@@ -8,9 +8,7 @@ bin=$1 src=$2
 [ -x "$bin/futex_mm_fuzzer" ] || { echo "skipped: no futex_mm_fuzzer in this build (gcc?)"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/lib.sh"
 
 # 1. From an empty corpus, a few fixed seeds, at most 50,000 executions each. The
 #    get_mempolicy entry is the same mmap_sem deadlock (REFERENCE.md), so any

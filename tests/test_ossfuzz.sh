@@ -10,9 +10,7 @@ command -v clang >/dev/null && command -v clang++ >/dev/null ||
 command -v python3 >/dev/null || { echo "skipped: no python3 (to unzip the seed corpora)"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/lib.sh"
 
 mkdir -p "$tmp/out" "$tmp/work"
 flags="-fsanitize=address,fuzzer-no-link -g"

@@ -29,12 +29,7 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$src" || exit 2
 export ASAN_OPTIONS=detect_leaks=0 # LeakSanitizer does not work under ptrace (gdb)
 
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-	fail=$((fail + 1))
-	echo "FAIL: $*"
-}
+. "$(dirname "$0")/lib.sh"
 has() { # has FILE WHAT PATTERN: grep -E PATTERN in FILE
 	if grep -qE -- "$3" "$1"; then ok; else
 		bad "$2: no /$3/ in $1"

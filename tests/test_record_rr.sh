@@ -38,12 +38,7 @@ cd "$src" || exit 2
 export _RR_TRACE_DIR=$tmp/traces # rr's traces go here, removed at the end
 export ASAN_OPTIONS=detect_leaks=0
 
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-	fail=$((fail + 1))
-	echo "FAIL: $*"
-}
+. "$(dirname "$0")/lib.sh"
 has() { # has FILE WHAT PATTERN
 	if grep -qE -- "$3" "$1"; then ok; else
 		bad "$2: no /$3/ in $1"

@@ -5,9 +5,7 @@ set -uo pipefail
 bin=$1 src=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/lib.sh"
 
 "$bin/snafu" stress --kernel=2.6.11 --seconds=3 >"$tmp/out" 2>&1
 rc=$?

@@ -22,12 +22,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-trace.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 case_=$src/repro/cases/futex-wait-mmap-sem.case
 
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-	fail=$((fail + 1))
-	echo "FAIL: $*"
-}
+. "$(dirname "$0")/lib.sh"
 run() { # run COMMAND...: $rc, stdout and stderr in $tmp/out and $tmp/err
 	"$@" >"$tmp/out" 2>"$tmp/err"
 	rc=$?

@@ -13,9 +13,7 @@ src=$2 tsan=${4:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 atexit_sleep_ms=0"
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/lib.sh"
 kernels=$("$tsan/snafu" kernels | awk '{print $1}')
 
 # 1. the simulator: saved cases and the seed corpus, every kernel, no report
