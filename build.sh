@@ -31,6 +31,12 @@ ensure_tools() {
 	[ "${1:-}" != test ] || command -v chromium >/dev/null || need+=(chromium)
 	# `test` drives the gdb helpers with gdb -batch (tests/test_record.sh)
 	[ "${1:-}" != test ] || command -v gdb >/dev/null || need+=(gdb)
+	# `test` records a case under rr where the machine has performance counters, and
+	# reports rr's own error where not (tests/test_record_rr.sh)
+	[ "${1:-}" != test ] || command -v rr >/dev/null || need+=(rr)
+	# `test` runs a bounded campaign with the second engine (tests/test_afl.sh)
+	[ "${1:-}" != test ] || { command -v afl-fuzz >/dev/null && command -v afl-clang-fast >/dev/null; } ||
+		need+=(afl++)
 	if command -v clang >/dev/null; then
 		local rt
 		rt=$(clang -print-file-name=libclang_rt.asan-x86_64.a 2>/dev/null || true)

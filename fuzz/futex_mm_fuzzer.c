@@ -68,6 +68,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 			args[n++] = "-max_len=256";
 		if (!has_flag(*argc, *argv, "-len_control="))
 			args[n++] = "-len_control=0";
+		if (!has_flag(*argc, *argv, "-reload="))
+			args[n++] = "-reload=0";
 		for (int i = 1; i < *argc; i++)
 			args[n++] = (*argv)[i];
 		args[n] = NULL;
