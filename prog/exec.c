@@ -135,10 +135,15 @@ static void task_main(struct sim_task *st)
 {
 	struct task_struct *tsk = (struct task_struct *)st;
 
+	bool has_ops = false;
+
+	for (int i = 0; i < R.p->nops; i++)
+		has_ops |= R.p->ops[i].task == tsk->pid;
 	do {
 		run_task_ops(tsk);
-		R.iterations++;
-	} while (R.loop && !sim_should_stop());
+		if (has_ops) /* an idle task runs once and counts no rounds */
+			R.iterations++;
+	} while (has_ops && R.loop && !sim_should_stop());
 }
 
 static void run_task_ops(struct task_struct *tsk)
@@ -186,6 +191,14 @@ static void describe(const struct op *o, char *buf, size_t len)
 	}
 }
 
+static void (*progress_fn)(uint64_t now_ms, uint64_t iterations);
+
+static void progress(void *ctx, uint64_t now_ms)
+{
+	(void)ctx;
+	progress_fn(now_ms, R.iterations);
+}
+
 void prog_run(const struct program *p, const struct kernel_config *k, const struct run_opts *o,
 	      struct run_result *r)
 {
@@ -204,9 +217,19 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 	    .wall_limit_ms = o->seconds * 1000,
 	    .hang_ms = o->hang_ms,
 	    .chaos_seed = o->chaos_seed,
+	    .pre_status = r->pre,
+	    .progress_ms = o->progress ? o->progress_ms : 0,
+	    .progress = o->progress ? progress : NULL,
 	};
 
 	kcfg = k;
+	progress_fn = o->progress;
+#ifdef SNAFU_NATIVE
+	r->npreempts = 0; /* real threads follow no schedule */
+#else
+	r->npreempts = cfg.npreempts;
+#endif
+	memset(r->pre, 0, sizeof(r->pre));
 	R.p = p;
 	R.loop = o->loop;
 	R.iterations = 0;
@@ -245,6 +268,9 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 	memcpy(r->ret, R.ret, sizeof(R.ret[0]) * (size_t)p->nops);
 	memcpy(r->ran, R.ran, sizeof(R.ran[0]) * (size_t)p->nops);
 	snprintf(r->verdict, sizeof(r->verdict), "%s", r->result == SIM_OK ? "ok" : finding.token);
+	r->unfired = 0;
+	for (int i = 0; i < r->npreempts; i++)
+		r->unfired += !r->pre[i].fired;
 #ifdef SNAFU_NATIVE
 	if (r->result != SIM_OK) { /* hung threads still sleep on this mm; the process ends */
 		sim_hw_end();
@@ -253,6 +279,37 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 #endif
 	mmput(R.mm);
 	sim_hw_end();
+}
+
+void prog_unfired_why(const struct program *p, const struct run_result *r, int i, char *buf,
+		      size_t len)
+{
+	const struct sim_preempt *s = &p->preempts[i];
+	const struct sim_preempt_status *st = &r->pre[i];
+	int total = task_instances(p, s->task);
+
+	if (st->fired)
+		snprintf(buf, len, "it fired");
+	else if (!st->reached && st->op_ended)
+		snprintf(buf, len, "task %d has only %d op%s", s->task, total,
+			 total == 1 ? "" : "s");
+	else if (!st->reached && !st->task_ops)
+		snprintf(buf, len, "the run ended before task %d began its first op", s->task);
+	else if (!st->reached)
+		snprintf(buf, len, "the run ended in task %d's op %d", s->task, st->task_ops);
+	else if (st->shadowed)
+		snprintf(buf, len, "an earlier preemption switched at that point");
+	else if (st->to_state)
+		snprintf(buf, len, "task %d %s at that point", s->to,
+			 st->to_state == SIM_DONE + 1 ? "had ended" : "was blocked");
+	else if (st->op_ended && s->op)
+		snprintf(buf, len, "task %d's op %d has only %d point%s", s->task, s->op,
+			 st->points, st->points == 1 ? "" : "s");
+	else if (st->op_ended)
+		snprintf(buf, len, "task %d has only %d points", s->task, st->points);
+	else
+		snprintf(buf, len, "the run ended at point %d of task %d's op %d", st->points,
+			 s->task, s->op);
 }
 
 void prog_report(FILE *out, const struct kernel_config *k)

@@ -5,6 +5,9 @@
 #include "program.h"
 #include "../ref/kernels.h"
 
+/* The kernel every command runs without --kernel: the unfixed one. */
+#define SNAFU_DEFAULT_KERNEL "2.6.11-rc4"
+
 struct run_opts {
 	bool trace;            /* keep the event log, for the report */
 	bool no_schedule;      /* ignore the program's preemptions */
@@ -13,6 +16,9 @@ struct run_opts {
 	/* real threads (snafu stress): loop every task's ops until time is up */
 	bool loop;
 	uint64_t seconds, hang_ms, chaos_seed;
+	/* real threads: called every progress_ms of wall time with the rounds done so far */
+	uint64_t progress_ms;
+	void (*progress)(uint64_t now_ms, uint64_t iterations);
 };
 
 struct run_result {
@@ -26,10 +32,19 @@ struct run_result {
 	bool ran[PROG_MAX_OPS]; /* whether the op ran to its return at all */
 	/* the finding's signature, or "ok" */
 	char verdict[160];
+	/* the schedule (simulator): what became of each of the program's preemptions, and
+	 * how many did not fire; none with no_schedule */
+	int npreempts, unfired;
+	struct sim_preempt_status pre[SIM_MAX_PREEMPTS];
 };
 
 void prog_run(const struct program *p, const struct kernel_config *k, const struct run_opts *o,
 	      struct run_result *r);
+
+/* Why preemption i of p did not fire in the run r gave: "task 1's op 2 has only 23
+ * points", ... (one phrase, no newline). */
+void prog_unfired_why(const struct program *p, const struct run_result *r, int i, char *buf,
+		      size_t len);
 
 /* After a run with a finding: the full report (title, tasks, cycle, interleaving, token). */
 void prog_report(FILE *out, const struct kernel_config *k);

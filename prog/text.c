@@ -40,8 +40,14 @@ struct parser {
 	char names[PROG_MAX_MAPS][32]; /* mapping names in text order */
 	int nnames;
 	int cur_task;
-	int pre_line[SIM_MAX_PREEMPTS], pre_col[SIM_MAX_PREEMPTS]; /* for late checks */
-	int mmaps_seen;                                            /* mmap lines parsed so far */
+	int task_line[PROG_MAX_TASKS + 1]; /* where each `task N` block begins; 0: none */
+	int tasks_decl;                    /* the largest `tasks N` */
+	/* for the checks at the end: where each preemption's op, task and target are */
+	int pre_line[SIM_MAX_PREEMPTS], pre_col[SIM_MAX_PREEMPTS];
+	int pre_task_col[SIM_MAX_PREEMPTS], pre_to_col[SIM_MAX_PREEMPTS];
+	int kill_line[PROG_MAX_OPS], kill_col[PROG_MAX_OPS]; /* kill ops, in text order */
+	int expect_line[PROG_MAX_EXPECT];
+	int mmaps_seen;                   /* mmap lines parsed so far */
 	bool default_pages[PROG_MAX_OPS]; /* munmap/mprotect without pages= */
 };
 
@@ -58,6 +64,12 @@ static int fail(struct parser *ps, int col, const char *fmt, ...)
 	va_end(ap);
 	return -1;
 }
+
+/* A word as error messages quote it: at most 40 bytes, then "..." (a 100 KB word is
+ * not echoed back). Use as "%.*s%s", TOKQ(t). */
+#define TOK_SHOWN 40
+#define TOKQ(t) \
+	(t)->len > TOK_SHOWN ? TOK_SHOWN : (t)->len, (t)->s, (t)->len > TOK_SHOWN ? "..." : ""
 
 static bool tok_is(const struct tok *t, const char *s)
 {
@@ -82,8 +94,8 @@ static int num_arg(struct parser *ps, const struct tok *t, const char *what, lon
 		   long *out)
 {
 	if (!parse_num(t->s, t->len, out) || *out < lo || *out > hi)
-		return fail(ps, t->col, "expected %s (%ld..%ld), found '%.*s'", what, lo, hi,
-			    t->len, t->s);
+		return fail(ps, t->col, "expected %s (%ld..%ld), found '%.*s%s'", what, lo, hi,
+			    TOKQ(t));
 	return 0;
 }
 
@@ -111,8 +123,8 @@ static int parse_addr(struct parser *ps, const struct tok *t, bool wide, struct 
 		if (m < 0)
 			return fail(ps, t->col,
 				    "expected an address: a mapping defined by an earlier mmap, "
-				    "or null, found '%.*s'",
-				    t->len, t->s);
+				    "or null, found '%.*s%s'",
+				    TOKQ(t));
 		u->map = (uint8_t)m;
 	}
 	if (plus && !parse_num(plus + 1, t->len - nlen - 1, &off))
@@ -154,6 +166,28 @@ struct kv {
 	bool *seen;
 };
 
+/* The key of an argument: what comes before '='; `shared` and `private` are one. */
+static int key_of(const struct tok *a, const char **k)
+{
+	const char *eq = memchr(a->s, '=', (size_t)a->len);
+	int klen = eq ? (int)(eq - a->s) : a->len;
+
+	*k = a->s;
+	if (klen == 7 && !strncmp(a->s, "private", 7)) {
+		*k = "shared";
+		klen = 6;
+	}
+	return klen;
+}
+
+static bool same_key(const struct tok *a, const struct tok *b)
+{
+	const char *ka, *kb;
+	int la = key_of(a, &ka), lb = key_of(b, &kb);
+
+	return la == lb && !strncmp(ka, kb, (size_t)la);
+}
+
 static int parse_op(struct parser *ps, struct program *p)
 {
 	struct tok *t = ps->t;
@@ -168,8 +202,8 @@ static int parse_op(struct parser *ps, struct program *p)
 		    "expected 'task', 'preempt', 'expect' or an op (mmap, munmap, mprotect, "
 		    "load, store, futex_wait, futex_wake, futex_requeue, "
 		    "futex_cmp_requeue, get_mempolicy, kill, sleep, reclaim, madvise, "
-		    "mincore), found '%.*s'",
-		    t[0].len, t[0].s);
+		    "mincore), found '%.*s%s'",
+		    TOKQ(&t[0]));
 	if (!ps->cur_task)
 		return fail(ps, t[0].col, "expected 'task N' before the first op");
 	if (p->nops == PROG_MAX_OPS)
@@ -203,8 +237,8 @@ static int parse_op(struct parser *ps, struct program *p)
 		    memchr(t[1].s, '+', (size_t)t[1].len))
 			return fail(ps, t[1].col,
 				    "expected a mapping name (a letter, then up to "
-				    "30 letters or digits), found '%.*s'",
-				    t[1].len, t[1].s);
+				    "30 letters or digits), found '%.*s%s'",
+				    TOKQ(&t[1]));
 		/* names were collected by a first pass (references may come first) */
 		if (find_map(ps, t[1].s, t[1].len) != ps->mmaps_seen)
 			return fail(ps, t[1].col, "expected a new mapping name, '%.*s' is taken",
@@ -215,6 +249,8 @@ static int parse_op(struct parser *ps, struct program *p)
 		if (num_arg(ps, &t[1], "a task number", 1, PROG_MAX_TASKS, &n))
 			return -1;
 		o->x = (uint8_t)(n - 1);
+		ps->kill_line[p->nops] = ps->line;
+		ps->kill_col[p->nops] = t[1].col;
 		break;
 	case OP_SLEEP:
 		if (num_arg(ps, &t[1], "ticks", 0, 127, &n))
@@ -237,6 +273,16 @@ static int parse_op(struct parser *ps, struct program *p)
 		int klen = eq ? (int)(eq - a->s) : a->len;
 		const char *v = eq ? eq + 1 : NULL;
 		int vlen = eq ? a->len - klen - 1 : 0;
+		/* each argument once: a second pages= (or private after shared) would
+		 * otherwise win without a word */
+		for (int j = 1 + npos; j < i; j++) {
+			if (!same_key(a, &t[j]))
+				continue;
+			if (t[j].s[0] != a->s[0]) /* shared and private */
+				return fail(ps, a->col, "expected shared or private, not both");
+			return fail(ps, a->col, "expected each argument once, found '%.*s' again",
+				    klen > TOK_SHOWN ? TOK_SHOWN : klen, a->s);
+		}
 #define KEY(k) (klen == (int)strlen(k) && !strncmp(a->s, k, (size_t)klen))
 #define NUMV(name, lo, hi, dst)                                                       \
 	do {                                                                          \
@@ -289,8 +335,8 @@ static int parse_op(struct parser *ps, struct program *p)
 			 kind != OP_SLEEP)
 			each = true;
 		else
-			return fail(ps, a->col, "expected an argument of %s, found '%.*s'",
-				    op_names[kind], a->len, a->s);
+			return fail(ps, a->col, "expected an argument of %s, found '%.*s%s'",
+				    op_names[kind], TOKQ(a));
 #undef KEY
 #undef NUMV
 	}
@@ -347,6 +393,13 @@ static int parse_line(struct parser *ps, struct program *p)
 	if (tok_is(&t[0], "task")) {
 		if (ps->nt != 2 || num_arg(ps, &t[1], "a task number", 1, PROG_MAX_TASKS, &n))
 			return ps->nt != 2 ? fail(ps, t[0].col, "expected 'task N'") : -1;
+		/* a second block of the same task would be merged into the first */
+		if (ps->task_line[n])
+			return fail(ps, t[1].col,
+				    "expected a task number without a block, task %ld's block "
+				    "begins on line %d",
+				    n, ps->task_line[n]);
+		ps->task_line[n] = ps->line;
 		ps->cur_task = (int)n;
 		if (n > p->ntasks)
 			p->ntasks = (int)n;
@@ -355,6 +408,8 @@ static int parse_line(struct parser *ps, struct program *p)
 	if (tok_is(&t[0], "tasks")) {
 		if (ps->nt != 2 || num_arg(ps, &t[1], "a task count", 1, PROG_MAX_TASKS, &n))
 			return ps->nt != 2 ? fail(ps, t[0].col, "expected 'tasks N'") : -1;
+		if (n > ps->tasks_decl)
+			ps->tasks_decl = (int)n;
 		if (n > p->ntasks)
 			p->ntasks = (int)n;
 		return 0;
@@ -377,17 +432,16 @@ static int parse_line(struct parser *ps, struct program *p)
 			return -1;
 		ps->pre_line[p->npreempts] = ps->line;
 		ps->pre_col[p->npreempts] = t[4].col;
+		ps->pre_task_col[p->npreempts] = t[1].col;
+		ps->pre_to_col[p->npreempts] = t[8].col;
 		if (task == to)
 			return fail(ps, t[8].col, "expected another task than %ld to switch to",
 				    task);
+		/* the tasks must exist: checked at the end, once every block is known */
 		p->preempts[p->npreempts++] = (struct sim_preempt){.task = (uint8_t)task,
 								   .op = (uint16_t)op,
 								   .point = (uint16_t)point,
 								   .to = (uint8_t)to};
-		if (task > p->ntasks)
-			p->ntasks = (int)task;
-		if (to > p->ntasks)
-			p->ntasks = (int)to;
 		return 0;
 	}
 	if (tok_is(&t[0], "expect")) {
@@ -408,6 +462,13 @@ static int parse_line(struct parser *ps, struct program *p)
 			return fail(ps, t[1].col, "expected a kernel name (%s), found '%s'", list,
 				    name);
 		}
+		for (int i = 0; i < p->nexpect; i++)
+			if (!strcmp(p->expect[i].kernel, name))
+				return fail(ps, t[1].col,
+					    "expected one expect line per kernel, %s has one on "
+					    "line %d",
+					    name, ps->expect_line[i]);
+		ps->expect_line[p->nexpect] = ps->line;
 		struct expectation *e = &p->expect[p->nexpect++];
 		snprintf(e->kernel, sizeof(e->kernel), "%.*s", t[1].len, t[1].s);
 		snprintf(e->verdict, sizeof(e->verdict), "%.*s", t[2].len, t[2].s);
@@ -441,6 +502,24 @@ static void collect_map_names(struct parser *ps, const char *text)
 		}
 		s = *eol ? eol + 1 : eol;
 	}
+}
+
+static bool task_declared(const struct parser *ps, int task)
+{
+	return task <= ps->tasks_decl || ps->task_line[task];
+}
+
+static int fail_task(struct parser *ps, int col, int task)
+{
+	char list[64] = "";
+
+	for (int t = 1; t <= PROG_MAX_TASKS; t++)
+		if (task_declared(ps, t))
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%d",
+				 *list ? ", " : "", t);
+	return fail(ps, col,
+		    "expected a task with a 'task N' block or within 'tasks N' (%s), found %d",
+		    list, task);
 }
 
 int prog_parse(const char *text, struct program *p, char *err, size_t errlen)
@@ -494,19 +573,31 @@ int prog_parse(const char *text, struct program *p, char *err, size_t errlen)
 			pages = 128;
 		o->x = (uint8_t)(pages < 1 ? 0 : pages - 1);
 	}
-	for (int i = 0; i < p->nops; i++)
-		if (p->ops[i].kind == OP_KILL && p->ops[i].x >= p->ntasks)
-			p->ntasks = p->ops[i].x + 1;
+	/* kill and preempt name tasks that exist: a `task N` block or within `tasks N`;
+	 * else they would add an idle task without a word (ops are in text order here) */
+	for (int i = 0; i < p->nops; i++) {
+		if (p->ops[i].kind != OP_KILL || task_declared(&ps, p->ops[i].x + 1))
+			continue;
+		ps.line = ps.kill_line[i];
+		return fail_task(&ps, ps.kill_col[i], p->ops[i].x + 1);
+	}
 	if (p->ntasks < 2)
 		p->ntasks = 2; /* programs have two to four tasks; an extra one idles */
 	prog_canonicalize(p);
 	for (int i = 0; i < p->npreempts; i++) {
-		int n = task_instances(p, p->preempts[i].task);
-		if (p->preempts[i].op > n) {
-			ps.line = ps.pre_line[i];
+		const struct sim_preempt *pr = &p->preempts[i];
+		int n = task_instances(p, pr->task);
+		ps.line = ps.pre_line[i];
+		if (!task_declared(&ps, pr->task))
+			return fail_task(&ps, ps.pre_task_col[i], pr->task);
+		if (!n)
+			return fail(&ps, ps.pre_task_col[i],
+				    "expected a task with ops, task %d has none", pr->task);
+		if (pr->op > n)
 			return fail(&ps, ps.pre_col[i], "expected an op number of task %d (1..%d)",
-				    p->preempts[i].task, n);
-		}
+				    pr->task, n);
+		if (!task_declared(&ps, pr->to))
+			return fail_task(&ps, ps.pre_to_col[i], pr->to);
 	}
 	return 0;
 }

@@ -277,8 +277,13 @@ enum sim_result sim_run(void)
 		if (pthread_create(&N.nt[i].thread, NULL, thread_main, N.tasks[i]) != 0)
 			abort();
 	}
+	uint64_t next_progress = N.cfg.progress_ms;
 	for (;;) {
 		usleep(100 * 1000);
+		if (N.cfg.progress && N.cfg.progress_ms && sim_now() >= next_progress) {
+			next_progress += N.cfg.progress_ms;
+			N.cfg.progress(N.cfg.ctx, sim_now());
+		}
 		if (N.stop != SIM_OK)
 			return (enum sim_result)N.stop; /* threads left parked */
 		if (N.done == N.ntasks)

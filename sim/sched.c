@@ -13,6 +13,7 @@
 
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct sim_task *sim_cur;
 
@@ -53,6 +54,8 @@ void sim_init(const struct sim_config *cfg)
 	sim_digesting = cfg->trace || !cfg->no_digest;
 	fiber_main();
 	sim_trace_reset();
+	if (cfg->pre_status)
+		memset(cfg->pre_status, 0, sizeof(*cfg->pre_status) * (size_t)cfg->npreempts);
 }
 
 static void task_entry(void *arg)
@@ -127,19 +130,52 @@ void sim_stop(enum sim_result why)
 	abort();
 }
 
-/* The preemption the stream holds for this task at this point, if any. */
+/* The preemption the stream holds for this task at this point, if any: the first one
+ * that names this point and a task that can run. What becomes of the others goes to
+ * cfg.pre_status (it changes nothing in the run). */
 static struct sim_task *stream_pick(const struct sim_task *t)
 {
+	struct sim_preempt_status *status = S.cfg.pre_status;
+	struct sim_task *pick = NULL;
+
 	for (int i = 0; i < S.cfg.npreempts; i++) {
 		const struct sim_preempt *p = &S.cfg.preempts[i];
-		if (p->task == t->id &&
-		    (p->op ? p->op == t->op && p->point == t->op_points : p->point == t->points)) {
-			struct sim_task *to = sim_task(p->to);
-			if (to && to != t && to->state == SIM_RUNNABLE)
-				return to;
+		if (p->task != t->id || (p->op && p->op != t->op))
+			continue;
+		uint32_t at = p->op ? t->op_points : t->points;
+		if (status && at > status[i].points)
+			status[i].points = at > 65535 ? 65535 : (uint16_t)at;
+		if (p->point != at)
+			continue;
+		struct sim_task *to = sim_task(p->to);
+		if (!pick && to && to != t && to->state == SIM_RUNNABLE) {
+			pick = to;
+			if (status)
+				status[i].fired = true;
+		} else if (status && !status[i].fired) {
+			if (pick)
+				status[i].shadowed = true;
+			else if (to)
+				status[i].to_state = (uint8_t)(to->state + 1);
 		}
 	}
-	return NULL;
+	return pick;
+}
+
+/* The run is over: where each preemption's task got to. */
+static void finish_status(void)
+{
+	struct sim_preempt_status *status = S.cfg.pre_status;
+
+	for (int i = 0; status && i < S.cfg.npreempts; i++) {
+		const struct sim_preempt *p = &S.cfg.preempts[i];
+		const struct sim_task *t = sim_task(p->task);
+		if (!t)
+			continue;
+		status[i].task_ops = t->op;
+		status[i].reached = !p->op || t->op >= p->op;
+		status[i].op_ended = t->state == SIM_DONE || (p->op && t->op > p->op);
+	}
 }
 
 /* --stop-at-step (sim.h): the debugger stops in here, one frame below sim_point() */
@@ -328,6 +364,7 @@ enum sim_result sim_run(void)
 				if (S.tasks[i]->state != SIM_DONE)
 					all_done = false;
 			tsan_acquire(&world_end);
+			finish_status();
 			if (all_done || !S.cfg.on_hang)
 				return SIM_OK;
 			/* the watchdog reads a frozen world; it races with nothing */
@@ -345,6 +382,7 @@ enum sim_result sim_run(void)
 		sim_cur = NULL;
 		if (S.stopping) {
 			tsan_acquire(&world_end);
+			finish_status();
 			return S.stop;
 		}
 	}

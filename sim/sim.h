@@ -29,6 +29,18 @@ struct sim_preempt {
 	uint8_t to;
 };
 
+/* What became of one preemption of the schedule (sim_config.pre_status). The simulator
+ * fills it in; real threads (sim/native.c) follow no schedule and leave it zeroed. */
+struct sim_preempt_status {
+	bool fired;        /* it switched to its task */
+	bool reached;      /* its task began the op (op 0: always) */
+	bool op_ended;     /* the op is over (the task began the next, or ended) */
+	bool shadowed;     /* the point came, but an earlier preemption switched there */
+	uint8_t to_state;  /* the point came, but `to` could not run: its sim_state + 1 */
+	uint16_t points;   /* the points the op (op 0: the task) passed, at most 65535 */
+	uint16_t task_ops; /* the operations the task began */
+};
+
 struct sim_fiber;
 
 /* A spinlock word. Fibers: a spinner sleeps in the simulator until the unlock, which
@@ -96,6 +108,8 @@ struct sim_config {
 	 * snafu replay --stop-at-step=N; 0: never. The simulator only (sim/native.c
 	 * ignores it). */
 	uint64_t stop_at_step;
+	/* NULL, or one entry per preemption: filled in by sim_run() (the simulator only) */
+	struct sim_preempt_status *pre_status;
 	/* Called when no task can run and no timer is pending. Returns true if that is
 	 * a hang worth reporting (a task sleeps uninterruptibly), false if the tasks
 	 * merely sleep interruptibly forever, which user space may do. */
@@ -105,6 +119,9 @@ struct sim_config {
 	uint64_t wall_limit_ms; /* stop looping programs after this long; 0: never */
 	uint64_t hang_ms;       /* a task blocked this long is hung (khungtaskd); 0: 2000 */
 	uint64_t chaos_seed;    /* 0: no perturbation; else seeded yields and short sleeps */
+	/* called about every progress_ms of wall time while the threads run; 0: never */
+	uint64_t progress_ms;
+	void (*progress)(void *ctx, uint64_t now_ms);
 };
 
 void sim_init(const struct sim_config *cfg);

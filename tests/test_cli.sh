@@ -168,6 +168,19 @@ malformed preempt-to-range 3 30 'task 1\n  mmap a\npreempt 1 at op 1 point 7 to 
 malformed preempt-to-self 3 30 'task 1\n  mmap a\npreempt 1 at op 1 point 7 to 1\n'
 malformed preempt-op-each-page 4 17 'task 1\n  mmap a pages=3\n  load a each-page\npreempt 1 at op 5 point 1 to 2\n'
 malformed preempt-late-line 3 17 'task 1\n  mmap a\npreempt 1 at op 2 point 1 to 2\ntask 2\n  mmap b\n'
+# a preemption names tasks that exist (a `task N` block, or within `tasks N`): no idle
+# task made up for it, and no "(1..0)"
+malformed preempt-to-undeclared 6 30 'task 1\n  mmap a\n  load a\ntask 2\n  mmap b\npreempt 1 at op 2 point 3 to 3\n'
+malformed preempt-task-undeclared 5 9 'task 1\n  mmap a\ntask 2\n  mmap b\npreempt 3 at op 1 point 3 to 1\n'
+malformed preempt-to-implicit 3 30 'task 1\n  mmap a\npreempt 1 at op 1 point 7 to 2\n'
+malformed preempt-task-no-ops 4 9 'tasks 3\ntask 1\n  mmap a\npreempt 3 at op 1 point 1 to 1\n'
+malformed kill-undeclared 3 8 'task 1\n  mmap a\n  kill 3\ntask 2\n  mmap b\n'
+# no silent merging or overwriting
+malformed task-twice 5 6 'task 1\n  mmap a\ntask 2\n  mmap b\ntask 1\n  load a\n'
+malformed key-twice 2 18 'task 1\n  mmap a pages=1 pages=2\n'
+malformed flag-twice 3 20 'task 1\n  mmap a\n  load a each-page each-page\n'
+malformed shared-private 2 17 'task 1\n  mmap a shared private\n'
+malformed expect-twice 4 8 'task 1\n  mmap a\nexpect 2.6.11 ok\nexpect 2.6.11 deadlock--x\n'
 # ops before any task
 malformed op-before-task 1 3 '  mmap a\n'
 malformed op-before-task-2 3 1 '# a comment\n\nmmap a pages=1\ntask 1\n'
@@ -214,6 +227,8 @@ wellformed ok-misaligned 'task 1\n  mmap a\n  futex_wait a+2 val=0\n'
 wellformed ok-crlf 'task 1\r\n  mmap a pages=1\r\n'
 wellformed ok-tabs 'task\t1\n\tmmap\ta\tpages=1\n'
 wellformed ok-max 'task 4\n  mmap a pages=256 prot=rwx shared\n  store a+0x7f07c val=127\n  sleep 127\n'
+wellformed ok-tasks-decl 'tasks 3\ntask 1\n  mmap a\n  kill 3\npreempt 1 at op 1 point 1 to 3\n'
+wellformed ok-preempt-before-block 'task 1\n  mmap a\npreempt 1 at op 1 point 1 to 2\ntask 2\n  mmap b\n'
 wellformed ok-256-ops "task 1\n$(for i in $(seq 1 256); do printf '  sleep 0\\n'; done)"
 
 ############################################################################
@@ -448,6 +463,15 @@ for r in "$tmp"/rand/r*.bin; do
 	name=$(basename "$r" .bin)
 	d="$tmp/rand/$name.d"
 	mkdir "$d"
+	if [ ! -s "$r" ]; then
+		# an empty file is no case: an error (text, with nothing in it), not a silent
+		# "ok"; --input=bytes reads it as the byte form, which decodes every string
+		run "$snafu" show "$r"
+		expect_error "random $name (empty): show" "$r:1:1: expected "
+		run "$snafu" show --input=bytes "$r"
+		check "random $name (empty): show --input=bytes: exit 0 (got $rc)" test "$rc" = 0
+		continue
+	fi
 	run "$snafu" show "$r"
 	if [ "$rc" != 0 ] || [ -s "$tmp/err" ]; then
 		bad "random $name ($(wc -c <"$r") bytes): show: exit $rc"
@@ -488,6 +512,164 @@ for r in "$tmp"/rand/r*.bin; do
 	no_stray_files "$d" "random $name"
 done
 check "random byte files: generated 60 (got $nrand)" test "$nrand" = 60
+
+############################################################################
+# 6. No silent wrong answers (issue 10, part 3).
+
+art=$src/repro/cases/futex-wait-mmap-sem.case
+token=deadlock--do_page_fault--futex_wait
+mkdir "$tmp/ten"
+# replays_as_text WHAT CMD...: the run found the article's deadlock (the text case was
+# read as text, not decoded as bytes into some program that runs "ok")
+replays_as_text() {
+	local what=$1
+	shift
+	run "$@"
+	if [ "$rc" = 1 ] && grep -qx "DEDUP_TOKEN: $token" "$tmp/out"; then ok; else
+		bad "$what: want exit 1 and $token, got exit $rc"
+		show_output
+	fi
+}
+
+# Text or bytes by content, not by name; - and /dev/stdin read standard input.
+cp "$art" "$tmp/ten/x.txt"
+cp "$art" "$tmp/ten/x.CASE"
+replays_as_text "text case named x.txt" "$snafu" replay "$tmp/ten/x.txt"
+replays_as_text "text case named x.CASE" "$snafu" replay "$tmp/ten/x.CASE"
+replays_as_text "text case on - (a pipe)" sh -c 'cat "$2" | "$1" replay -' sh "$snafu" "$art"
+check "replay -: the verdict names <stdin>" grep -q "^<stdin> \[2.6.11-rc4\]: $token" "$tmp/out"
+replays_as_text "text case on /dev/stdin" sh -c '"$1" replay /dev/stdin <"$2"' sh "$snafu" "$art"
+run sh -c '"$1" replay - - <"$2"' sh "$snafu" "$art"
+check "replay - -: exit 2 (got $rc)" test "$rc" = 2
+check "replay - -: says stdin is read already" grep -q "<stdin>: expected - once" "$tmp/err"
+# show -o x.bin without --bytes writes text: it replays as the text it is
+run "$snafu" show -o "$tmp/ten/x.bin" "$art"
+check "show -o x.bin: exit 0 (got $rc)" test "$rc" = 0
+replays_as_text "show -o x.bin (text), replayed" "$snafu" replay "$tmp/ten/x.bin"
+# the byte form is bytes whatever its name, and show --bytes -o - feeds a pipe
+run "$snafu" show --bytes -o "$tmp/ten/bytes.txt" "$art"
+replays_as_text "byte form named bytes.txt" "$snafu" replay "$tmp/ten/bytes.txt"
+replays_as_text "show --bytes -o - | replay -" \
+	sh -c '"$1" show --bytes -o - "$2" | "$1" replay -' sh "$snafu" "$art"
+run "$snafu" show --bytes -o "$tmp/ten/y.case" "$art"
+expect_error "show --bytes -o y.case (would be read as text)" "snafu show: expected "
+# a text case with a typo is an error with a hint, not a program decoded from its bytes
+printf 'tsak 1\n  mmap a\n' >"$tmp/ten/typo.txt"
+run "$snafu" replay "$tmp/ten/typo.txt"
+expect_error "a typo'd text case named .txt" "$tmp/ten/typo.txt:1:1: expected "
+check "the typo's error says --input=bytes" grep -q -- "--input=bytes" "$tmp/err"
+printf '\357\273\277task 1\n  mmap a\n' >"$tmp/ten/bom.txt"
+run "$snafu" replay "$tmp/ten/bom.txt"
+expect_error "a text case with a UTF-8 BOM" "$tmp/ten/bom.txt:1:1: expected "
+printf '# \303\251t\303\251\ntask 1\n  mmap a\n  sleep 300\n' >"$tmp/ten/utf8.txt"
+run "$snafu" replay "$tmp/ten/utf8.txt"
+expect_error "a text case with UTF-8 in a comment" "$tmp/ten/utf8.txt:4:9: expected "
+# --input forces either form
+run "$snafu" show --input=bytes "$tmp/ten/x.txt"
+check "show --input=bytes on text: decoded (exit $rc)" test "$rc" = 0
+run "$snafu" show --input text "$tmp/ten/bytes.txt"
+expect_error "show --input text on bytes" "$tmp/ten/bytes.txt:1:1: expected "
+run "$snafu" show --input=nope "$art"
+expect_error "show --input=nope" "snafu: argument 2 '--input=nope': expected "
+
+# A preemption that never fires, a --stop-at-step past the end: warnings, and --check
+# calls the schedule's failure a MISMATCH.
+sed 's/^preempt 1 at op 2 point 7 to 2$/preempt 1 at op 2 point 30 to 2/' "$art" >"$tmp/ten/late.case"
+check "late.case has the late preemption" grep -q "point 30 to 2" "$tmp/ten/late.case"
+run "$snafu" replay --kernel=2.6.11-rc4 "$tmp/ten/late.case"
+check "unfired preemption: exit 0, the run being sequential (got $rc)" test "$rc" = 0
+check "unfired preemption: one line on stderr (got $(lines "$tmp/err"))" test "$(lines "$tmp/err")" = 1
+check "unfired preemption: the warning names it and the op's points" grep -q \
+	"late.case \[2.6.11-rc4\]: warning: preempt 1 at op 2 point 30 to 2 did not fire: task 1's op 2 has only 22 points" "$tmp/err"
+run "$snafu" replay --no-schedule --kernel=2.6.11-rc4 "$tmp/ten/late.case"
+check "unfired preemption, --no-schedule: no warning" test ! -s "$tmp/err"
+printf 'task 1\n  mmap a\n  load a\ntask 2\n  mmap b\npreempt 1 at op 2 point 30 to 2\nexpect 2.6.11-rc4 ok\n' \
+	>"$tmp/ten/late-ok.case"
+run "$snafu" replay --check --quiet "$tmp/ten/late-ok.case"
+check "replay --check, unfired preemption: exit 1 (got $rc)" test "$rc" = 1
+check "replay --check, unfired preemption: MISMATCH" grep -q "ok (expected ok) MISMATCH, 1 of 1 preemption did not fire" "$tmp/out"
+run "$snafu" replay --quiet --stop-at-step=100000 "$art"
+check "--stop-at-step past the end: exit 1, the finding (got $rc)" test "$rc" = 1
+check "--stop-at-step past the end: the warning gives the run's steps" grep -q \
+	"warning: --stop-at-step=100000 never came: the run has 28 steps" "$tmp/err"
+
+# -o writes onto a regular file or a new name only
+mkfifo "$tmp/ten/fifo"
+touch "$tmp/ten/target"
+ln -s target "$tmp/ten/link"
+ln -s target "$tmp/ten/link.html"
+run "$snafu" show -o "$tmp/ten/fifo" "$art"
+expect_error "show -o FIFO" "snafu: $tmp/ten/fifo: expected a regular file or a new name"
+check "show -o FIFO: still a FIFO" test -p "$tmp/ten/fifo"
+run "$snafu" show --bytes -o "$tmp/ten/link" "$art"
+expect_error "show --bytes -o symlink" "snafu: $tmp/ten/link: expected a regular file or a new name"
+check "show -o symlink: still a link, its target empty" test -L "$tmp/ten/link" -a ! -s "$tmp/ten/target"
+run "$snafu" minimize -o "$tmp/ten/fifo" "$art"
+expect_error "minimize -o FIFO" "snafu: $tmp/ten/fifo: expected a regular file or a new name"
+run "$snafu" trace -o "$tmp/ten/link.html" "$art"
+expect_error "trace -o symlink" "snafu: $tmp/ten/link.html: expected a regular file or a new name"
+check "trace -o symlink: still a link" test -L "$tmp/ten/link.html" -a ! -s "$tmp/ten/target"
+if command -v python3 >/dev/null; then
+	python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$tmp/ten/sock"
+	run "$snafu" show -o "$tmp/ten/sock" "$art"
+	expect_error "show -o socket" "snafu: $tmp/ten/sock: expected a regular file or a new name"
+	check "show -o socket: still a socket" test -S "$tmp/ten/sock"
+fi
+run "$snafu" show -o - "$art"
+check "show -o -: the text on stdout" grep -q "^preempt 1 at op 2 point 7 to 2$" "$tmp/out"
+no_stray_files "$tmp/ten" "-o refusals"
+
+# Options anywhere, GNU style; -- ends them; --NAME VALUE; -h on every command.
+run "$snafu" replay "$art" --kernel=2.6.11
+check "replay CASE --kernel=2.6.11: exit 0 (got $rc)" test "$rc" = 0
+check "replay CASE --kernel=2.6.11: one verdict, on 2.6.11" \
+	test "$(grep -c '\]: ' "$tmp/out")" = 1 -a "$(grep -c '\[2.6.11\]: ok$' "$tmp/out")" = 1
+run "$snafu" replay "$art" --kernel 2.6.11 --quiet
+check "replay CASE --kernel 2.6.11 --quiet: exit 0 (got $rc)" test "$rc" = 0 -a ! -s "$tmp/err"
+run "$snafu" replay --check "$art" --quiet --kernel 2.6.11
+check "replay --check CASE --quiet --kernel 2.6.11: PASS" grep -q "\[2.6.11\]: ok (expected ok) PASS" "$tmp/out"
+run "$snafu" show "$art" -o "$tmp/ten/after.case" --no-schedule
+check "show CASE -o OUT --no-schedule: exit 0 (got $rc)" test "$rc" = 0
+check "show CASE -o OUT --no-schedule: no preemption" test -s "$tmp/ten/after.case" -a \
+	"$(grep -c '^preempt' "$tmp/ten/after.case")" = 0
+run "$snafu" show "$art" -o"$tmp/ten/glued.case"
+check "show CASE -oOUT: written" test "$rc" = 0 -a -s "$tmp/ten/glued.case"
+run "$snafu" trace "$art" --kernel 2.6.11 -o "$tmp/ten/t.json"
+check "trace CASE --kernel 2.6.11 -o t.json: exit 0 (got $rc)" test "$rc" = 0 -a -s "$tmp/ten/t.json"
+cp "$art" "$tmp/ten/-dash.case"
+run sh -c 'cd "$2" && "$1" replay --kernel=2.6.11 -- -dash.case' sh "$snafu" "$tmp/ten"
+check "replay -- -dash.case: the file (exit $rc)" test "$rc" = 0
+check "replay -- -dash.case: its verdict" grep -q "dash.case \[2.6.11\]: ok" "$tmp/out"
+run "$snafu" replay "$art" --kernel
+expect_error "replay CASE --kernel (no value)" "snafu: argument 3 '--kernel': expected a value"
+run "$snafu" replay "$art" --frob
+expect_error "replay CASE --frob: its position" "snafu: argument 3 '--frob': expected "
+run "$snafu" replay "$art" --repeat 0
+expect_error "replay CASE --repeat 0: its position" "snafu: argument 3 '--repeat=0': expected "
+for cmd in kernels replay record minimize stress trace show evaluate; do
+	for h in -h --help; do
+		run "$snafu" "$cmd" "$art" $h
+		check "$cmd ... $h: exit 0 (got $rc)" test "$rc" = 0
+		check "$cmd ... $h: its help" grep -q "^usage: snafu $cmd" "$tmp/out"
+	done
+done
+run "$snafu" --version
+check "--version: exit 0 (got $rc)" test "$rc" = 0
+check "--version: snafu VERSION" grep -qx "snafu [0-9][0-9.]*" "$tmp/out"
+
+# Names in error lines are cut at 64 bytes
+long=$(head -c 100000 /dev/zero | tr '\0' k)
+run "$snafu" replay --kernel="$long" "$art"
+expect_error "replay --kernel=<100 KB>" "snafu: unknown kernel 'kkkk"
+check "replay --kernel=<100 KB>: a short line ($(wc -c <"$tmp/err") bytes)" test "$(wc -c <"$tmp/err")" -lt 400
+check "replay --kernel=<100 KB>: cut with ..." grep -q "k\.\.\.'" "$tmp/err"
+run "$snafu" replay "--frob$long" "$art"
+expect_error "replay --frob<100 KB>" "snafu: argument 2 '--frob"
+check "replay --frob<100 KB>: a short line" test "$(wc -c <"$tmp/err")" -lt 400
+printf 'task 1\n  %s\n' "$long" >"$tmp/ten/longword.case"
+run "$snafu" show "$tmp/ten/longword.case"
+expect_error "a 100 KB word in a case" "$tmp/ten/longword.case:2:3: expected "
+check "a 100 KB word: cut with ..." grep -q "k\.\.\.'" "$tmp/err"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -17,6 +17,23 @@ rc=$?
 "$bin/snafu" stress --kernel=2.6.11 --seconds=2 "$src/repro/cases/futex-wait-mmap-sem.case" >"$tmp/out" 2>&1
 rc=$?
 [ $rc = 0 ] && ok || { bad "stress with a case: exit $rc"; cat "$tmp/out"; }
+# --threads=N means N tasks, each running Olof's loop; one thread cannot deadlock (no
+# writer to queue behind its read hold), so 1 is refused, as is --threads with a CASE
+# (which has its own tasks); a progress line comes every 3 s (a run of at least 4 s
+# prints one: nothing here depends on how fast it goes)
+"$bin/snafu" stress --kernel 2.6.11 --seconds 4 --threads 3 >"$tmp/out" 2>&1
+rc=$?
+[ $rc = 0 ] && grep -q "^stress: kernel 2.6.11, 3 threads, Olof's testcase" "$tmp/out" && ok ||
+	{ bad "stress --threads 3: exit $rc, or not 3 threads"; cat "$tmp/out"; }
+grep -qE "^stress: [0-9]+ s, [0-9]+ iterations$" "$tmp/out" && ok ||
+	{ bad "stress --seconds 4: no progress line"; cat "$tmp/out"; }
+for args in "--threads=1 --seconds=1" "--threads=3 --seconds=1 $src/repro/cases/futex-wait-mmap-sem.case"; do
+	# shellcheck disable=SC2086
+	"$bin/snafu" stress $args >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "argument 2 '--threads=" "$tmp/err"; then ok; else
+		bad "stress $args: exit $rc, $(wc -l <"$tmp/err") lines"; cat "$tmp/out" "$tmp/err"; fi
+done
 for arg in --threads=9 --seconds=0 --kernel=nope --bogus; do
 	"$bin/snafu" stress "$arg" >"$tmp/out" 2>"$tmp/err"
 	rc=$?

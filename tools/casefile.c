@@ -2,21 +2,92 @@
 #include "casefile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+/* What is at OUT, if it is something -o must not replace: a name for the error line. */
+static const char *not_replaceable(const char *out)
+{
+	struct stat st;
+
+	if (lstat(out, &st) != 0 || S_ISREG(st.st_mode))
+		return NULL; /* a new name (or an error the open will report), or a file */
+	return S_ISDIR(st.st_mode)    ? "a directory"
+	       : S_ISLNK(st.st_mode)  ? "a symbolic link (name the file it points to)"
+	       : S_ISCHR(st.st_mode)  ? "a character device"
+	       : S_ISBLK(st.st_mode)  ? "a block device"
+	       : S_ISFIFO(st.st_mode) ? "a FIFO"
+	       : S_ISSOCK(st.st_mode) ? "a socket"
+				      : "not a regular file";
+}
+
+bool case_out_ok(const char *out)
+{
+	const char *what = strcmp(out, "-") ? not_replaceable(out) : NULL;
+
+	if (what)
+		fprintf(stderr,
+			"snafu: %s: expected a regular file or a new name to write, found %s\n",
+			out, what);
+	return !what;
+}
 
 FILE *case_open_out(const char *out, char *tmp, size_t len)
 {
-	snprintf(tmp, len, "%s.tmp.%d", out, (int)getpid());
-	FILE *f = fopen(tmp, "wb");
-	if (!f)
-		fprintf(stderr, "snafu: %s: cannot write: %s\n", out, strerror(errno));
-	return f;
+	tmp[0] = 0;
+	if (!strcmp(out, "-"))
+		return stdout;
+	if (!case_out_ok(out))
+		return NULL;
+	/* O_EXCL: never through whatever (a link) already has the temporary's name */
+	for (int n = 0;; n++) {
+		int w = n ? snprintf(tmp, len, "%s.tmp.%d.%d", out, (int)getpid(), n)
+			  : snprintf(tmp, len, "%s.tmp.%d", out, (int)getpid());
+		if (w < 0 || (size_t)w >= len) {
+			fprintf(stderr, "snafu: %s: cannot write: %s\n", out,
+				strerror(ENAMETOOLONG));
+			tmp[0] = 0;
+			return NULL;
+		}
+		int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd >= 0) {
+			FILE *f = fdopen(fd, "wb");
+			if (f)
+				return f;
+			close(fd);
+			unlink(tmp);
+		}
+		if (fd >= 0 || errno != EEXIST || n == 99) {
+			fprintf(stderr, "snafu: %s: cannot write: %s\n", out, strerror(errno));
+			tmp[0] = 0;
+			return NULL;
+		}
+	}
 }
 
 int case_close_out(FILE *f, const char *tmp, const char *out)
 {
-	if (fclose(f) != 0 || rename(tmp, out) != 0) {
+	if (!tmp[0]) { /* -o -: standard output */
+		if (fflush(f) != 0 || ferror(f)) {
+			fprintf(stderr, "snafu: standard output: cannot write: %s\n",
+				strerror(errno));
+			return 2;
+		}
+		return 0;
+	}
+	if (fclose(f) != 0) {
+		fprintf(stderr, "snafu: %s: cannot write: %s\n", out, strerror(errno));
+		unlink(tmp);
+		return 2;
+	}
+	/* checked again: something may have appeared at OUT while we wrote */
+	if (!case_out_ok(out)) {
+		unlink(tmp);
+		return 2;
+	}
+	if (rename(tmp, out) != 0) {
 		fprintf(stderr, "snafu: %s: cannot write: %s\n", out, strerror(errno));
 		unlink(tmp);
 		return 2;
@@ -32,10 +103,28 @@ int case_write_minimized(struct program *p, const struct kernel_config *k, const
 	int before_ops = p->nops, before_pre = p->npreempts;
 	int runs = prog_minimize(p, k, verdict);
 
-	/* every kernel's verdict on the minimized case becomes an expect line */
+	/* every kernel's verdict on the minimized case becomes an expect line, where the
+	 * schedule fires in full (a saved case is exact: replay --check insists); on the
+	 * other kernels the verdict goes in a comment, with why */
+	char notes[16][512];
+	int nnotes = 0;
 	p->nexpect = 0;
 	for (int i = 0; i < nkernels && p->nexpect < PROG_MAX_EXPECT; i++) {
 		prog_run(p, &kernels[i], &quiet, &r);
+		if (r.unfired && nnotes < 16) {
+			char why[160];
+			int u = 0;
+			while (r.pre[u].fired)
+				u++;
+			prog_unfired_why(p, &r, u, why, sizeof(why));
+			snprintf(
+			    notes[nnotes++], sizeof(notes[0]),
+			    "# no expect line for %s (%s there), as preempt %d at op %d point %d "
+			    "to %d does not fire: %s\n",
+			    kernels[i].name, r.verdict, p->preempts[u].task, p->preempts[u].op,
+			    p->preempts[u].point, p->preempts[u].to, why);
+			continue;
+		}
 		struct expectation *e = &p->expect[p->nexpect++];
 		snprintf(e->kernel, sizeof(e->kernel), "%s", kernels[i].name);
 		snprintf(e->verdict, sizeof(e->verdict), "%s", r.verdict);
@@ -50,7 +139,9 @@ int case_write_minimized(struct program *p, const struct kernel_config *k, const
 	fprintf(f, "# (%d ops, %d preemptions before; %d runs to minimize)\n", before_ops,
 		before_pre, runs);
 	fprintf(f, "# replay: build/bin/snafu replay --kernel=%s %s\n", k->name,
-		out ? out : "THIS.case");
+		out && strcmp(out, "-") ? out : "THIS.case");
+	for (int i = 0; i < nnotes; i++)
+		fputs(notes[i], f);
 	prog_print(p, f);
 	if (out && case_close_out(f, tmp, out))
 		return 2;

@@ -4,16 +4,24 @@
 #ifndef SNAFU_CASEFILE_H
 #define SNAFU_CASEFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include "../prog/minimize.h"
 
-/* Open OUT for writing through the temporary TMP (OUT.tmp.PID); NULL after one line on
- * stderr. */
+/* Whether -o OUT may be written (case_open_out's check, for a command to make before
+ * its work); false after one line on stderr. */
+bool case_out_ok(const char *out);
+
+/* Open OUT for writing through the temporary TMP (OUT.tmp.PID, made with O_EXCL); NULL
+ * after one line on stderr. OUT must be a regular file or a new name: a directory, a
+ * symbolic link, a device, a FIFO or a socket is refused (nothing written). "-" is
+ * standard output (TMP is then ""). */
 FILE *case_open_out(const char *out, char *tmp, size_t len);
 
-/* Close the temporary and rename it to OUT: 0, or 2 after one line on stderr. */
+/* Close the temporary and rename it to OUT (checking OUT again): 0, or 2 after one line
+ * on stderr and with the temporary removed. */
 int case_close_out(FILE *f, const char *tmp, const char *out);
 
 /* Minimize *p, which gives the finding `verdict` on kernel k, keeping that signature;

@@ -3,6 +3,11 @@
  * Exit status: 0 no finding, 1 finding (or an expectation not met), 2 bad usage or bad
  * input, with one line naming the file (or argument), the position and what was
  * expected.
+ *
+ * Arguments: main() reads them once for every command, GNU style (normalize()): options
+ * anywhere, --NAME VALUE as --NAME=VALUE, -- ends the options, -h/--help/--version.
+ * Cases: load_case() tells text from the byte form by content (text_reason()), not by
+ * the file's name; --input=text|bytes overrides, and - is standard input.
  */
 #include "../prog/exec.h"
 #include "../prog/minimize.h"
@@ -13,6 +18,7 @@
 #include "record.h"
 #include "trace.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,72 +26,152 @@
 
 static const char *prog_name = "snafu";
 
-static void usage(FILE *out)
+/* --input=text|bytes (main() takes it off the command line for load_case) */
+enum case_form case_input_form = CASE_AUTO;
+
+/* Every command: its help, and the options that take a value (main() reads both). */
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	bool reads_cases;              /* takes --input=text|bytes and - for stdin */
+	const char *const *value_opts; /* "--kernel" (also --kernel=V), "-o" (-o V, -oV) */
+	const char *help;
+};
+
+static int cmd_kernels(int argc, char **argv);
+static int cmd_replay(int argc, char **argv);
+static int cmd_minimize(int argc, char **argv);
+static int cmd_show(int argc, char **argv);
+static int cmd_stress(int argc, char **argv);
+
+static const char *const no_values[] = {NULL};
+static const char *const replay_values[] = {"--kernel", "--repeat", "--stop-at-step", NULL};
+static const char *const kernel_value[] = {"--kernel", NULL};
+static const char *const minimize_values[] = {"--kernel", "-o", NULL};
+static const char *const show_values[] = {"-o", NULL};
+static const char *const stress_values[] = {"--kernel", "--threads", "--seconds",
+					    "--seed",   "--hang-ms", NULL};
+static const char *const evaluate_values[] = {"--runs", "--jobs", "--ops", "--seed", "--out", NULL};
+
+static const struct command commands[] = {
+    {"kernels", cmd_kernels, false, no_values,
+     "  kernels                 list the kernels snafu can run\n"},
+    {"replay", cmd_replay, true, replay_values,
+     "  replay [OPTIONS] CASE.. run cases; exit 1 on a finding\n"
+     "      --kernel=NAME       kernel to run (default " SNAFU_DEFAULT_KERNEL ")\n"
+     "      --check             compare with the cases' expect lines instead; with no\n"
+     "                          --kernel, check every kernel the case names; a schedule\n"
+     "                          that does not fire in full is a MISMATCH too\n"
+     "      --repeat=N          run N times, fail unless every trace digest agrees\n"
+     "      --digest            print the trace digest of each run\n"
+     "      --trace             print every event of the run\n"
+     "      --no-schedule       ignore the case's preemptions\n"
+     "      --quiet             print no report, only the verdict line\n"
+     "      --stop-at-step=N    raise SIGTRAP at the run's N-th scheduling point, for\n"
+     "                          gdb (without a debugger the process dies of it)\n"
+     "                          a preemption that does not fire, or a step past the\n"
+     "                          run's end, gets a warning on stderr\n"},
+    {"record", cmd_record, true, kernel_value,
+     "  record [--kernel=NAME] CASE\n"
+     "                          record the replay under rr and print how to debug it;\n"
+     "                          where rr cannot record, say why and print gdb commands\n"
+     "                          that stop at the finding (exit 3)\n"},
+    {"minimize", cmd_minimize, true, minimize_values,
+     "  minimize [--kernel=NAME] [-o OUT.case] INPUT\n"
+     "                          shrink a case or fuzzer input with a finding to a small\n"
+     "                          readable case with the same signature, with expect lines\n"
+     "                          for every kernel\n"},
+    {"stress", cmd_stress, true, stress_values,
+     "  stress [--kernel=NAME] [--threads=N] [--seconds=S] [--seed=S] [--hang-ms=MS] "
+     "[CASE]\n"
+     "                          run Olof's testcase on N threads (2..4, default 2) or\n"
+     "                          loop a case on real threads until the hung-task watchdog\n"
+     "                          fires (exit 1) or time runs out (exit 0); a progress line\n"
+     "                          every 3 s; --seed turns on chaos (random yields, sleeps)\n"},
+    {"trace", cmd_trace, true, minimize_values,
+     "  trace [--kernel=NAME] [-o FILE.json|FILE.html] CASE\n"
+     "                          replay a case and draw it: FILE.json for Perfetto\n"
+     "                          (ui.perfetto.dev), FILE.html a page with one lane per\n"
+     "                          task, the locks held and waited for, the wait-for cycle;\n"
+     "                          without -o print what replay prints\n"},
+    {"show", cmd_show, true, show_values,
+     "  show [--no-schedule] [--bytes] [-o OUT] FILE\n"
+     "                          print a case (text or bytes) as text, or write it to OUT;\n"
+     "                          --bytes writes the byte form (to OUT only, - for a pipe);\n"
+     "                          --no-schedule drops its preemptions\n"},
+    {"evaluate", cmd_evaluate, false, evaluate_values,
+     "  evaluate [OPTIONS]      fuzz every kernel with the same budget of executions and\n"
+     "                          print a table: verdict, executions to the first finding,\n"
+     "                          signature, minimized case; exit 0 when it ran\n"
+     "      --runs=N            executions per kernel (default 1000000)\n"
+     "      --jobs=J            fuzzers run at once (default: the online CPUs)\n"
+     "      --ops=futex|all     the ops the fuzzer may use (default all)\n"
+     "      --seed=S            libFuzzer's seed, 1..4294967295 (default 1)\n"
+     "      --out=DIR           corpora, logs, artifacts, cases (default: evaluate/ beside\n"
+     "                          snafu's directory, build/evaluate for build/bin/snafu)\n"
+     "      --markdown          print the table as GitHub markdown\n"},
+};
+#define NCOMMANDS ((int)(sizeof(commands) / sizeof(commands[0])))
+
+static const char usage_notes[] =
+    "\n"
+    "Options may come before or after the arguments; one that takes a value takes it\n"
+    "as --NAME=VALUE or --NAME VALUE (-o OUT); -- ends the options. -h or --help after\n"
+    "a command prints its help.\n"
+    "CASE, INPUT, FILE: a text case or the fuzzer's byte form, told apart by content:\n"
+    "text when its first word (after blank and # comment lines) is a word of the case\n"
+    "grammar, or every byte is printable ASCII, or the name ends in .case; else bytes.\n"
+    "--input=text or --input=bytes says which instead; - reads standard input.\n"
+    "-o writes through a temporary and a rename, onto a regular file or a new name only.\n";
+
+static void usage(FILE *out, const struct command *only)
 {
-	fprintf(
-	    out,
-	    "usage: snafu COMMAND [OPTIONS] [ARGS]\n"
-	    "\n"
-	    "commands:\n"
-	    "  kernels                 list the kernels snafu can run\n"
-	    "  replay [OPTIONS] CASE.. run cases; exit 1 on a finding\n"
-	    "      --kernel=NAME       kernel to run (default 2.6.11-rc4)\n"
-	    "      --check             compare with the cases' expect lines instead; with no\n"
-	    "                          --kernel, check every kernel the case names\n"
-	    "      --repeat=N          run N times, fail unless every trace digest agrees\n"
-	    "      --digest            print the trace digest of each run\n"
-	    "      --trace             print every event of the run\n"
-	    "      --no-schedule       ignore the case's preemptions\n"
-	    "      --quiet             print no report, only the verdict line\n"
-	    "      --stop-at-step=N    raise SIGTRAP at the run's N-th scheduling point, for\n"
-	    "                          gdb (without a debugger the process dies of it)\n"
-	    "  record [--kernel=NAME] CASE\n"
-	    "                          record the replay under rr and print how to debug it;\n"
-	    "                          where rr cannot record, say why and print gdb commands\n"
-	    "                          that stop at the finding (exit 3)\n"
-	    "  minimize [--kernel=NAME] [-o OUT.case] INPUT\n"
-	    "                          shrink a case or fuzzer input with a finding to a small\n"
-	    "                          readable case with the same signature, with expect lines\n"
-	    "                          for every kernel\n"
-	    "  stress [--kernel=NAME] [--threads=N] [--seconds=S] [--seed=S] [--hang-ms=MS] "
-	    "[CASE]\n"
-	    "                          run Olof's testcase (or loop a case) on real threads until\n"
-	    "                          the hung-task watchdog fires (exit 1) or time runs out\n"
-	    "                          (exit 0); --seed turns on chaos (random yields, sleeps)\n"
-	    "  trace [--kernel=NAME] [-o FILE.json|FILE.html] CASE\n"
-	    "                          replay a case and draw it: FILE.json for Perfetto\n"
-	    "                          (ui.perfetto.dev), FILE.html a page with one lane per\n"
-	    "                          task, the locks held and waited for, the wait-for cycle;\n"
-	    "                          without -o print what replay prints\n"
-	    "  show [--no-schedule] [--bytes -o OUT] FILE\n"
-	    "                          print a case (text or bytes) as text, or write its byte\n"
-	    "                          form to OUT; --no-schedule drops its preemptions\n"
-	    "  evaluate [OPTIONS]      fuzz every kernel with the same budget of executions and\n"
-	    "                          print a table: verdict, executions to the first finding,\n"
-	    "                          signature, minimized case; exit 0 when it ran\n"
-	    "      --runs=N            executions per kernel (default 1000000)\n"
-	    "      --jobs=J            fuzzers run at once (default: the online CPUs)\n"
-	    "      --ops=futex|all     the ops the fuzzer may use (default all)\n"
-	    "      --seed=S            libFuzzer's seed, 1..4294967295 (default 1)\n"
-	    "      --out=DIR           corpora, logs, artifacts, cases (default build/evaluate)\n"
-	    "      --markdown          print the table as GitHub markdown\n"
-	    "\n"
-	    "A file named *.case is text; anything else is the fuzzer's byte form.\n");
+	if (only) {
+		fprintf(out, "usage: snafu %s", only->help + 2);
+	} else {
+		fprintf(out, "usage: snafu COMMAND [OPTIONS] [ARGS]\n\ncommands:\n");
+		for (int i = 0; i < NCOMMANDS; i++)
+			fputs(commands[i].help, out);
+		fprintf(out, "  --version               print snafu's version\n");
+	}
+	fputs(usage_notes, out);
+}
+
+/* A name or argument as an error line shows it: at most 64 bytes, then "...". */
+static const char *shown(const char *s, char *buf, size_t len)
+{
+	if (strlen(s) <= 64 || len < 68)
+		return s;
+	snprintf(buf, len, "%.64s...", s);
+	return buf;
+}
+
+/* argpos[n]: the position on the command line of what the command sees as argument n
+ * (main() moves options before the arguments and joins --NAME VALUE). */
+static int *argpos, nargpos;
+
+int cli_argn(int argn)
+{
+	return argn >= 0 && argn < nargpos ? argpos[argn] : argn;
 }
 
 void die_usage(const char *fmt, const char *arg, int argn)
 {
-	fprintf(stderr, "%s: argument %d '%s': expected %s (see snafu --help)\n", prog_name, argn,
-		arg, fmt);
+	char buf[80];
+
+	fprintf(stderr, "%s: argument %d '%s': expected %s (see snafu --help)\n", prog_name,
+		cli_argn(argn), shown(arg, buf, sizeof(buf)), fmt);
 	exit(2);
 }
 
 const struct kernel_config *kernel_arg(const char *name)
 {
 	const struct kernel_config *k = kernel_by_name(name);
+	char buf[80];
 
 	if (!k) {
-		fprintf(stderr, "%s: unknown kernel '%s'; valid kernels:", prog_name, name);
+		fprintf(stderr, "%s: unknown kernel '%s'; valid kernels:", prog_name,
+			shown(name, buf, sizeof(buf)));
 		for (int i = 0; i < nkernels; i++)
 			fprintf(stderr, " %s", kernels[i].name);
 		fprintf(stderr, "\n");
@@ -94,22 +180,29 @@ const struct kernel_config *kernel_arg(const char *name)
 	return k;
 }
 
-static bool is_text_case(const char *path)
+const char *case_name(const char *path)
 {
-	size_t n = strlen(path);
-
-	return n >= 5 && !strcmp(path + n - 5, ".case");
+	return strcmp(path, "-") ? path : "<stdin>";
 }
 
-/* Read a whole file; on error print one line and exit 2. */
+/* Read a whole file ("-": standard input); on error print one line and exit 2. */
 static uint8_t *read_file(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
+	static bool stdin_read;
+	bool is_stdin = !strcmp(path, "-");
+	FILE *f = is_stdin ? stdin : fopen(path, "rb");
+	const char *name = case_name(path);
 	uint8_t *buf = NULL;
 	size_t cap = 0, n = 0;
 
+	if (is_stdin && stdin_read) {
+		fprintf(stderr, "%s: %s: expected - once: standard input is read already\n",
+			prog_name, name);
+		exit(2);
+	}
+	stdin_read |= is_stdin;
 	if (!f) {
-		fprintf(stderr, "%s: %s: cannot open: %s\n", prog_name, path, strerror(errno));
+		fprintf(stderr, "%s: %s: cannot open: %s\n", prog_name, name, strerror(errno));
 		exit(2);
 	}
 	for (;;) {
@@ -117,7 +210,7 @@ static uint8_t *read_file(const char *path, size_t *len)
 			cap = cap ? cap * 2 : 65536;
 			if (cap > (64u << 20)) {
 				fprintf(stderr, "%s: %s: expected a case under 64 MiB\n", prog_name,
-					path);
+					name);
 				exit(2);
 			}
 			buf = realloc(buf, cap);
@@ -130,13 +223,57 @@ static uint8_t *read_file(const char *path, size_t *len)
 			break;
 	}
 	if (ferror(f)) {
-		fprintf(stderr, "%s: %s: read error: %s\n", prog_name, path, strerror(errno));
+		fprintf(stderr, "%s: %s: read error: %s\n", prog_name, name, strerror(errno));
 		exit(2);
 	}
-	fclose(f);
+	if (!is_stdin)
+		fclose(f);
 	buf[n] = 0;
 	*len = n;
 	return buf;
+}
+
+/* Text or bytes, by content (the rule in usage_notes and README.md). The byte form's
+ * first byte is the task count (0..2 in every file snafu writes, which is never
+ * text); fuzzer inputs are arbitrary, so an all-printable one is possible: it is read
+ * as text and, not parsing, gets an error with a hint (never a silent run of the
+ * wrong program); --input=bytes reads it. A text case with a typo in its first word is
+ * still all printable, so it is an error too, not a byte string. */
+enum { BY_NAME = 1, BY_GRAMMAR, BY_PRINTABLE, BY_BOM };
+
+static int text_reason(const char *path, const uint8_t *d, size_t n)
+{
+	size_t len = strlen(path), i = 0;
+
+	if (len >= 5 && !strcmp(path + len - 5, ".case"))
+		return BY_NAME; /* it says it is text: a binary one is an error, not bytes */
+	if (n >= 3 && d[0] == 0xef && d[1] == 0xbb && d[2] == 0xbf)
+		return BY_BOM; /* an editor's UTF-8 mark: text (the parser points at it) */
+	/* the first word after blanks and # comment lines */
+	for (;;) {
+		while (i < n && isspace(d[i]))
+			i++;
+		if (i < n && d[i] == '#') {
+			while (i < n && d[i] != '\n')
+				i++;
+			continue;
+		}
+		break;
+	}
+	size_t w = i;
+	while (w < n && !isspace(d[w]) && d[w] != '#' && d[w])
+		w++;
+	static const char *const words[] = {"task", "tasks", "preempt", "expect", "schedule"};
+	for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
+		if (w - i == strlen(words[k]) && !memcmp(d + i, words[k], w - i))
+			return BY_GRAMMAR;
+	for (int k = 0; k < OP_NKINDS; k++)
+		if (w - i == strlen(op_names[k]) && !memcmp(d + i, op_names[k], w - i))
+			return BY_GRAMMAR;
+	for (i = 0; i < n; i++)
+		if (!(d[i] >= 0x20 && d[i] < 0x7f) && !(d[i] >= '\t' && d[i] <= '\r'))
+			return 0;
+	return BY_PRINTABLE; /* the empty file too: an error, where bytes would run "ok" */
 }
 
 /* Load a case in either form; a malformed text case is reported as FILE:LINE:COL.
@@ -145,8 +282,12 @@ void load_case(const char *path, struct program *p)
 {
 	size_t len;
 	uint8_t *data = read_file(path, &len);
+	const char *name = case_name(path);
+	int why = case_input_form == CASE_TEXT    ? BY_NAME
+		  : case_input_form == CASE_BYTES ? 0
+						  : text_reason(path, data, len);
 
-	if (is_text_case(path)) {
+	if (why) {
 		char err[256];
 		if (memchr(data, 0, len)) {
 			size_t off = (size_t)((uint8_t *)memchr(data, 0, len) - data);
@@ -154,18 +295,50 @@ void load_case(const char *path, struct program *p)
 			for (size_t i = 0; i < off; i++, col++)
 				if (data[i] == '\n')
 					line++, col = 0;
-			fprintf(stderr, "%s:%d:%d: expected text, found a NUL byte\n", path, line,
-				col);
+			fprintf(stderr, "%s:%d:%d: expected text, found a NUL byte%s\n", name, line,
+				col,
+				case_input_form == CASE_AUTO
+				    ? " (--input=bytes reads the byte form)"
+				    : "");
 			exit(2);
 		}
 		if (prog_parse((const char *)data, p, err, sizeof(err))) {
-			fprintf(stderr, "%s:%s\n", path, err);
+			fprintf(stderr, "%s:%s%s\n", name, err,
+				why == BY_PRINTABLE ? " (read as text, every byte being printable; "
+						      "--input=bytes reads the byte form)"
+						    : "");
 			exit(2);
 		}
 	} else {
 		prog_decode(data, len, p);
 	}
 	free(data);
+}
+
+/* After a run: one warning line on stderr for each preemption that did not fire and for
+ * a --stop-at-step past the run's end. Returns the number of preemptions that did not
+ * fire. Shared through cli.h. */
+int warn_schedule(const char *name, const struct program *p, const struct kernel_config *k,
+		  const struct run_result *r, uint64_t stop_at)
+{
+	char why[160];
+
+	for (int i = 0; i < r->npreempts; i++) {
+		if (r->pre[i].fired)
+			continue;
+		const struct sim_preempt *s = &p->preempts[i];
+		prog_unfired_why(p, r, i, why, sizeof(why));
+		fprintf(stderr,
+			"%s [%s]: warning: preempt %d at op %d point %d to %d did not fire: %s\n",
+			case_name(name), k->name, s->task, s->op, s->point, s->to, why);
+	}
+	if (stop_at > r->steps)
+		fprintf(stderr,
+			"%s [%s]: warning: --stop-at-step=%llu never came: the run has %llu "
+			"steps\n",
+			case_name(name), k->name, (unsigned long long)stop_at,
+			(unsigned long long)r->steps);
+	return r->unfired;
 }
 
 static int cmd_kernels(int argc, char **argv)
@@ -251,6 +424,7 @@ static int cmd_replay(int argc, char **argv)
 	}
 	static struct program p;
 	for (int c = first; c < argc; c++) {
+		const char *name = case_name(argv[c]);
 		load_case(argv[c], &p);
 		/* which kernels to run: --kernel, else the expected ones when checking */
 		const struct kernel_config *ks[16];
@@ -262,7 +436,7 @@ static int cmd_replay(int argc, char **argv)
 				if (!ks[nk]) {
 					fprintf(stderr,
 						"%s: expect line %d names unknown kernel '%s'\n",
-						argv[c], e + 1, p.expect[e].kernel);
+						name, e + 1, p.expect[e].kernel);
 					return 2;
 				}
 				want[nk++] = p.expect[e].verdict;
@@ -270,17 +444,17 @@ static int cmd_replay(int argc, char **argv)
 			if (!nk) {
 				fprintf(stderr,
 					"%s: expected 'expect KERNEL VERDICT' lines for --check\n",
-					argv[c]);
+					name);
 				return 2;
 			}
 		} else {
-			ks[0] = only ? only : kernel_by_name("2.6.11-rc4");
+			ks[0] = only ? only : kernel_by_name(SNAFU_DEFAULT_KERNEL);
 			want[0] = NULL;
 			for (int e = 0; e < p.nexpect; e++)
 				if (!strcmp(p.expect[e].kernel, ks[0]->name))
 					want[0] = p.expect[e].verdict;
 			if (check && !want[0]) {
-				fprintf(stderr, "%s: no expect line for kernel %s\n", argv[c],
+				fprintf(stderr, "%s: no expect line for kernel %s\n", name,
 					ks[0]->name);
 				return 2;
 			}
@@ -293,14 +467,15 @@ static int cmd_replay(int argc, char **argv)
 			struct run_result r, first_r;
 			for (long n = 0; n < repeat; n++) {
 				prog_run(&p, ks[k], &o, &r);
-				if (n == 0)
+				if (n == 0) {
 					first_r = r;
-				else if (r.digest != first_r.digest ||
-					 strcmp(r.verdict, first_r.verdict)) {
+					warn_schedule(argv[c], &p, ks[k], &r, stop_at);
+				} else if (r.digest != first_r.digest ||
+					   strcmp(r.verdict, first_r.verdict)) {
 					printf("%s [%s]: NONDETERMINISTIC: run %ld digest %016llx, "
 					       "run 1 "
 					       "%016llx\n",
-					       argv[c], ks[k]->name, n + 1,
+					       name, ks[k]->name, n + 1,
 					       (unsigned long long)r.digest,
 					       (unsigned long long)first_r.digest);
 					return 1;
@@ -311,21 +486,26 @@ static int cmd_replay(int argc, char **argv)
 			if (r.result != SIM_OK && !quiet && !check)
 				prog_report(stdout, ks[k]);
 			if (check) {
-				bool ok = !strcmp(r.verdict, want[k]);
-				printf("%s [%s]: %s (expected %s) %s\n", argv[c], ks[k]->name,
-				       r.verdict, want[k], ok ? "PASS" : "MISMATCH");
+				/* a saved case is exact: its whole schedule fires */
+				bool ok = !strcmp(r.verdict, want[k]) && !r.unfired;
+				printf("%s [%s]: %s (expected %s) %s", name, ks[k]->name, r.verdict,
+				       want[k], ok ? "PASS" : "MISMATCH");
+				if (r.unfired)
+					printf(", %d of %d preemption%s did not fire", r.unfired,
+					       r.npreempts, r.npreempts == 1 ? "" : "s");
+				putchar('\n');
 				if (!ok) {
 					if (r.result != SIM_OK && !quiet)
 						prog_report(stdout, ks[k]);
 					status = 1;
 				}
 			} else {
-				printf("%s [%s]: %s\n", argv[c], ks[k]->name, r.verdict);
+				printf("%s [%s]: %s\n", name, ks[k]->name, r.verdict);
 				if (r.result != SIM_OK)
 					status = 1;
 			}
 			if (digest)
-				printf("%s [%s]: digest %016llx steps %llu runs %ld\n", argv[c],
+				printf("%s [%s]: digest %016llx steps %llu runs %ld\n", name,
 				       ks[k]->name, (unsigned long long)r.digest,
 				       (unsigned long long)r.steps, repeat);
 		}
@@ -335,7 +515,7 @@ static int cmd_replay(int argc, char **argv)
 
 static int cmd_minimize(int argc, char **argv)
 {
-	const struct kernel_config *k = kernel_by_name("2.6.11-rc4");
+	const struct kernel_config *k = kernel_by_name(SNAFU_DEFAULT_KERNEL);
 	const char *out = NULL, *in = NULL;
 
 	for (int i = 1; i < argc; i++) {
@@ -354,6 +534,8 @@ static int cmd_minimize(int argc, char **argv)
 		fprintf(stderr, "%s minimize: expected an INPUT\n", prog_name);
 		return 2;
 	}
+	if (out && !case_out_ok(out))
+		return 2;
 	static struct program p;
 	struct run_opts quiet = {0};
 	struct run_result r;
@@ -361,12 +543,12 @@ static int cmd_minimize(int argc, char **argv)
 	prog_run(&p, k, &quiet, &r);
 	if (r.result == SIM_OK) {
 		fprintf(stderr, "%s: expected an input with a finding on %s; it runs to the end\n",
-			in, k->name);
+			case_name(in), k->name);
 		return 2;
 	}
 	char verdict[sizeof(r.verdict)];
 	snprintf(verdict, sizeof(verdict), "%s", r.verdict);
-	return case_write_minimized(&p, k, verdict, in, "snafu minimize", out);
+	return case_write_minimized(&p, k, verdict, case_name(in), "snafu minimize", out);
 }
 
 static int cmd_show(int argc, char **argv)
@@ -390,6 +572,21 @@ static int cmd_show(int argc, char **argv)
 	}
 	if (!in || (bytes && !out)) {
 		fprintf(stderr, "%s show: expected FILE, and -o OUT with --bytes\n", prog_name);
+		return 2;
+	}
+	size_t olen = out ? strlen(out) : 0;
+	if (bytes && olen >= 5 && !strcmp(out + olen - 5, ".case")) {
+		fprintf(stderr,
+			"%s show: expected an OUT not named *.case for --bytes (a .case "
+			"file is read as text)\n",
+			prog_name);
+		return 2;
+	}
+	if (bytes && !strcmp(out, "-") && isatty(STDOUT_FILENO)) {
+		fprintf(stderr,
+			"%s show: expected -o - with --bytes to write to a pipe or a file, "
+			"not a terminal\n",
+			prog_name);
 		return 2;
 	}
 	static struct program p;
@@ -416,7 +613,9 @@ static int cmd_show(int argc, char **argv)
  * command to snafu-native next to it. */
 #ifdef SNAFU_NATIVE
 /* Olof's testcase, one task per thread: map 1 MiB of /dev/zero shared, FUTEX_WAIT with
- * value 1 on every page, unmap; the loop repeats it. */
+ * value 1 on every page, unmap; the loop repeats it. It takes two threads at least: the
+ * deadlock needs one task's mmap or munmap queued for mmap_sem between another's
+ * futex_wait and its fault, and one thread alone never hangs. */
 static void seed_testcase(struct program *p, int threads)
 {
 	char text[1024] = "", err[256];
@@ -428,7 +627,7 @@ static void seed_testcase(struct program *p, int threads)
 		    "task %d\n  mmap buf%d pages=256 prot=rw shared\n"
 		    "  futex_wait buf%d val=1 each-page\n  munmap buf%d pages=256\n",
 		    t, t, t, t);
-	if (prog_parse(text, p, err, sizeof(err)))
+	if (prog_parse(text, p, err, sizeof(err)) || p->ntasks != threads)
 		abort(); /* our own text */
 }
 
@@ -437,26 +636,35 @@ static long num_flag(const char *a, const char *prefix, long lo, long hi, int ar
 	char *end, what[96];
 	long v = strtol(a + strlen(prefix), &end, 10);
 
-	if (*end || v < lo || v > hi) {
+	if (*end || end == a + strlen(prefix) || v < lo || v > hi) {
 		snprintf(what, sizeof(what), "%sN with N in %ld..%ld", prefix, lo, hi);
 		die_usage(what, a, argn);
 	}
 	return v;
 }
 
+static void stress_progress(uint64_t now_ms, uint64_t iterations)
+{
+	printf("stress: %llu s, %llu iterations\n", (unsigned long long)(now_ms / 1000),
+	       (unsigned long long)iterations);
+	fflush(stdout);
+}
+
 static int cmd_stress(int argc, char **argv)
 {
-	const struct kernel_config *k = kernel_by_name("2.6.11-rc4");
+	const struct kernel_config *k = kernel_by_name(SNAFU_DEFAULT_KERNEL);
 	long threads = 2, seconds = 60, seed = 0, hang_ms = 2000;
 	const char *in = NULL;
+	int threads_arg = 0;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strncmp(a, "--kernel=", 9))
 			k = kernel_arg(a + 9);
-		else if (!strncmp(a, "--threads=", 10))
-			threads = num_flag(a, "--threads=", 1, PROG_MAX_TASKS, i + 1);
-		else if (!strncmp(a, "--seconds=", 10))
+		else if (!strncmp(a, "--threads=", 10)) {
+			threads = num_flag(a, "--threads=", 2, PROG_MAX_TASKS, i + 1);
+			threads_arg = i + 1;
+		} else if (!strncmp(a, "--seconds=", 10))
 			seconds = num_flag(a, "--seconds=", 1, 86400, i + 1);
 		else if (!strncmp(a, "--seed=", 7))
 			seed = num_flag(a, "--seed=", 0, 1L << 30, i + 1);
@@ -472,20 +680,26 @@ static int cmd_stress(int argc, char **argv)
 		else
 			in = a;
 	}
+	if (in && threads_arg)
+		die_usage("--threads=N for Olof's testcase only (a CASE has its own tasks)",
+			  argv[threads_arg - 1], threads_arg);
 	static struct program p;
 	if (in)
 		load_case(in, &p);
 	else
 		seed_testcase(&p, (int)threads);
-	printf("stress: kernel %s, %d threads, %s, up to %ld s, hung-task threshold %ld ms%s\n",
-	       k->name, p.ntasks, in ? in : "Olof's testcase", seconds, hang_ms,
-	       seed ? ", chaos on" : "");
+	printf("stress: kernel %s, %d threads, %s, up to %ld s, hung-task threshold %ld ms%s%s\n",
+	       k->name, p.ntasks, in ? case_name(in) : "Olof's testcase", seconds, hang_ms,
+	       seed ? ", chaos on" : "",
+	       p.npreempts ? ", the case's preemptions ignored (real threads)" : "");
 	fflush(stdout);
 	struct run_opts o = {
 	    .loop = true,
 	    .seconds = (uint64_t)seconds,
 	    .hang_ms = (uint64_t)hang_ms,
 	    .chaos_seed = (uint64_t)seed,
+	    .progress_ms = 3000,
+	    .progress = stress_progress,
 	};
 	struct run_result r;
 	prog_run(&p, k, &o, &r);
@@ -503,12 +717,14 @@ static int cmd_stress(int argc, char **argv)
 	_exit(1); /* the hung threads stay hung: leave without joining them */
 }
 #else
+/* The simulator build hands stress to snafu-native next to it, with the command line as
+ * it was typed (snafu-native's main() reads the options again). */
 static int cmd_stress(int argc, char **argv)
 {
 	char self[4096], path[4200];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
-	(void)argc;
+	(void)argc, (void)argv;
 	if (n <= 0) {
 		fprintf(stderr, "%s stress: cannot find my own executable\n", prog_name);
 		return 2;
@@ -517,48 +733,186 @@ static int cmd_stress(int argc, char **argv)
 	char *slash = strrchr(self, '/');
 	*slash = 0;
 	snprintf(path, sizeof(path), "%s/snafu-native", self);
-	argv[-1] = path;
-	execv(path, argv - 1);
+	char **typed = cli_typed_argv();
+	typed[0] = path;
+	execv(path, typed);
 	fprintf(stderr, "%s stress: %s: expected the native-runtime build next to snafu: %s\n",
 		prog_name, path, strerror(errno));
 	return 2;
 }
 #endif
 
+/* The command line as it was typed: a command that hands itself over to another snafu
+ * build passes this on (that build's main() reads the options again). */
+static char **typed_argv;
+
+char **cli_typed_argv(void)
+{
+	return typed_argv;
+}
+
+static const struct command *find_command(const char *name)
+{
+	for (int i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+/* One line, exit 2, for an argument at position POS of the command line. */
+static void die_at(const char *fmt, const char *arg, int pos)
+{
+	char buf[80];
+
+	fprintf(stderr, "%s: argument %d '%s': expected %s (see snafu --help)\n", prog_name, pos,
+		shown(arg, buf, sizeof(buf)), fmt);
+	exit(2);
+}
+
+/* GNU-style arguments, once, for every command (record and evaluate too): the options,
+ * wherever they are, come first in the order given, then the other arguments; "--" ends
+ * the options (an argument after it that begins with '-' becomes ./-...); an option
+ * that takes a value takes the next argument as --NAME=VALUE or -o VALUE; -h, --help and
+ * --version anywhere print and exit 0; --input=text|bytes sets case_input_form. The
+ * commands then parse a plain "options, then arguments" list, and argpos maps what they
+ * see back to the position typed, for their error lines. Returns the command's argv
+ * (argv[0] its name) with a free slot before it: record and stress hand themselves to
+ * another build through argv[-1]. */
+static char **normalized; /* kept for the run (and for LeakSanitizer) */
+
+static char **normalize(const struct command *c, int argc, char **argv, int *out_argc)
+{
+	char **nv = normalized = calloc((size_t)argc + 2, sizeof(*nv)), **cv = nv + 1;
+	char **rest = calloc((size_t)argc + 1, sizeof(*rest));
+	int *pos = calloc((size_t)argc + 2, sizeof(*pos));
+	int *rest_pos = calloc((size_t)argc + 1, sizeof(*rest_pos));
+	int m = 0, nrest = 0;
+	bool options = true;
+
+	if (!nv || !rest || !pos || !rest_pos)
+		abort();
+	cv[m] = argv[1];
+	pos[++m] = 1;
+	for (int i = 2; i < argc; i++) {
+		char *a = argv[i];
+		if (!options || a[0] != '-' || !a[1]) {
+			if (a[0] == '-' && a[1]) { /* after "--": a file named -x */
+				char *b = malloc(strlen(a) + 3);
+				if (!b)
+					abort();
+				sprintf(b, "./%s", a);
+				a = b;
+			}
+			rest[nrest] = a;
+			rest_pos[nrest++] = i;
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			options = false;
+			continue;
+		}
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout, c);
+			exit(0);
+		}
+		if (!strcmp(a, "--version")) {
+			printf("snafu %s\n", SNAFU_VERSION);
+			exit(0);
+		}
+		if (c->reads_cases && (!strcmp(a, "--input") || !strncmp(a, "--input=", 8))) {
+			int at = i;
+			const char *v = a[7] == '=' ? a + 8 : i + 1 < argc ? argv[++i] : NULL;
+			if (v && !strcmp(v, "text"))
+				case_input_form = CASE_TEXT;
+			else if (v && !strcmp(v, "bytes"))
+				case_input_form = CASE_BYTES;
+			else
+				die_at("--input=text or --input=bytes", a, at);
+			continue;
+		}
+		const char *vopt = NULL;
+		bool glued = false; /* -oVALUE */
+		for (const char *const *vo = c->value_opts; *vo; vo++) {
+			if (!strcmp(*vo, a))
+				vopt = *vo;
+			else if ((*vo)[1] != '-' && !strncmp(*vo, a, 2))
+				vopt = *vo, glued = true;
+		}
+		if (vopt && !glued) { /* NAME VALUE */
+			if (i + 1 >= argc) {
+				char what[64];
+				snprintf(what, sizeof(what), "a value after %s", a);
+				die_at(what, a, i);
+			}
+			if (a[1] == '-') {
+				char *b = malloc(strlen(a) + strlen(argv[i + 1]) + 2);
+				if (!b)
+					abort();
+				sprintf(b, "%s=%s", a, argv[i + 1]);
+				cv[m] = b;
+				pos[++m] = i;
+			} else {
+				cv[m] = a;
+				pos[++m] = i;
+				cv[m] = argv[i + 1];
+				pos[++m] = i + 1;
+			}
+			i++;
+			continue;
+		}
+		if (vopt) { /* -oVALUE */
+			cv[m] = (char *)vopt;
+			pos[++m] = i;
+			cv[m] = a + 2;
+			pos[++m] = i;
+			continue;
+		}
+		cv[m] = a;
+		pos[++m] = i;
+	}
+	for (int j = 0; j < nrest; j++) {
+		cv[m] = rest[j];
+		pos[++m] = rest_pos[j];
+	}
+	cv[m] = NULL;
+	free(rest);
+	free(rest_pos);
+	argpos = pos;
+	nargpos = m + 1;
+	*out_argc = m;
+	return cv;
+}
+
 int main(int argc, char **argv)
 {
+	typed_argv = argv;
 	if (argc < 2) {
-		usage(stderr);
+		usage(stderr, NULL);
 		return 2;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help") || !strcmp(argv[1], "-h")) {
-		usage(stdout);
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    (!strcmp(argv[1], "help") && argc == 2)) {
+		usage(stdout, NULL);
 		return 0;
 	}
-	for (int i = 2; i < argc; i++)
-		if (!strcmp(argv[i], "--help")) {
-			usage(stdout);
-			return 0;
-		}
-	if (!strcmp(argv[1], "kernels"))
-		return cmd_kernels(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "replay"))
-		return cmd_replay(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "show"))
-		return cmd_show(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "minimize"))
-		return cmd_minimize(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "stress"))
-		return cmd_stress(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "evaluate"))
-		return cmd_evaluate(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "record"))
-		return cmd_record(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "trace"))
-		return cmd_trace(argc - 1, argv + 1);
-	fprintf(stderr,
-		"%s: argument 1 '%s': expected a command: kernels, replay, minimize, show, stress, "
-		"evaluate, record, trace\n",
-		prog_name, argv[1]);
-	return 2;
+	if (!strcmp(argv[1], "--version")) {
+		printf("snafu %s\n", SNAFU_VERSION);
+		return 0;
+	}
+	const struct command *c = find_command(argv[!strcmp(argv[1], "help") ? 2 : 1]);
+	if (!c) {
+		int at = !strcmp(argv[1], "help") ? 2 : 1;
+		char what[160] = "a command:";
+		for (int i = 0; i < NCOMMANDS; i++)
+			snprintf(what + strlen(what), sizeof(what) - strlen(what), "%s %s",
+				 i ? "," : "", commands[i].name);
+		die_at(what, argv[at], at);
+	}
+	if (!strcmp(argv[1], "help")) {
+		usage(stdout, c);
+		return 0;
+	}
+	int cargc;
+	char **cargv = normalize(c, argc, argv, &cargc);
+	return c->run(cargc, cargv);
 }

@@ -890,7 +890,7 @@ static bool ends_with(const char *s, const char *suffix)
 
 int cmd_trace(int argc, char **argv)
 {
-	const struct kernel_config *k = kernel_arg("2.6.11-rc4");
+	const struct kernel_config *k = kernel_arg(SNAFU_DEFAULT_KERNEL);
 	const char *out = NULL, *in = NULL;
 
 	for (int i = 1; i < argc; i++) {
@@ -913,11 +913,15 @@ int cmd_trace(int argc, char **argv)
 		return 2;
 	}
 
+	if (out && !case_out_ok(out))
+		return 2;
 	static struct program p;
 	struct run_opts o = {.trace = true};
 	struct run_result r;
 	load_case(in, &p);
 	prog_run(&p, k, &o, &r);
+	warn_schedule(in, &p, k, &r, 0);
+	in = case_name(in);
 	if (!out) {
 		if (r.result != SIM_OK)
 			prog_report(stdout, k);
