@@ -7,14 +7,15 @@
 # rr needs hardware performance counters (and perf_event_paranoid <= 1). Where they are
 # missing, as on most VMs and on this project's CI machines, this says so plainly and
 # exits 3 without recording anything: use the simulator instead, where every run is a
-# replay (`snafu replay --trace`, gdb on build/bin/snafu). Exit: snafu's status, 2 for bad
-# usage, 3 when rr cannot record here.
+# replay (`snafu replay --trace`, gdb on build/bin/snafu). Where rr is not installed, one
+# line says how to get it (Debian package rr; ./build.sh test installs it), and the same.
+# Exit: snafu's status, 2 for bad usage, 3 when rr cannot record here.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=${SNAFU_BIN:-$root/build/bin}
 [ -x "$bin/snafu-native" ] || { echo "rr-stress: $bin/snafu-native: expected a build (./build.sh)" >&2; exit 2; }
 if ! command -v rr >/dev/null; then
-	echo "rr-stress: rr is not installed (apt-get install rr); nothing recorded" >&2
+	echo "rr-stress: rr is not installed; get it with apt-get install rr (Debian package rr) or ./build.sh test, which installs it; nothing recorded" >&2
 	exit 3
 fi
 probe_dir=$(mktemp -d) # the probe's trace goes here, not into ~/.local/share/rr

@@ -1,17 +1,26 @@
 #!/usr/bin/env bash
 # snafu record where rr cannot record (this project's machines: no hardware performance
-# counters), and the gdb fallback it prints:
-#  - exit 3; the first line (stderr) says why, with rr's own error; the fallback commands
-#    follow on stdout; bad usage gets one line and exit 2;
+# counters), and the gdb fallback it prints, on every machine:
+#  - exit 3; the first line (stderr) says why, with rr's own error, or, where rr is not
+#    installed (forced with SNAFU_RR=/nonexistent/rr), how to install it; the fallback
+#    commands follow on stdout; bad usage gets one line and exit 2;
+#  - the fallback agrees with the line about gdb's recorder: the `record full` recipe
+#    only where no line says gdb cannot step backwards; gdb not installed (forced with
+#    SNAFU_GDB=/nonexistent/gdb) gets one line saying how to install it;
+#  - where gdb's recorder cannot step backwards (gdb 13 on a CPU with AMX; forced here
+#    with a gdb whose reverse commands fail with that error): exactly one more line,
+#    "gdb cannot step backwards here (record full): Couldn't write extended state
+#    status: Bad address", and a recipe with --stop-at-step, snafu-step, snafu-tasks,
+#    snafu-bt and no `record full` or reverse command;
 #  - `snafu replay --stop-at-step=N` dies of SIGTRAP without a debugger, and changes
 #    nothing when the run never gets there;
-#  - the printed gdb command, run with gdb -batch and the helpers (repro/snafu-gdb.py),
+#  - that shortened recipe, run with gdb -batch and the helpers (repro/snafu-gdb.py),
 #    stops by SIGTRAP at the finding's step: snafu-step, snafu-tasks and snafu-bt show
-#    the deadlock of the LWN article; after snafu-bt the run continues to its report;
-#  - the printed `record full` recipe (GLIBC_TUNABLES) records into the finding and
-#    through check_hung_tasks' glibc string functions, and steps backwards.
-# Where rr can record, the fallback is forced with SNAFU_RR=/nonexistent (the rr path has
-# its own test, tests/test_record_rr.sh).
+#    the deadlock of the LWN article; after snafu-bt the run continues to its report.
+# Stepping backwards with the `record full` recipe is tests/test_record_reverse.sh
+# (skipped where gdb's recorder cannot), recording with rr tests/test_record_rr.sh.
+# Where gdb is missing or may not run a program (ptrace), the checks that need it are
+# left out and, when every other check passed, the test exits 77 (CTest: skipped).
 #
 #   bash tests/test_record.sh BIN_DIR SRC_DIR
 set -uo pipefail
@@ -28,6 +37,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-record.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 cd "$src" || exit 2
 export ASAN_OPTIONS=detect_leaks=0 # LeakSanitizer does not work under ptrace (gdb)
+unset SNAFU_GDB
 
 . "$(dirname "$0")/lib.sh"
 has() { # has FILE WHAT PATTERN: grep -E PATTERN in FILE
@@ -36,39 +46,94 @@ has() { # has FILE WHAT PATTERN: grep -E PATTERN in FILE
 		sed 's/^/    | /' "$1" | head -60
 	fi
 }
+hasnt() { # hasnt FILE WHAT PATTERN
+	if grep -qE -- "$3" "$1"; then
+		bad "$2: /$3/ in $1"
+		sed 's/^/    | /' "$1" | head -60
+	else ok; fi
+}
+lines() { # lines FILE WHAT N: FILE has N lines
+	if [ "$(wc -l <"$1")" = "$3" ]; then ok; else
+		bad "$2: $(wc -l <"$1") lines, expected $3"
+		sed 's/^/    | /' "$1"
+	fi
+}
+record() { # record NAME [VAR=VALUE...]: snafu record into $tmp/NAME.out, .err; rc in $rc
+	local name=$1
+	shift
+	env "$@" "$snafu" record "$case_file" >"$tmp/$name.out" 2>"$tmp/$name.err"
+	rc=$?
+	[ "$rc" = 3 ] && ok || bad "snafu record ($name): exit $rc, expected 3"
+}
+recorder='\(gdb\) record full|reverse-|GLIBC_TUNABLES'
 
-# --- snafu record: exit 3, the reason first, then the fallback ---------------------------
+# --- rr: why it cannot record here -------------------------------------------------------
 probe_err=$tmp/probe.err
 mkdir -p "$tmp/rr"
-if command -v rr >/dev/null && _RR_TRACE_DIR=$tmp/rr rr record -n /bin/true >/dev/null 2>"$probe_err"; then
+if command -v rr >/dev/null && _RR_TRACE_DIR=$tmp/rr timeout 120 rr record -n /bin/true >/dev/null 2>"$probe_err"; then
 	echo "note: rr can record here; forcing the fallback with SNAFU_RR=/nonexistent/rr"
 	export SNAFU_RR=/nonexistent/rr
-	reason='/nonexistent/rr: cannot run'
+	reason='snafu record: rr is not installed (/nonexistent/rr: not found)'
 elif command -v rr >/dev/null; then
-	reason=$(grep -m1 -E 'FATAL|rror' "$probe_err" || head -1 "$probe_err")
+	reason="snafu record: rr cannot record here: $(grep -m1 -E 'FATAL|rror' "$probe_err" || head -1 "$probe_err")"
 else
-	reason='rr: cannot run'
+	reason='snafu record: rr is not installed (rr: not found)'
 fi
-"$snafu" record "$case_file" >"$tmp/out" 2>"$tmp/err"
-rc=$?
-[ "$rc" = 3 ] && ok || bad "snafu record: exit $rc, expected 3"
-first=$(head -1 "$tmp/err")
-if [ "$(wc -l <"$tmp/err")" = 1 ] && [[ "$first" == "snafu record: rr cannot record here: "* ]] &&
-	[[ "$first" == *"$reason"* ]]; then ok; else
-	bad "snafu record: the first line should be the probe's error '$reason'; stderr:"
-	cat "$tmp/err"
+# --- gdb: can it run a program here (ptrace)? --------------------------------------------
+gdb_skip=
+if ! command -v gdb >/dev/null; then
+	gdb_skip="no gdb here (Debian: apt-get install gdb)"
+elif ! timeout 300 gdb -nx -batch -iex 'set debuginfod enabled off' -ex starti \
+	--args "$snafu" kernels >"$tmp/starti" 2>&1 </dev/null || ! grep -q '^Program stopped' "$tmp/starti"; then
+	gdb_skip="gdb cannot run a program here: $(grep -vE '^warning:|Error in sourced' "$tmp/starti" | grep -m1 -E 'rror|annot|ermitted' ||
+		head -1 "$tmp/starti")"
+fi
+
+# --- snafu record on this machine: exit 3, the reasons first, then the fallback ----------
+record host
+first=$(head -1 "$tmp/host.err")
+if [[ "$first" == "$reason"* ]]; then ok; else
+	bad "snafu record: the first line should be '$reason...'; stderr:"
+	cat "$tmp/host.err"
+fi
+# a second line only about gdb, and the recipe agrees with it
+gline=$(sed -n 2p "$tmp/host.err")
+if [ "$(wc -l <"$tmp/host.err")" -le 2 ] && { [ -z "$gline" ] ||
+	[[ "$gline" =~ ^"snafu record: gdb "("cannot step backwards here (record full): "|"cannot run a program here: "|"is not installed (") ]]; }; then ok; else
+	bad "snafu record: stderr should be the rr line and at most one gdb line:"
+	cat "$tmp/host.err"
+fi
+case $gline in
+*"cannot step backwards"* | *"cannot run a program"*) hasnt "$tmp/host.out" "recipe without the recorder" "$recorder" ;;
+*) has "$tmp/host.out" "record full recipe" "\(gdb\) record full" ;;
+esac
+if [ -z "$gdb_skip" ] && [[ "$gline" == *"cannot run a program"* || "$gline" == *"not installed"* ]]; then
+	bad "snafu record says '$gline', but gdb runs a program here"
 fi
 # the combined output starts with it too
 "$snafu" record "$case_file" >"$tmp/both" 2>&1
 [ "$(head -1 "$tmp/both")" = "$first" ] && ok || bad "2>&1: first line is '$(head -1 "$tmp/both")'"
 
 steps=$("$snafu" replay --quiet --digest --kernel=2.6.11-rc4 "$case_file" | sed -n 's/.* steps \([0-9]*\) runs.*/\1/p')
-has "$tmp/out" "summary" "^$case_file \[2\.6\.11-rc4\]: deadlock--do_page_fault--futex_wait at step $steps,"
-has "$tmp/out" "last preemption" "the schedule's last preemption: step [0-9]+, T1 at get_user, op 2\.7, to T2"
-has "$tmp/out" "gdb command" "^  (ASAN_OPTIONS=detect_leaks=0 )?gdb -x repro/snafu-gdb\.py --args .*/?snafu replay --kernel=2\.6\.11-rc4 --stop-at-step=$steps $case_file\$"
-has "$tmp/out" "record full" "\(gdb\) record full"
-has "$tmp/out" "tunables" "GLIBC_TUNABLES=glibc\.cpu\.hwcaps=-AVX512F,-AVX512BW,-AVX512VL,-AVX2,-AVX_Fast_Unaligned_Load"
-has "$tmp/out" "finding's breakpoint" "\(gdb\) break check_hung_tasks"
+has "$tmp/host.out" "summary" "^$case_file \[2\.6\.11-rc4\]: deadlock--do_page_fault--futex_wait at step $steps,"
+has "$tmp/host.out" "last preemption" "the schedule's last preemption: step [0-9]+, T1 at get_user, op 2\.7, to T2"
+has "$tmp/host.out" "gdb command" "^  (ASAN_OPTIONS=detect_leaks=0 )?gdb -x repro/snafu-gdb\.py --args .*/?snafu replay --kernel=2\.6\.11-rc4 --stop-at-step=$steps $case_file\$"
+
+# --- rr not installed: one line saying how to get it, then the same fallback -------------
+record no-rr SNAFU_RR=/nonexistent/rr
+[ "$(head -1 "$tmp/no-rr.err")" = "snafu record: rr is not installed (/nonexistent/rr: not found); get it with apt-get install rr (Debian package rr) or ./build.sh test, which installs it" ] &&
+	ok || bad "SNAFU_RR=/nonexistent/rr: first line '$(head -1 "$tmp/no-rr.err")'"
+has "$tmp/no-rr.out" "no rr: fallback" "^$case_file \[2\.6\.11-rc4\]: deadlock--do_page_fault--futex_wait at step $steps,"
+
+# --- gdb not installed: one line saying how to get it, and the whole recipe -------------
+record no-gdb SNAFU_GDB=/nonexistent/gdb
+lines "$tmp/no-gdb.err" "SNAFU_GDB=/nonexistent/gdb: stderr" 2
+[ "$(sed -n 2p "$tmp/no-gdb.err")" = "snafu record: gdb is not installed (/nonexistent/gdb: not found); get it with apt-get install gdb (Debian package gdb)" ] &&
+	ok || bad "SNAFU_GDB=/nonexistent/gdb: second line '$(sed -n 2p "$tmp/no-gdb.err")'"
+has "$tmp/no-gdb.out" "no gdb: the landing" "^  (ASAN_OPTIONS=detect_leaks=0 )?/nonexistent/gdb -x repro/snafu-gdb\.py --args .* --stop-at-step=$steps $case_file\$"
+has "$tmp/no-gdb.out" "no gdb: record full" "\(gdb\) record full"
+has "$tmp/no-gdb.out" "no gdb: tunables" "GLIBC_TUNABLES=glibc\.cpu\.hwcaps=-AVX512F,-AVX512BW,-AVX512VL,-AVX2,-AVX_Fast_Unaligned_Load"
+has "$tmp/no-gdb.out" "no gdb: finding's breakpoint" "\(gdb\) break check_hung_tasks"
 
 # bad usage: one line, exit 2, nothing on stdout
 for args in "" "--kernel=nope $case_file" "--bogus $case_file" "$case_file $case_file" \
@@ -107,20 +172,61 @@ if [ "$rc" = 1 ] && diff -q <(grep digest "$tmp/o2") <(grep digest "$tmp/o3") >/
 	bad "replay --stop-at-step past the end: exit $rc, or the digest changed"
 fi
 
-# --- the fallback under gdb --------------------------------------------------------------
-if ! command -v gdb >/dev/null; then
-	echo "note: no gdb here; the fallback's gdb session is not checked"
+if [ -n "$gdb_skip" ]; then
 	echo "$pass passed, $fail failed"
-	[ "$fail" = 0 ]
-	exit
+	[ "$fail" = 0 ] || exit 1
+	echo "skipped: the gdb sessions: $gdb_skip"
+	exit 77
 fi
-line=$(grep -m1 -E '^  (ASAN_OPTIONS=[^ ]* )?gdb -x ' "$tmp/out")
+
+# --- gdb's recorder cannot step backwards (gdb 13 with AMX): forced ----------------------
+# a gdb whose reverse commands fail as gdb 13's do on a CPU with AMX (its ptrace
+# PTRACE_SETREGSET of the extended state gets EFAULT); everything else is the real gdb
+mkdir -p "$tmp/amx"
+cat >"$tmp/amx/amx.py" <<'EOF'
+import gdb
+
+
+class Amx(gdb.Command):
+    def __init__(self):
+        super().__init__("snafu-test-amx-error", gdb.COMMAND_USER)
+
+    def invoke(self, arg, from_tty):
+        raise gdb.GdbError("Couldn't write extended state status: Bad address.")
+
+
+Amx()
+for c in ("reverse-stepi", "reverse-nexti", "reverse-step", "reverse-next",
+          "reverse-continue", "reverse-finish"):
+    gdb.execute("define hook-%s\nsnafu-test-amx-error\nend" % c)
+EOF
+printf '#!/bin/sh\nexec gdb -iex "source %s/amx/amx.py" "$@"\n' "$tmp" >"$tmp/amx/gdb"
+chmod +x "$tmp/amx/gdb"
+record amx SNAFU_GDB="$tmp/amx/gdb"
+lines "$tmp/amx.err" "AMX: stderr" 2
+[ "$(head -1 "$tmp/amx.err")" = "$first" ] && ok || bad "AMX: the first line should be rr's"
+[ "$(sed -n 2p "$tmp/amx.err")" = "snafu record: gdb cannot step backwards here (record full): Couldn't write extended state status: Bad address" ] &&
+	ok || bad "AMX: second line '$(sed -n 2p "$tmp/amx.err")'"
+a=$tmp/amx.out
+hasnt "$a" "AMX: no recorder commands" "$recorder"
+has "$a" "AMX: summary" "^$case_file \[2\.6\.11-rc4\]: deadlock--do_page_fault--futex_wait at step $steps,"
+has "$a" "AMX: the landing" "^  (ASAN_OPTIONS=detect_leaks=0 )?[^ ]*/amx/gdb -x repro/snafu-gdb\.py --args .*/?snafu replay --kernel=2\.6\.11-rc4 --stop-at-step=$steps $case_file\$"
+has "$a" "AMX: run" "^  \(gdb\) run\$"
+has "$a" "AMX: snafu-step" "^  \(gdb\) snafu-step "
+has "$a" "AMX: snafu-tasks" "^  \(gdb\) snafu-tasks "
+has "$a" "AMX: snafu-bt" "^  \(gdb\) snafu-bt 1 "
+has "$a" "AMX: an earlier step" "--stop-at-step=[0-9]+ stops at the schedule's last preemption"
+
+# --- the shortened recipe under gdb -----------------------------------------------------
+line=$(grep -m1 -E '^  (ASAN_OPTIONS=[^ ]* )?[^ ]*gdb -x ' "$a")
 args=${line#*--args }
-[ -n "$args" ] && [ "$args" != "$line" ] && ok || bad "no gdb --args line in the fallback"
+[ -n "$args" ] && [ "$args" != "$line" ] && ok || bad "no gdb --args line in the recipe"
+exs=()
+while read -r cmd; do exs+=(-ex "$cmd"); done < <(awk '/^  \(gdb\) / {sub(/^  \(gdb\) /, ""); sub(/  +.*/, ""); print}' "$a")
+[ "${#exs[@]}" = 8 ] && ok || bad "the recipe's gdb commands: ${exs[*]}"
 # shellcheck disable=SC2086
-eval "timeout 300 gdb -nx -batch -x repro/snafu-gdb.py -ex run -ex snafu-step -ex snafu-tasks \
-	-ex 'snafu-bt 1' -ex 'snafu-bt 2' -ex 'snafu-bt 2 fp' -ex continue --args $args" \
-	>"$tmp/gdb" 2>&1
+eval "timeout 300 gdb -nx -batch -x repro/snafu-gdb.py \"\${exs[@]}\" -ex 'snafu-bt 2' \
+	-ex 'snafu-bt 2 fp' -ex continue --args $args" >"$tmp/gdb" 2>&1 </dev/null
 g=$tmp/gdb
 has "$g" "stopped by SIGTRAP" "^Program received signal SIGTRAP"
 has "$g" "snafu-step: the step" "^step $steps of budget [0-9]+, virtual time 0, --stop-at-step=$steps\$"
@@ -148,29 +254,6 @@ has "$g" "exit status" "exited with code 01\]\$"
 if grep -qE "Python Exception|Error occurred in Python|snafu-bt: could not restore" "$g"; then
 	bad "the helpers failed"
 	grep -E "Python|Error|restore" "$g"
-else ok; fi
-
-# --- the record full recipe --------------------------------------------------------------
-rline=$(grep -A1 -m1 '^  GLIBC_TUNABLES=' "$tmp/out" | tr -d '\\\n')
-tun=$(echo "$rline" | grep -o 'GLIBC_TUNABLES=[^ ]*')
-rargs=${rline#*--args }
-from=$(echo "$rargs" | grep -o 'stop-at-step=[0-9]*' | cut -d= -f2)
-# shellcheck disable=SC2086
-eval "$tun timeout 300 gdb -nx -batch -x repro/snafu-gdb.py -ex run -ex 'record full' \
-	-ex 'break check_hung_tasks' -ex continue -ex snafu-step -ex finish -ex 'reverse-step' \
-	-ex 'info record' -ex 'delete' -ex 'reverse-continue' -ex snafu-step --args $rargs" \
-	>"$tmp/rec" 2>&1
-r=$tmp/rec
-has "$r" "record: at the breakpoint" "^Breakpoint 1, check_hung_tasks"
-has "$r" "record: at the finding's step" "^step $steps of budget"
-# finish: through check_hung_tasks' strcmp, memset and vsnprintf, glibc's string functions:
-# without the tunables gdb 13 stops there ("does not support instruction 0x62", EVEX)
-has "$r" "record: finish check_hung_tasks" "^Value returned is .* = true"
-has "$r" "record: recorded" "^Log contains [0-9]+ instructions"
-has "$r" "record: back at the start" "^No more reverse-execution history"
-has "$r" "record: back at step $from" "^step $from of budget"
-if grep -q "Process record does not support" "$r"; then
-	bad "gdb's recorder stopped: $(grep -m1 'does not support' "$r") (GLIBC_TUNABLES: $tun)"
 else ok; fi
 
 echo "$pass passed, $fail failed"

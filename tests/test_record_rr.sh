@@ -19,13 +19,13 @@ case_file=repro/cases/futex-wait-mmap-sem.case
 	exit 2
 }
 if ! command -v rr >/dev/null; then
-	echo "skipped: rr cannot record here: rr is not installed"
+	echo "skipped: rr is not installed (Debian: apt-get install rr, or ./build.sh test installs it)"
 	exit 77
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-record-rr.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/probe" "$tmp/traces"
-if ! _RR_TRACE_DIR=$tmp/probe rr record -n /bin/true >/dev/null 2>"$tmp/probe.err"; then
+if ! _RR_TRACE_DIR=$tmp/probe timeout 300 rr record -n /bin/true >/dev/null 2>"$tmp/probe.err"; then
 	echo "skipped: rr cannot record here: $(grep -m1 -E 'FATAL|rror' "$tmp/probe.err" ||
 		head -1 "$tmp/probe.err")"
 	exit 77

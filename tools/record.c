@@ -5,19 +5,29 @@
  * (this executable), `rr pack` makes the trace self-contained, and the commands that
  * replay it under gdb and stop at the finding are printed. Where it does not (rr needs
  * hardware performance counters; most VMs, this project's machines among them, have
- * none), one line on stderr says why, with rr's own error, and the fallback goes to
- * stdout: the simulator replays the same run every time, so gdb on
- * `snafu replay --stop-at-step=N` stops by SIGTRAP exactly at the finding's scheduling
- * point, and gdb's `record full` steps backwards from an earlier one.
+ * none), one line on stderr says why, with rr's own error (or, where rr is not installed,
+ * how to install it), and the fallback goes to stdout: the simulator replays the same run
+ * every time, so gdb on `snafu replay --stop-at-step=N` stops by SIGTRAP exactly at the
+ * finding's scheduling point, and gdb's `record full` steps backwards from an earlier one.
+ *
+ * Before printing the fallback, a second probe asks gdb's recorder: gdb in batch on this
+ * executable, `starti`, `record full`, three `stepi`, one `reverse-stepi`, which must
+ * land back on the second one's pc (a time limit of 60 s). Where that fails (gdb 13 on a
+ * CPU with AMX: "Couldn't write extended state status: Bad address"), one more line on
+ * stderr says so with gdb's own error line, and the fallback leaves out the `record full`
+ * part: only landing on the finding and the helpers are printed. Where gdb is not
+ * installed, one line says so and how to install it, and the whole fallback is printed.
  *
  * The case runs once in this process first, to learn its verdict, its last step (the
  * finding: the run's last scheduling point) and the step of the schedule's last
  * preemption.
  *
- * Exit status: 0 recorded, 3 rr cannot record here (the fallback was printed), 2 bad usage
- * or bad input (one line naming the file or argument). SNAFU_RR names the rr to run
- * (default: rr, through PATH); the tests point it at a missing file to get the fallback
- * on machines where rr can record.
+ * Exit status: 0 recorded, 3 rr cannot record here (the fallback was printed, with or
+ * without its `record full` part), 2 bad usage or bad input (one line naming the file or
+ * argument). SNAFU_RR names the rr to run (default: rr, through PATH); the tests point it
+ * at a missing file to get the fallback on machines where rr can record. SNAFU_GDB names
+ * the gdb to probe and to print in the fallback (default: gdb, through PATH); the tests
+ * point it at a fake gdb to get the fallback without `record full`.
  */
 #define _GNU_SOURCE /* memmem */
 #include "record.h"
@@ -30,7 +40,9 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -76,8 +88,10 @@ int cmd_record(int argc, char **argv)
 	self[n] = 0;
 	*strrchr(self, '/') = 0;
 	snprintf(path, sizeof(path), "%s/snafu", self);
-	argv[-1] = path;
-	execv(path, argv - 1);
+	(void)argv;
+	char **typed = cli_typed_argv(); /* as typed: that build's main() reads it again */
+	typed[0] = path;
+	execv(path, typed);
 	fprintf(stderr, "snafu record: %s: expected the simulator build next to snafu-native: %s\n",
 		path, strerror(errno));
 	return 2;
@@ -122,9 +136,10 @@ static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW 
 }
 
 /* Run argv (through PATH). Child fd `cap` (2 for stderr, 3 for rr's
- * --print-trace-dir=3) goes to a temporary file read back into buf; with `quiet` stdout
- * goes to /dev/null. trace_root: _RR_TRACE_DIR for the child; secs: a time limit (0:
- * none). Returns the exit status, 127 when it could not run, 128+N after signal N. */
+ * --print-trace-dir=3; -1 for stdout and stderr together, stdin from /dev/null) goes to a
+ * temporary file read back into buf; with `quiet` stdout goes to /dev/null. trace_root:
+ * _RR_TRACE_DIR for the child; secs: a time limit (0: none). Returns the exit status, 127
+ * when it could not run, 128+N after signal N. */
 static int run_capture(char *const argv[], const char *trace_root, bool quiet, int cap, char *buf,
 		       size_t len, unsigned secs)
 {
@@ -148,14 +163,20 @@ static int run_capture(char *const argv[], const char *trace_root, bool quiet, i
 		return 127;
 	}
 	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+		if (cap < 0) {
+			cap = 2;
+			dup2(fd, 1);
+			if (null >= 0)
+				dup2(null, 0);
+		}
 		dup2(fd, cap);
 		if (fd != cap)
 			close(fd);
-		if (quiet) {
-			int null = open("/dev/null", O_WRONLY);
-			if (null >= 0)
-				dup2(null, 1);
-		}
+		if (quiet && null >= 0)
+			dup2(null, 1);
+		if (null > 2)
+			close(null);
 		if (trace_root)
 			setenv("_RR_TRACE_DIR", trace_root, 1);
 #ifdef RECORD_ASAN
@@ -215,6 +236,35 @@ static const char *rr_path(void)
 	return rr && *rr ? rr : "rr";
 }
 
+static const char *gdb_path(void)
+{
+	const char *gdb = getenv("SNAFU_GDB");
+
+	return gdb && *gdb ? gdb : "gdb";
+}
+
+/* Is there a program to run by this name: a path, or a name found in PATH, as execvp
+ * looks? */
+static bool installed(const char *name)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_LEN];
+
+	if (strchr(name, '/'))
+		return access(name, X_OK) == 0;
+	if (!path)
+		path = "/usr/local/bin:/bin:/usr/bin";
+	for (const char *p = path;; p += strcspn(p, ":") + 1) {
+		int n = (int)strcspn(p, ":");
+		struct stat st;
+		snprintf(buf, sizeof(buf), "%.*s/%s", n ? n : 1, n ? p : ".", name);
+		if (!stat(buf, &st) && S_ISREG(st.st_mode) && access(buf, X_OK) == 0)
+			return true;
+		if (!p[n])
+			return false;
+	}
+}
+
 /* Can rr record here? true, or false with rr's error line in why. */
 static bool rr_probe(char *why, size_t len)
 {
@@ -235,6 +285,108 @@ static bool rr_probe(char *why, size_t len)
 	return false;
 }
 
+enum gdb_verdict {
+	GDB_REVERSES,   /* record full steps backwards here */
+	GDB_MISSING,    /* no gdb to run */
+	GDB_NO_DEBUG,   /* gdb cannot run a program here (ptrace) */
+	GDB_NO_REVERSE, /* gdb's recorder cannot step backwards here (gdb 13 with AMX) */
+};
+
+/* gdb's error line in the probe's output: the one after "Error in sourced command file:",
+ * else the first that says error or cannot, else the first; no trailing period. */
+static void gdb_error_line(const char *out, int status, char *line, size_t len)
+{
+	const char *pick = NULL, *first = NULL, *l;
+
+	if (status >= 128) {
+		snprintf(line, len, "gdb did not finish the probe (signal %d%s)", status - 128,
+			 status == 128 + SIGALRM ? ": time limit" : "");
+		return;
+	}
+	if ((l = strstr(out, "Error in sourced command file:")) && (l = strchr(l, '\n')))
+		pick = l + 1;
+	for (l = out; !pick && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
+		size_t n = strcspn(l, "\n");
+		if (!n || !strncmp(l, "snafu-probe:", 12))
+			continue;
+		if (!first)
+			first = l;
+		if (memmem(l, n, "rror", 4) || memmem(l, n, "annot", 5) ||
+		    memmem(l, n, "ouldn't", 7))
+			pick = l;
+	}
+	if (!pick)
+		pick = first;
+	if (!pick || !*pick) {
+		snprintf(line, len, "gdb's probe ended with status %d", status);
+		return;
+	}
+	snprintf(line, len, "%.*s", (int)strcspn(pick, "\n"), pick);
+	for (size_t n = strlen(line); n && strchr(" \r.", line[n - 1]);)
+		line[--n] = 0;
+}
+
+/* Can gdb's `record full` step backwards here? GDB_REVERSES, or why not, with gdb's
+ * own error line. */
+static enum gdb_verdict gdb_probe(const char *self, char *why, size_t len)
+{
+	static const char script[] =
+	    "starti\n"
+	    "echo snafu-probe: started\\n\n"
+	    "record full\n"
+	    "stepi\n"
+	    "stepi\n"
+	    "set $snafu_probe_pc = $pc\n"
+	    "stepi\n"
+	    "reverse-stepi\n"
+	    "if $pc == $snafu_probe_pc\n"
+	    "  echo snafu-probe: stepped back\\n\n"
+	    "else\n"
+	    "  echo snafu-probe: reverse-stepi did not go back one instruction\\n\n"
+	    "end\n";
+	char file[PATH_LEN], out[16384];
+	const char *dir = getenv("TMPDIR");
+	int fd;
+
+	if (!installed(gdb_path())) {
+		snprintf(why, len, "%s", gdb_path());
+		return GDB_MISSING;
+	}
+	snprintf(file, sizeof(file), "%s/snafu-gdb-probe.XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(file);
+	if (fd < 0 || write(fd, script, sizeof(script) - 1) != (ssize_t)sizeof(script) - 1) {
+		snprintf(why, len, "cannot write %.200s: %s", file, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(file);
+		}
+		return GDB_NO_DEBUG;
+	}
+	close(fd);
+	char *const argv[] = {(char *)gdb_path(),
+			      "-nx",
+			      "-batch",
+			      "-iex",
+			      "set debuginfod enabled off",
+			      "-iex",
+			      "set startup-with-shell off",
+			      "-x",
+			      file,
+			      "--args",
+			      (char *)self,
+			      "kernels",
+			      NULL};
+	int st = run_capture(argv, NULL, false, -1, out, sizeof(out), 60);
+	unlink(file);
+	if (strstr(out, "snafu-probe: stepped back"))
+		return GDB_REVERSES;
+	if (strstr(out, "snafu-probe: reverse-stepi did not"))
+		snprintf(why, len, "reverse-stepi did not go back one instruction");
+	else
+		gdb_error_line(out, st, why, len);
+	return strstr(out, "snafu-probe: started") ? GDB_NO_REVERSE : GDB_NO_DEBUG;
+}
+
 /* The breakpoint where the finding is judged. */
 static const char *finding_break(enum sim_result res)
 {
@@ -252,7 +404,8 @@ static const char *finding_break(enum sim_result res)
 }
 
 struct plan {
-	const char *casefile, *self, *script; /* as the developer types them */
+	const char *casefile, *self, *script, *gdb; /* as the developer types them */
+	const char *self_abs;
 	const struct kernel_config *k;
 	struct run_result r;
 	struct sim_decision pre; /* the schedule's last preemption; step 0: none */
@@ -279,23 +432,53 @@ static void print_fallback(const struct plan *p)
 {
 	unsigned long long n = p->r.steps, from = p->pre.step ? p->pre.step : 1;
 	const char *brk = finding_break(p->r.result);
+	char why[1024];
+	enum gdb_verdict gdb = gdb_probe(p->self_abs, why, sizeof(why));
+
+	switch (gdb) {
+	case GDB_REVERSES:
+		break;
+	case GDB_MISSING:
+		fprintf(stderr,
+			"snafu record: gdb is not installed (%s: not found); get it with "
+			"apt-get install gdb (Debian package gdb)\n",
+			why);
+		break;
+	case GDB_NO_DEBUG:
+		fprintf(stderr, "snafu record: gdb cannot run a program here: %s\n", why);
+		break;
+	case GDB_NO_REVERSE:
+		fprintf(stderr, "snafu record: gdb cannot step backwards here (record full): %s\n",
+			why);
+		break;
+	}
+	fflush(stderr);
 
 	printf("snafu record: not recorded; the simulator replays the same run every time, so "
 	       "debug the replay:\n");
 	print_summary(p);
 	printf("\nland on %s (the replay stops by SIGTRAP at step %llu):\n", landing(p), n);
-	printf("  " GDB_ENV "gdb -x %s --args %s replay --kernel=%s --stop-at-step=%llu %s\n",
-	       p->script, p->self, p->k->name, n, p->casefile);
+	printf("  " GDB_ENV "%s -x %s --args %s replay --kernel=%s --stop-at-step=%llu %s\n",
+	       p->gdb, p->script, p->self, p->k->name, n, p->casefile);
 	printf("  (gdb) run\n"
 	       "  (gdb) snafu-step         the step, the running task, the last decisions\n"
 	       "  (gdb) snafu-tasks        every task: state, syscall, held locks, blocked on\n"
 	       "  (gdb) snafu-bt 1         a task's backtrace, from its fiber's registers\n");
+	if (gdb == GDB_NO_REVERSE || gdb == GDB_NO_DEBUG) {
+		printf("\nan earlier step: the same command with a smaller --stop-at-step=N (every "
+		       "run is the same run)");
+		if (p->pre.step)
+			printf("; --stop-at-step=%llu stops at the schedule's last preemption",
+			       (unsigned long long)p->pre.step);
+		printf("\n");
+		return;
+	}
 	printf("\nstep backwards with gdb's recorder: stop at step %llu (%s), record, run on "
 	       "to the finding:\n",
 	       from, p->pre.step ? "the last preemption" : "the first scheduling point");
 	printf("  GLIBC_TUNABLES=" RECORD_TUNABLES " \\\n");
-	printf("  " GDB_ENV "gdb -x %s --args %s replay --kernel=%s --stop-at-step=%llu %s\n",
-	       p->script, p->self, p->k->name, from, p->casefile);
+	printf("  " GDB_ENV "%s -x %s --args %s replay --kernel=%s --stop-at-step=%llu %s\n",
+	       p->gdb, p->script, p->self, p->k->name, from, p->casefile);
 	printf("  (gdb) run\n"
 	       "  (gdb) record full\n"
 	       "  (gdb) break %s\n"
@@ -346,7 +529,7 @@ static int record_with_rr(const struct plan *p, const char *self_abs, const char
 
 int cmd_record(int argc, char **argv)
 {
-	const struct kernel_config *k = kernel_by_name("2.6.11-rc4");
+	const struct kernel_config *k = kernel_by_name(SNAFU_DEFAULT_KERNEL);
 	const char *in = NULL;
 
 	for (int i = 1; i < argc; i++) {
@@ -367,7 +550,7 @@ int cmd_record(int argc, char **argv)
 
 	static struct program prog;
 	static struct plan p;
-	char self[PATH_LEN], w1[PATH_LEN], w2[PATH_LEN], w3[PATH_LEN];
+	char self[PATH_LEN], w1[PATH_LEN], w2[PATH_LEN], w3[PATH_LEN], w4[PATH_LEN];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n <= 0) {
 		fprintf(stderr, "snafu record: cannot find my own executable\n");
@@ -382,8 +565,19 @@ int cmd_record(int argc, char **argv)
 	p.casefile = shell_word(in, w1, sizeof(w1));
 	p.self = shell_word(self, w2, sizeof(w2));
 	p.script = shell_word(SNAFU_SOURCE_DIR "/repro/snafu-gdb.py", w3, sizeof(w3));
+	p.gdb = shell_word(gdb_path(), w4, sizeof(w4));
+	p.self_abs = self;
 
 	char why[1024];
+	if (!installed(rr_path())) {
+		fprintf(stderr,
+			"snafu record: rr is not installed (%s: not found); get it with apt-get "
+			"install rr (Debian package rr) or ./build.sh test, which installs it\n",
+			rr_path());
+		fflush(stderr);
+		print_fallback(&p);
+		return 3;
+	}
 	if (!rr_probe(why, sizeof(why))) {
 		fprintf(stderr, "snafu record: rr cannot record here: %s\n", why);
 		fflush(stderr);

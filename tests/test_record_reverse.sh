@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# snafu record's `record full` recipe steps backwards, where gdb's recorder can:
+#  - this test asks gdb itself first (its own probe, not snafu's: starti, record full,
+#    three stepi, reverse-stepi, which must land on the second stepi's pc);
+#  - snafu record must agree: the whole recipe and no line about gdb where the recorder
+#    steps backwards; where it cannot, the line "gdb cannot step backwards here (record
+#    full): ERROR" with gdb's own error and no `record full` in the recipe;
+#  - where it can: the printed recipe (GLIBC_TUNABLES) records into the finding and
+#    through check_hung_tasks' glibc string functions, and steps backwards.
+# Where gdb's recorder cannot step backwards (gdb 13 on a CPU with AMX: "Couldn't write
+# extended state status: Bad address"), or gdb is missing or may not run a program
+# (ptrace), this exits 77 (CTest: skipped) with the reason, once the checks that can run
+# have passed; a failure among them is a failure. The rest of the fallback is
+# tests/test_record.sh.
+#
+#   bash tests/test_record_reverse.sh BIN_DIR SRC_DIR
+set -uo pipefail
+bin=${1:?usage: test_record_reverse.sh BIN_DIR SRC_DIR}
+src=${2:?usage: test_record_reverse.sh BIN_DIR SRC_DIR}
+bin=$(cd "$bin" && pwd)
+snafu=$bin/snafu
+[ -x "$snafu" ] || {
+	echo "test_record_reverse.sh: $snafu: not an executable"
+	exit 2
+}
+if ! command -v gdb >/dev/null; then
+	echo "skipped: no gdb here (Debian: apt-get install gdb)"
+	exit 77
+fi
+case_file=repro/cases/futex-wait-mmap-sem.case
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-record-reverse.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+cd "$src" || exit 2
+export ASAN_OPTIONS=detect_leaks=0 # LeakSanitizer does not work under ptrace (gdb)
+export SNAFU_RR=/nonexistent/rr    # the fallback, also where rr can record
+unset SNAFU_GDB
+
+. "$(dirname "$0")/lib.sh"
+has() { # has FILE WHAT PATTERN: grep -E PATTERN in FILE
+	if grep -qE -- "$3" "$1"; then ok; else
+		bad "$2: no /$3/ in $1"
+		sed 's/^/    | /' "$1" | head -60
+	fi
+}
+
+# --- gdb's recorder on this machine -------------------------------------------------------
+timeout 300 gdb -nx -batch -iex 'set debuginfod enabled off' -ex starti -ex 'record full' \
+	-ex stepi -ex stepi -ex 'printf "probe-pc %#lx\n", $pc' -ex stepi -ex reverse-stepi \
+	-ex 'printf "probe-pc %#lx\n", $pc' --args "$snafu" kernels >"$tmp/probe" 2>&1 </dev/null
+pcs=$(sed -n 's/^probe-pc //p' "$tmp/probe") reason=
+errline() { grep -vE '^warning:|Error in sourced command file' | grep -m1 -E "rror|ouldn't|annot|ermitted" | sed 's/[. ]*$//'; }
+if ! grep -q '^Program stopped' "$tmp/probe"; then
+	verdict=debug why="gdb cannot run a program here"
+	reason=$(errline <"$tmp/probe")
+elif [ "$(echo "$pcs" | wc -l)" = 2 ] && [ "$(echo "$pcs" | sort -u | wc -l)" = 1 ]; then
+	verdict=reverses why=
+else
+	verdict=no-reverse why="gdb cannot step backwards here (record full)"
+	reason=$(sed -n '/^Program stopped/,$p' "$tmp/probe" | errline) # after starti
+fi
+echo "gdb's recorder here: $verdict${why:+: $why}${reason:+: $reason}"
+
+# --- snafu record agrees -------------------------------------------------------------------
+"$snafu" record "$case_file" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" = 3 ] && ok || bad "snafu record: exit $rc, expected 3"
+gline=$(grep '^snafu record: gdb ' "$tmp/err")
+case $verdict in
+reverses)
+	[ -z "$gline" ] && ok || bad "gdb's recorder steps backwards here, but snafu record says: $gline"
+	has "$tmp/out" "record full" "^  \(gdb\) record full\$"
+	has "$tmp/out" "tunables" "^  GLIBC_TUNABLES=glibc\.cpu\.hwcaps=-AVX512F,-AVX512BW,-AVX512VL,-AVX2,-AVX_Fast_Unaligned_Load \\\\\$"
+	has "$tmp/out" "finding's breakpoint" "^  \(gdb\) break check_hung_tasks\$"
+	has "$tmp/out" "reverse-step" "^  \(gdb\) reverse-step "
+	;;
+*)
+	# the prefix, and a reason that is gdb's own error line (the one this probe got,
+	# where gdb's probe and snafu's fail at the same command)
+	said=${gline#"snafu record: $why: "}
+	if [ "$said" != "$gline" ] && [ -n "$said" ] && grep -qF -- "$said" "$tmp/probe"; then ok; else
+		bad "snafu record should say 'snafu record: $why: ${reason:-ERROR}'; it says '$gline'"
+		sed 's/^/    | /' "$tmp/probe"
+	fi
+	if grep -qE '\(gdb\) record full|reverse-' "$tmp/out"; then
+		bad "snafu record prints the record full recipe where it cannot work"
+	else ok; fi
+	echo "$pass passed, $fail failed"
+	[ "$fail" = 0 ] || exit 1
+	echo "skipped: stepping backwards: $why: ${said:-$reason}"
+	exit 77
+	;;
+esac
+
+# --- the record full recipe ------------------------------------------------------------------
+steps=$("$snafu" replay --quiet --digest --kernel=2.6.11-rc4 "$case_file" | sed -n 's/.* steps \([0-9]*\) runs.*/\1/p')
+rline=$(grep -A1 -m1 '^  GLIBC_TUNABLES=' "$tmp/out" | tr -d '\\\n')
+tun=$(echo "$rline" | grep -o 'GLIBC_TUNABLES=[^ ]*')
+rargs=${rline#*--args }
+from=$(echo "$rargs" | grep -o 'stop-at-step=[0-9]*' | cut -d= -f2)
+[ -n "$from" ] && ok || bad "no --stop-at-step in the recipe: $rline"
+# shellcheck disable=SC2086
+eval "$tun timeout 300 gdb -nx -batch -x repro/snafu-gdb.py -ex run -ex 'record full' \
+	-ex 'break check_hung_tasks' -ex continue -ex snafu-step -ex finish -ex 'reverse-step' \
+	-ex 'info record' -ex 'delete' -ex 'reverse-continue' -ex snafu-step --args $rargs" \
+	>"$tmp/rec" 2>&1 </dev/null
+r=$tmp/rec
+has "$r" "record: at the breakpoint" "^Breakpoint 1, check_hung_tasks"
+has "$r" "record: at the finding's step" "^step $steps of budget"
+# finish: through check_hung_tasks' strcmp, memset and vsnprintf, glibc's string functions:
+# without the tunables gdb 13 stops there ("does not support instruction 0x62", EVEX)
+has "$r" "record: finish check_hung_tasks" "^Value returned is .* = true"
+has "$r" "record: recorded" "^Log contains [0-9]+ instructions"
+has "$r" "record: back at the start" "^No more reverse-execution history"
+has "$r" "record: back at step $from" "^step $from of budget"
+if grep -q "Process record does not support" "$r"; then
+	bad "gdb's recorder stopped: $(grep -m1 'does not support' "$r") (GLIBC_TUNABLES: $tun)"
+else ok; fi
+if grep -qE "Couldn't write|Python Exception|Error occurred in Python" "$r"; then
+	bad "gdb failed: $(grep -m1 -E "Couldn't write|Python" "$r")"
+else ok; fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
