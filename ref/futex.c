@@ -303,8 +303,12 @@ retry:
 	}
 
 	/* nqueued is read before *uaddr1 and compared again under the bucket locks, so the
-	 * value can be read without holding them. */
-	nqueued = bh1->nqueued;
+	 * value can be read without holding them. A real race, on purpose: 2.6.11's
+	 * kernel/futex.c futex_requeue() reads bh1->nqueued with no lock (then smp_mb())
+	 * while queue_me() increments it under bh->lock; the check under the locks below
+	 * catches a change. Marked like futex_wait's list_empty(&q.list), so TSan does not
+	 * report it (tests/tsan/futex-requeue-nqueued.case). */
+	nqueued = data_race(bh1->nqueued);
 	if (likely(valp != NULL)) {
 		uint32_t curval;
 

@@ -7,10 +7,38 @@
  * says, per kernel: the verdict, the executions to the first finding, its signature and
  * the case.
  *
- *   OUT/KERNEL/corpus     the corpus (starts as a copy of corpus/futex_mm_fuzzer/)
+ *   OUT/KERNEL/seeds/     a copy of corpus/futex_mm_fuzzer/
+ *   OUT/KERNEL/seeds.txt  its files in name order, for -seed_inputs=@OUT/KERNEL/seeds.txt
+ *   OUT/KERNEL/corpus/    what the fuzzer added (starts empty)
  *   OUT/KERNEL/fuzz.log   everything the fuzzer printed
  *   OUT/KERNEL/crash-...  libFuzzer's artifact, on a finding
  *   OUT/KERNEL.case       the minimized case
+ *
+ * OUT defaults to <the directory above snafu's>/evaluate, build/evaluate for
+ * build/bin/snafu, wherever snafu is run from.
+ *
+ * The same seed gives the same table, byte for byte, on any machine, loaded or not
+ * (tests/test_evaluate.sh, tests/test_evaluate_parallel.sh). What had to go for that,
+ * each measured (issue 10):
+ *  - the order of the seeds. libFuzzer shuffles them with its seeded RNG, then sorts them
+ *    by size, stably: files of equal size (three seeds have 26 bytes, two 34) keep the
+ *    order the directory listing gave, and that is the file system's (hash order on
+ *    ext4, creation order on tmpfs). With the seeds in OUT/KERNEL/corpus, --out on ext4
+ *    and on tmpfs gave different tables for seed 1 at --runs=20000 (2.6.11: a finding
+ *    after 6605 executions on ext4, after 90 on tmpfs). So the corpus directory starts
+ *    empty and the seeds come in a list in strcmp() order (-seed_inputs=@FILE).
+ *  - libFuzzer's -reload (default: every 1 s of wall time) re-reads the corpus
+ *    directory and runs every file in it that is not in its in-memory corpus (a seed
+ *    that added no coverage, or one replaced by a smaller input): each such run counts
+ *    toward -runs and feeds Entropic's feature frequencies, at a point in the stream
+ *    that depends on the machine's speed. The fuzzer defaults to -reload=0 (see
+ *    fuzz/futex_mm_fuzzer.c); it is passed here too, so that the table never depends on
+ *    a default. (With the seeds out of the corpus directory nothing there would be
+ *    re-run anyway.)
+ * Not time-dependent, checked: -timeout (1200 s a unit; the model is bounded in steps),
+ * -rss_limit_mb and its allocator purge every second above half of it (RSS stays near
+ * 400 MB, and a purge every second changed nothing), address randomization (turned off
+ * below all the same), the model's clock (virtual) and the mutator (seeded by libFuzzer).
  *
  * Exit status: 0 when every fuzzer ran (findings are the expected output, not failures),
  * 1 when a fuzzer failed without leaving an artifact, 2 on bad usage. Wall time is read
@@ -21,6 +49,7 @@
 #include "../prog/exec.h"
 #include "../ref/kernels.h"
 #include "casefile.h"
+#include "cli.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -47,6 +76,7 @@ struct job {
 	char sig[256];       /* the first DEDUP_TOKEN, or what went wrong */
 	char artifact[PATH_LEN];
 	char casefile[PATH_LEN]; /* empty: none */
+	int nseeds;              /* in OUT/KERNEL/seeds.txt */
 };
 
 struct opts {
@@ -81,13 +111,6 @@ __attribute__((format(printf, 3, 4))) static void pathf(char *buf, size_t len, c
 	}
 }
 
-static void die_arg(const char *expected, const char *arg, int argn)
-{
-	fprintf(stderr, "snafu: argument %d '%s': expected %s (see snafu --help)\n", argn, arg,
-		expected);
-	exit(2);
-}
-
 /* A decimal number in lo..hi, digits only; false otherwise. */
 static bool parse_num(const char *s, unsigned long long lo, unsigned long long hi,
 		      unsigned long long *v)
@@ -107,39 +130,40 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 	*o = (struct opts){.runs = 1000000, .jobs = cpus > 0 ? cpus : 1, .ops = "all", .seed = 1};
-	pathf(o->out, sizeof(o->out), "build/evaluate");
+	o->out[0] = 0; /* default: set by cmd_evaluate, next to snafu's own directory */
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strncmp(a, "--runs=", 7)) {
 			if (!parse_num(a + 7, 1, 1000000000000ull, &v))
-				die_arg("--runs=N with N in 1..1000000000000", a, i + 1);
+				die_usage("--runs=N with N in 1..1000000000000", a, i + 1);
 			o->runs = (long long)v;
 		} else if (!strncmp(a, "--jobs=", 7)) {
 			if (!parse_num(a + 7, 1, 1024, &v))
-				die_arg("--jobs=J with J in 1..1024", a, i + 1);
+				die_usage("--jobs=J with J in 1..1024", a, i + 1);
 			o->jobs = (long)v;
 		} else if (!strncmp(a, "--seed=", 7)) {
 			/* libFuzzer takes -seed=0 for "pick one": not reproducible */
 			if (!parse_num(a + 7, 1, 4294967295ull, &v))
-				die_arg("--seed=S with S in 1..4294967295", a, i + 1);
+				die_usage("--seed=S with S in 1..4294967295", a, i + 1);
 			o->seed = v;
 		} else if (!strncmp(a, "--ops=", 6)) {
 			if (strcmp(a + 6, "futex") && strcmp(a + 6, "all"))
-				die_arg("--ops=futex or --ops=all", a, i + 1);
+				die_usage("--ops=futex or --ops=all", a, i + 1);
 			o->ops = a + 6;
 		} else if (!strncmp(a, "--out=", 6)) {
 			size_t n = strlen(a + 6);
 			while (n > 1 && a[6 + n - 1] == '/')
 				n--;
-			if (!n || n >= sizeof(o->out) - 256)
-				die_arg("--out=DIR with a directory name", a, i + 1);
+			/* a ',' would split OUT/KERNEL/seeds/NAME in -seed_inputs */
+			if (!n || n >= sizeof(o->out) - 256 || memchr(a + 6, ',', n))
+				die_usage("--out=DIR with a directory name (no ',')", a, i + 1);
 			pathf(o->out, sizeof(o->out), "%.*s", (int)n, a + 6);
 		} else if (!strcmp(a, "--markdown")) {
 			o->markdown = true;
 		} else {
-			die_arg("--runs=N, --jobs=J, --ops=futex|all, --seed=S, --out=DIR or "
-				"--markdown",
-				a, i + 1);
+			die_usage("--runs=N, --jobs=J, --ops=futex|all, --seed=S, --out=DIR or "
+				  "--markdown",
+				  a, i + 1);
 		}
 	}
 }
@@ -250,40 +274,66 @@ static int copy_file(const char *from, const char *to)
 	return rc;
 }
 
-/* Copy the plain files of SEEDS into DIR (a fresh corpus: the repository is never
- * written). */
-static int copy_seeds(const char *seeds, const char *dir)
+static int by_name(const struct dirent **a, const struct dirent **b)
 {
-	DIR *d = opendir(seeds);
-	struct dirent *e;
-	char from[PATH_LEN], to[PATH_LEN];
-	int rc = 0;
+	return strcmp((*a)->d_name, (*b)->d_name); /* bytes, not the locale's collation */
+}
 
-	if (!d)
+/* Copy the plain files of SEEDS into DIR (the repository is never written) and write
+ * their paths to LIST, in strcmp() order, comma-separated for libFuzzer's
+ * -seed_inputs=@LIST. Sets *n to the number of seeds. */
+static int copy_seeds(const char *seeds, const char *dir, const char *list, int *n)
+{
+	struct dirent **names;
+	char from[PATH_LEN], to[PATH_LEN];
+	int count = scandir(seeds, &names, NULL, by_name), rc = 0;
+	FILE *f;
+
+	*n = 0;
+	if (count < 0)
 		return -1;
-	while ((e = readdir(d))) {
+	f = fopen(list, "w");
+	if (!f)
+		rc = -1;
+	for (int i = 0; i < count; i++) {
 		struct stat st;
-		if (e->d_name[0] == '.')
+		const char *name = names[i]->d_name;
+		pathf(from, sizeof(from), "%s/%s", seeds, name);
+		pathf(to, sizeof(to), "%s/%s", dir, name);
+		if (name[0] == '.' || stat(from, &st) || !S_ISREG(st.st_mode)) {
+			free(names[i]);
 			continue;
-		pathf(from, sizeof(from), "%s/%s", seeds, e->d_name);
-		pathf(to, sizeof(to), "%s/%s", dir, e->d_name);
-		if (stat(from, &st) || !S_ISREG(st.st_mode))
-			continue;
-		if (copy_file(from, to))
+		}
+		if (strchr(name, ',')) {
+			fprintf(stderr,
+				"snafu evaluate: %s: expected a seed name without ',' (libFuzzer's "
+				"-seed_inputs splits at it); not used\n",
+				from);
+		} else if (copy_file(from, to) || !f || fprintf(f, "%s%s", *n ? "," : "", to) < 0) {
 			rc = -1;
+		} else {
+			++*n;
+		}
+		free(names[i]);
 	}
-	closedir(d);
+	free(names);
+	if (f && fclose(f))
+		rc = -1;
 	return rc;
 }
 
-/* OUT/KERNEL emptied, with a fresh corpus; OUT/KERNEL.case removed. */
+/* OUT/KERNEL emptied, with an empty corpus and a fresh copy of the seeds;
+ * OUT/KERNEL.case removed. */
 static void prepare(const struct opts *o, const char *seeds, struct job *j)
 {
-	char path[PATH_LEN];
+	char path[PATH_LEN], copy[PATH_LEN], list[PATH_LEN];
 
 	pathf(j->dir, sizeof(j->dir), "%s/%s", o->out, j->k->name);
 	pathf(path, sizeof(path), "%s/corpus", j->dir);
-	if (mkdir_p(j->dir) || empty_dir(j->dir, 0) || mkdir_p(path) || copy_seeds(seeds, path)) {
+	pathf(copy, sizeof(copy), "%s/seeds", j->dir);
+	pathf(list, sizeof(list), "%s/seeds.txt", j->dir);
+	if (mkdir_p(j->dir) || empty_dir(j->dir, 0) || mkdir_p(path) || mkdir_p(copy) ||
+	    copy_seeds(seeds, copy, list, &j->nseeds)) {
 		fprintf(stderr, "snafu evaluate: %s: cannot prepare: %s\n", j->dir,
 			strerror(errno));
 		exit(2);
@@ -292,30 +342,40 @@ static void prepare(const struct opts *o, const char *seeds, struct job *j)
 	unlink(path);
 }
 
-/* The fuzzer's command line for job j; the strings live in bufs. */
+#define FUZZER_ARGS 11
+
+/* The fuzzer's command line for job j; the strings live in bufs. -reload=0: see the top
+ * of this file (the fuzzer's default too, passed all the same); the seeds in name order
+ * through -seed_inputs, the corpus directory empty (ditto). */
 static void fuzzer_argv(const struct opts *o, const char *fuzzer, const struct job *j,
-			char bufs[6][PATH_LEN], char *argv[9])
+			char bufs[7][PATH_LEN], char *argv[FUZZER_ARGS])
 {
+	int n = 0;
+
 	pathf(bufs[0], PATH_LEN, "--kernel=%s", j->k->name);
 	pathf(bufs[1], PATH_LEN, "--ops=%s", o->ops);
 	pathf(bufs[2], PATH_LEN, "-runs=%lld", o->runs);
 	pathf(bufs[3], PATH_LEN, "-seed=%llu", o->seed);
 	pathf(bufs[4], PATH_LEN, "-artifact_prefix=%s/", j->dir);
-	pathf(bufs[5], PATH_LEN, "%s/corpus", j->dir);
-	argv[0] = (char *)fuzzer;
-	argv[1] = bufs[0];
-	argv[2] = bufs[1];
-	argv[3] = bufs[2];
-	argv[4] = bufs[3];
-	argv[5] = "-print_final_stats=1";
-	argv[6] = bufs[4];
-	argv[7] = bufs[5];
-	argv[8] = NULL;
+	pathf(bufs[5], PATH_LEN, "-seed_inputs=@%s/seeds.txt", j->dir);
+	pathf(bufs[6], PATH_LEN, "%s/corpus", j->dir);
+	argv[n++] = (char *)fuzzer;
+	argv[n++] = bufs[0];
+	argv[n++] = bufs[1];
+	argv[n++] = bufs[2];
+	argv[n++] = bufs[3];
+	argv[n++] = "-reload=0";
+	argv[n++] = "-print_final_stats=1";
+	argv[n++] = bufs[4];
+	if (j->nseeds > 0) /* libFuzzer exits on an empty list */
+		argv[n++] = bufs[5];
+	argv[n++] = bufs[6];
+	argv[n] = NULL;
 }
 
 static void start(const struct opts *o, const char *fuzzer, struct job *j)
 {
-	char bufs[6][PATH_LEN], *argv[9], log[PATH_LEN];
+	char bufs[7][PATH_LEN], *argv[FUZZER_ARGS], log[PATH_LEN];
 
 	fuzzer_argv(o, fuzzer, j, bufs, argv);
 	pathf(log, sizeof(log), "%s/fuzz.log", j->dir);
@@ -567,6 +627,21 @@ int cmd_evaluate(int argc, char **argv)
 			strerror(errno));
 		return 2;
 	}
+	if (!o.out[0]) {
+		/* next to snafu's directory, not under the working directory: build/evaluate
+		 * for build/bin/snafu, wherever it is run from (dir is /proc/self/exe's,
+		 * without symbolic links) */
+		const char *slash = strrchr(dir, '/');
+		int up = slash && slash > dir ? (int)(slash - dir) : 0;
+		pathf(o.out, sizeof(o.out), "%.*s/evaluate", up, dir);
+		if (strchr(o.out, ',')) {
+			fprintf(stderr,
+				"snafu evaluate: %s: expected a directory without ',' (give "
+				"--out=DIR)\n",
+				o.out);
+			return 2;
+		}
+	}
 	pathf(fuzzer, sizeof(fuzzer), "%s/futex_mm_fuzzer", dir);
 	if (access(fuzzer, X_OK)) {
 		fprintf(stderr,
@@ -623,14 +698,15 @@ int cmd_evaluate(int argc, char **argv)
 	fprintf(stderr, "evaluate: %d kernels, %lld executions each, seed %llu, %ld at a time\n",
 		nkernels, o.runs, o.seed, o.jobs);
 	{
-		char bufs[6][PATH_LEN], *fa[9];
-		struct job eg = {.k = &(struct kernel_config){.name = "KERNEL"}};
+		char bufs[7][PATH_LEN], *fa[FUZZER_ARGS];
+		struct job eg = {.k = &(struct kernel_config){.name = "KERNEL"},
+				 .nseeds = jobs[0].nseeds};
 		pathf(eg.dir, sizeof(eg.dir), "%s/KERNEL", o.out);
 		fuzzer_argv(&o, shown(fuzzer), &eg, bufs, fa);
 		fprintf(stderr, "evaluate: each runs");
 		for (int a = 0; fa[a]; a++)
 			fprintf(stderr, " %s", fa[a]);
-		fprintf(stderr, " (seeds copied from %s)\n", shown(seeds));
+		fprintf(stderr, " (seeds copied from %s, %d of them)\n", shown(seeds), eg.nseeds);
 	}
 
 	/* libFuzzer's CMP dictionary picks up values that hold addresses; with address
