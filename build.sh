@@ -11,7 +11,15 @@
 #                         release (build-release/), tsan (build-tsan/: ThreadSanitizer on
 #                         both runtimes)
 #   ./build.sh afl        AFL++ targets, one per kernel, into build-afl/ (ci/afl-build.sh)
-# With $LIB_FUZZING_ENGINE and $OUT set (OSS-Fuzz, ClusterFuzzLite), any argument: their build.
+#   ./build.sh -h|--help  this text
+# With $LIB_FUZZING_ENGINE and $OUT set (OSS-Fuzz, ClusterFuzzLite), any other argument:
+# their build.
+case "${1:-}" in
+-h | --help | help)
+	sed -n '2,/^case /p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
+	exit 0
+	;;
+esac
 [ -n "${LIB_FUZZING_ENGINE:-}" ] && [ -n "${OUT:-}" ] && exec "$(dirname "$0")/ci/oss-fuzz-build.sh"
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -77,7 +85,7 @@ build_flavour() {
 	gcc) configure build-gcc gcc none ;;
 	release) configure build-release clang none ;;
 	*)
-		echo "build.sh: argument 1 '$1': expected build, test, fuzz, bench, evaluate, asan, gcc, release or tsan" >&2
+		echo "build.sh: argument 1 '$1': expected build, test, fuzz, evaluate, bench, asan, gcc, release, tsan, afl or --help" >&2
 		exit 2
 		;;
 	esac

@@ -5,12 +5,14 @@
 # minimized into repro/found/KERNEL/SIGNATURE.case, its report next to it (.report), the
 # raw input too (.input), and the script exits 1 naming it.
 #
-#   ci/fuzz.sh [--seconds=S] [--jobs=N] [--kernel=NAME]... [--no-merge]
+#   ci/fuzz.sh [--seconds=S] [--jobs=N] [--kernel=NAME]... [--merge | --no-merge]
 #
 #   --seconds=S     time box per kernel (default 300)
 #   --jobs=N        libFuzzer -fork=N (default: the cores)
 #   --kernel=NAME   fuzz only this kernel (repeatable; default: every listed kernel)
-#   --no-merge      leave corpus/futex_mm_fuzzer alone
+#   --merge         afterwards, merge the inputs that add coverage into
+#                   corpus/futex_mm_fuzzer (tracked by git: the nightly job does this)
+#   --no-merge      leave corpus/futex_mm_fuzzer alone (the default)
 #
 # Each kernel starts from a fresh copy of corpus/futex_mm_fuzzer plus its work corpus
 # ($SNAFU_WORK/KERNEL/corpus, the one fuzz/run.sh grows too), which receives the new
@@ -18,9 +20,11 @@
 # crashing child ends its job, the parent prints only the children's "ERROR:" lines and
 # starts another, and each crash leaves crash-SHA1 under -artifact_prefix. The signatures
 # come from replaying those artifacts (snafu replay; the fuzzer binary itself for anything
-# snafu cannot replay), never from the parent's log, which has no DEDUP_TOKEN lines.
+# snafu cannot replay), never from the parent's log, which has no DEDUP_TOKEN lines. The
+# fuzzer prints a DEDUP_TOKEN for its ASan and UBSan reports too (fuzz/fuzz_support.c:
+# asan-heap-use-after-free--futex_wake--sys_futex and the like), so they sort the same way.
 #
-# Afterwards the inputs that add coverage are merged into corpus/futex_mm_fuzzer:
+# With --merge, the inputs that add coverage are then merged into corpus/futex_mm_fuzzer:
 # `-merge=1` into a temporary copy of it (the checked-in seeds stay, by name), kernel by
 # kernel, then only the new files (named by their SHA-1) are copied in, and only those
 # that give no finding on any kernel (the seed corpus holds programs, not reproducers: the
@@ -45,7 +49,7 @@ merge_into=${SNAFU_MERGE_INTO:-$seeds}
 
 seconds=300
 jobs=$(nproc 2>/dev/null || echo 2)
-merge=1
+merge=0
 only=()
 n=0
 for a in "$@"; do
@@ -54,13 +58,14 @@ for a in "$@"; do
 	--seconds=*) seconds=${a#--seconds=} ;;
 	--jobs=*) jobs=${a#--jobs=} ;;
 	--kernel=*) only+=("${a#--kernel=}") ;;
+	--merge) merge=1 ;;
 	--no-merge) merge=0 ;;
 	-h | --help)
 		sed -n '2,/^set -uo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
 		exit 0
 		;;
 	*)
-		echo "ci/fuzz.sh: argument $n '$a': expected --seconds=S, --jobs=N, --kernel=NAME or --no-merge" >&2
+		echo "ci/fuzz.sh: argument $n '$a': expected --seconds=S, --jobs=N, --kernel=NAME, --merge or --no-merge" >&2
 		exit 2
 		;;
 	esac
@@ -125,7 +130,7 @@ classify() {
 	[ ${#crashes[@]} -eq 0 ] && return
 	# one snafu process for them all; "PATH [KERNEL]: VERDICT" per file
 	local verdicts
-	verdicts=$(printf '%s\0' "${crashes[@]}" | xargs -0 "$bin/snafu" replay --quiet --kernel="$k" 2>/dev/null |
+	verdicts=$(printf '%s\0' "${crashes[@]}" | xargs -0 "$bin/snafu" replay --quiet --input=bytes --kernel="$k" 2>/dev/null |
 		awk -v tag=" [$k]: " '{ i = index($0, tag); if (i) print substr($0, i + length(tag)), substr($0, 1, i - 1) }')
 	for f in "${crashes[@]}"; do
 		local v
@@ -178,7 +183,7 @@ for k in $kernels; do
 		mkdir -p "$found/$k"
 		out=$found/$k/$sig
 		cp "$art" "$out.input"
-		if "$bin/snafu" minimize --kernel="$k" -o "$out.case" "$art" >"$run/minimize.log" 2>&1; then
+		if "$bin/snafu" minimize --kernel="$k" --input=bytes -o "$out.case" "$art" >"$run/minimize.log" 2>&1; then
 			"$bin/snafu" replay --kernel="$k" "$out.case" >"$out.report" 2>&1
 			new_cases+=("${out#"$root"/}.case")
 		else
@@ -222,7 +227,7 @@ if [ $merge = 1 ]; then
 	if [ ${#newfiles[@]} -gt 0 ]; then
 		for kk in $all_kernels; do
 			printf '%s\0' "${newfiles[@]}" |
-				xargs -0 "$bin/snafu" replay --quiet --kernel="$kk" 2>/dev/null |
+				xargs -0 "$bin/snafu" replay --quiet --input=bytes --kernel="$kk" 2>/dev/null |
 				awk -v tag=" [$kk]: " '{ i = index($0, tag); if (i && substr($0, i + length(tag)) == "ok") print substr($0, 1, i - 1) }'
 		done | sort | uniq -c | awk -v nk="$nk" '$1 == nk {print $2}' >"$mtmp/clean"
 		while read -r f; do
@@ -233,6 +238,8 @@ if [ $merge = 1 ]; then
 	rm -rf "$mtmp"
 	echo "ci/fuzz.sh: merged $added new inputs into ${merge_into#"$root"/} ($(ls "$merge_into" | wc -l) files; $dropped more left out: they find something on some kernel)"
 fi
+
+[ $merge = 1 ] || echo "ci/fuzz.sh: corpus/futex_mm_fuzzer left as it is; the new inputs stay in $work/KERNEL/corpus (--merge adds those with new coverage)"
 
 table() {
 	echo "| kernel | executions | signatures found | known/new | verdict |"

@@ -10,10 +10,13 @@
 # -DSNAFU_FUZZ_KERNEL='"NAME"'; the binary is futex_mm_fuzzer_NAME with dots and dashes as
 # underscores, with NAME_seed_corpus.zip (corpus/futex_mm_fuzzer), NAME.dict and
 # NAME.options beside it.
+# The case parser's target, case_text_fuzzer (fuzz/case_text_fuzzer.c: text in, the
+# print/parse and byte-form round trips checked), is built too, with
+# case_text_fuzzer_seed_corpus.zip (corpus/case_text_fuzzer) and case_text_fuzzer.dict.
 #
 # Compile with $CC $CFLAGS, link with $CXX $CXXFLAGS $LIB_FUZZING_ENGINE; no CMake. The
 # source lists are read from CMakeLists.txt (SNAFU_SIM_SRCS, SNAFU_REF_SRCS,
-# SNAFU_PROG_SRCS and the futex_mm_fuzzer executable's sources), so CMakeLists.txt stays
+# SNAFU_PROG_SRCS and the two fuzz targets' sources), so CMakeLists.txt stays
 # the one list: a shared list file would need CMakeLists.txt to read it, and parsing keeps
 # it untouched. A list that comes out empty, or names a missing file, stops the build.
 # As in CMakeLists.txt, sim/ (the scheduler) is built without coverage, and ref/, prog/
@@ -61,6 +64,7 @@ prog_srcs=$(srcs_of SNAFU_PROG_SRCS) || exit 1
 harness_srcs=$(srcs_of futex_mm_fuzzer) || exit 1
 harness_main=fuzz/futex_mm_fuzzer.c
 grep -qxF "$harness_main" <<<"$harness_srcs" || die "CMakeLists.txt: futex_mm_fuzzer is no longer built from $harness_main"
+text_srcs=$(srcs_of case_text_fuzzer) || exit 1
 
 # the kernels: listed (not test_only) and without a known finding
 known=$(sed 's/#.*//' ci/known-findings.txt | awk 'NF {print $1}' | sort -u)
@@ -89,23 +93,29 @@ compile() { # SRC OBJ EXTRA...
 	shift 2
 	"$CC" "${cflags[@]}" "${warn[@]}" "$@" -c "$src" -o "$o"
 }
-objs=()
+objs=() lib_objs=()
 for f in $sim_srcs; do
 	o=$obj/$(tr / _ <<<"${f%.c}").o
 	compile "$f" "$o" -fno-sanitize=fuzzer-no-link
-	objs+=("$o")
+	lib_objs+=("$o")
 done
-for f in $ref_srcs $prog_srcs $(grep -vxF "$harness_main" <<<"$harness_srcs"); do
+for f in $ref_srcs $prog_srcs; do
+	o=$obj/$(tr / _ <<<"${f%.c}").o
+	compile "$f" "$o" -fno-sanitize-coverage=trace-cmp
+	lib_objs+=("$o")
+done
+objs=("${lib_objs[@]}")
+for f in $(grep -vxF "$harness_main" <<<"$harness_srcs"); do
 	o=$obj/$(tr / _ <<<"${f%.c}").o
 	compile "$f" "$o" -fno-sanitize-coverage=trace-cmp
 	objs+=("$o")
 done
 
-seed_zip=$obj/seed_corpus.zip
-if command -v zip >/dev/null; then
-	(cd corpus/futex_mm_fuzzer && zip -q -j "$seed_zip" ./*)
-else
-	python3 - "$seed_zip" corpus/futex_mm_fuzzer <<'EOF'
+zip_dir() { # ZIP DIR: the files of DIR, flat
+	if command -v zip >/dev/null; then
+		(cd "$2" && zip -q -j "$1" ./*)
+	else
+		python3 - "$1" "$2" <<'EOF'
 import os, sys, zipfile
 with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
     for name in sorted(os.listdir(sys.argv[2])):
@@ -113,7 +123,10 @@ with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
         if os.path.isfile(path):
             z.write(path, name)
 EOF
-fi
+	fi
+}
+seed_zip=$obj/seed_corpus.zip
+zip_dir "$seed_zip" corpus/futex_mm_fuzzer
 
 for k in $kernels; do
 	target=$(target_name "$k")
@@ -125,3 +138,18 @@ for k in $kernels; do
 	sed "s/^dict = .*/dict = $target.dict/" fuzz/futex_mm_fuzzer.options >"$OUT/$target.options"
 	log "$OUT/$target (kernel $k)"
 done
+
+# the case parser's target: its own sources, the same library objects, its seeds and its
+# dictionary
+text_objs=()
+for f in $text_srcs; do
+	o=$obj/text_$(tr / _ <<<"${f%.c}").o
+	compile "$f" "$o"
+	text_objs+=("$o")
+done
+"$CXX" "${cxxflags[@]}" "${text_objs[@]}" "${lib_objs[@]}" "${engine[@]}" -o "$OUT/case_text_fuzzer"
+zip_dir "$obj/case_text_seed_corpus.zip" corpus/case_text_fuzzer
+cp "$obj/case_text_seed_corpus.zip" "$OUT/case_text_fuzzer_seed_corpus.zip"
+cp fuzz/case_text_fuzzer.dict "$OUT/case_text_fuzzer.dict"
+printf '[libfuzzer]\ndict = case_text_fuzzer.dict\n' >"$OUT/case_text_fuzzer.options"
+log "$OUT/case_text_fuzzer (the case parser)"

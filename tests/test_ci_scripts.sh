@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # The CI scripts, short: ci/known-findings.txt names listed kernels only; ci/replay.sh is
-# green on the ASan and TSan builds; ci/fuzz.sh for a few seconds on a fixed and an unfixed
-# kernel yields only known signatures, prints its table and merges into a copy of the seed
-# corpus without dropping a seed; with the unfixed kernel's findings declared unknown, it
-# exits 1 and leaves a minimized case and its report in the found directory.
+# green on the ASan and TSan builds; ci/fuzz.sh --merge for a few seconds on a fixed and an
+# unfixed kernel yields only known signatures, prints its table and merges into a copy of
+# the seed corpus without dropping a seed; with the unfixed kernel's findings declared
+# unknown, it exits 1 and leaves a minimized case and its report in the found directory,
+# and (no --merge: the default) leaves the corpus alone; a sanitizer finding (a bug planted
+# in futex_mm_fuzzer_planted) is sorted by its DEDUP_TOKEN. ./build.sh --help prints its
+# usage.
 set -uo pipefail
 bin=$1 src=$2 tsan=${4:-}
 [ -x "$bin/futex_mm_fuzzer" ] || { echo "skipped: no futex_mm_fuzzer in this build (gcc?)"; exit 77; }
@@ -35,10 +38,10 @@ rc=$?
 [ $rc = 1 ] && grep -q "wrong.case \[2.6.11\]: ok (expected deadlock--do_page_fault--futex_wait) MISMATCH" "$tmp/wrong.log" &&
 	ok || { bad "ci/replay.sh on a wrong expect line: exit $rc"; tail -5 "$tmp/wrong.log"; }
 
-# 3. ci/fuzz.sh: 3 s on 2.6.11 and 2.6.11-rc4, merging into a copy of the seeds
+# 3. ci/fuzz.sh --merge: 3 s on 2.6.11 and 2.6.11-rc4, merging into a copy of the seeds
 export SNAFU_BIN=$bin SNAFU_WORK=$tmp/work SNAFU_FOUND=$tmp/found SNAFU_MERGE_INTO=$tmp/corpus
 cp -r "$src/corpus/futex_mm_fuzzer" "$tmp/corpus"
-"$src/ci/fuzz.sh" --seconds=3 --jobs=2 --kernel=2.6.11 --kernel=2.6.11-rc4 >"$tmp/fuzz.log" 2>&1
+"$src/ci/fuzz.sh" --seconds=3 --jobs=2 --kernel=2.6.11 --kernel=2.6.11-rc4 --merge >"$tmp/fuzz.log" 2>&1
 rc=$?
 [ $rc = 0 ] && ok || { bad "ci/fuzz.sh: exit $rc"; tail -20 "$tmp/fuzz.log"; }
 grep -q '^| kernel | executions | signatures found | known/new | verdict |$' "$tmp/fuzz.log" && ok ||
@@ -62,11 +65,18 @@ if [ -n "$extra" ]; then
 fi
 [ ! -e "$tmp/found" ] || [ -z "$(ls -A "$tmp/found")" ] && ok || bad "ci/fuzz.sh wrote into found/ without a new finding"
 
-# 4. a finding not in the known list: exit 1, minimized case and report
+grep -q '^ci/fuzz.sh: merged [0-9]* new inputs into' "$tmp/fuzz.log" && ok || bad "ci/fuzz.sh --merge: no merge line"
+
+# 4. a finding not in the known list: exit 1, minimized case and report; without --merge
+#    (the default) the corpus stays as it is
+corpus_sum() { (cd "$tmp/corpus" && ls && cat ./*) | cksum; }
+before=$(corpus_sum)
 printf 'olof-rfc deadlock--do_page_fault--futex_wait\n' >"$tmp/known.txt"
-SNAFU_KNOWN=$tmp/known.txt "$src/ci/fuzz.sh" --seconds=3 --jobs=2 --kernel=2.6.11-rc4 --no-merge \
-	>"$tmp/new.log" 2>&1
+SNAFU_KNOWN=$tmp/known.txt "$src/ci/fuzz.sh" --seconds=3 --jobs=2 --kernel=2.6.11-rc4 >"$tmp/new.log" 2>&1
 rc=$?
+[ "$(corpus_sum)" = "$before" ] && ! grep -q '^ci/fuzz.sh: merged' "$tmp/new.log" && ok ||
+	bad "ci/fuzz.sh without --merge changed \$SNAFU_MERGE_INTO"
+grep -q 'corpus/futex_mm_fuzzer left as it is' "$tmp/new.log" && ok || bad "ci/fuzz.sh without --merge: no note"
 c=$(find "$tmp/found/2.6.11-rc4" -name '*.case' 2>/dev/null | head -1)
 if [ $rc = 1 ] && [ -n "$c" ] && grep -q "NEW findings: .*${c##*/}" "$tmp/new.log" &&
 	[ -s "${c%.case}.report" ] && [ -s "${c%.case}.input" ]; then ok; else
@@ -78,6 +88,59 @@ if [ -n "$c" ]; then
 fi
 "$src/ci/fuzz.sh" --seconds=0 >/dev/null 2>&1
 [ $? = 2 ] && ok || bad "ci/fuzz.sh --seconds=0: not exit 2"
+"$src/ci/fuzz.sh" --no-merge --merge --seconds=0 >"$tmp/flags.log" 2>&1
+grep -q -- "--seconds=0: expected" "$tmp/flags.log" && ok || bad "ci/fuzz.sh: --merge or --no-merge refused"
+"$src/ci/fuzz.sh" --help >"$tmp/help.log" 2>&1
+[ $? = 0 ] && grep -q -- '--merge .*merge the inputs that add coverage' "$tmp/help.log" &&
+	grep -q -- '--no-merge .*(the default)' "$tmp/help.log" && ok || bad "ci/fuzz.sh --help: no --merge"
+
+# the workflows: the job that uploads the merged corpus asks for the merge
+for wf in "$src"/ci/*.yml; do
+	if grep -q 'path: corpus/futex_mm_fuzzer/' "$wf"; then
+		grep -q 'ci/fuzz.sh .*--merge' "$wf" && ok || bad "${wf##*/} uploads the corpus but runs ci/fuzz.sh without --merge"
+	fi
+done
+
+# 5. A sanitizer finding is sorted by its DEDUP_TOKEN (fuzz/fuzz_support.c): an ASan bug
+#    planted in every input (SNAFU_PLANT, fuzz/planted.c), ci/fuzz.sh on bin/ links whose
+#    futex_mm_fuzzer is futex_mm_fuzzer_planted.
+planted=$bin/futex_mm_fuzzer_planted
+sig=asan-heap-use-after-free--planted_read_freed--planted_use_after_free
+mkdir -p "$tmp/pbin" "$tmp/pin"
+printf '\0' >"$tmp/pin/x"
+if [ ! -x "$planted" ]; then
+	bad "no futex_mm_fuzzer_planted beside futex_mm_fuzzer (CMakeLists.txt)"
+elif SNAFU_PLANT=asan-fuzz "$planted" -runs=1 "$tmp/pin/x" >"$tmp/probe.log" 2>&1 ||
+	! grep -q 'ERROR: AddressSanitizer' "$tmp/probe.log"; then
+	echo "note: no ASan in this build; sanitizer findings in ci/fuzz.sh not checked"
+else
+	ln -s "$planted" "$tmp/pbin/futex_mm_fuzzer"
+	ln -s "$bin/snafu" "$tmp/pbin/snafu"
+	: >"$tmp/none.txt"
+	SNAFU_PLANT=asan-fuzz SNAFU_BIN=$tmp/pbin SNAFU_KNOWN=$tmp/none.txt SNAFU_FOUND=$tmp/found-p \
+		SNAFU_WORK=$tmp/work-p "$src/ci/fuzz.sh" --seconds=2 --jobs=1 --kernel=2.6.11 --no-merge \
+		>"$tmp/plant.log" 2>&1
+	rc=$?
+	if [ $rc = 1 ] && grep -q "NEW finding $sig:" "$tmp/plant.log" &&
+		grep -q "^| 2\.6\.11 | [0-9]* | $sig ([0-9]*) | 0 known, 1 new | NEW |\$" "$tmp/plant.log" &&
+		[ -e "$tmp/found-p/2.6.11/$sig.input" ] &&
+		grep -q "^DEDUP_TOKEN: $sig\$" "$tmp/found-p/2.6.11/$sig.report"; then
+		ok
+	else
+		bad "ci/fuzz.sh with a planted ASan bug: exit $rc, not sorted as $sig"
+		grep -v '^  0x' "$tmp/plant.log" | tail -15
+	fi
+fi
+
+# 6. ./build.sh --help and -h: the usage in its header, exit 0, nothing built
+for h in --help -h; do
+	env -u LIB_FUZZING_ENGINE -u OUT "$src/build.sh" "$h" >"$tmp/bhelp.log" 2>&1
+	rc=$?
+	[ $rc = 0 ] && grep -q '^  \./build\.sh fuzz ' "$tmp/bhelp.log" && ! grep -q '^build.sh:' "$tmp/bhelp.log" &&
+		ok || { bad "./build.sh $h: exit $rc"; head -5 "$tmp/bhelp.log"; }
+done
+env -u LIB_FUZZING_ENGINE -u OUT "$src/build.sh" --bogus >/dev/null 2>"$tmp/bbogus.log"
+[ $? = 2 ] && grep -q "argument 1 '--bogus'" "$tmp/bbogus.log" && ok || bad "./build.sh --bogus: not exit 2"
 "$src/ci/fuzz.sh" --kernel=nope >/dev/null 2>&1
 [ $? = 2 ] && ok || bad "ci/fuzz.sh --kernel=nope: not exit 2"
 

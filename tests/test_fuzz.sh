@@ -2,7 +2,11 @@
 # The fuzzer end to end: it finds the deadlock from an empty corpus for fixed seeds
 # (bounded by executions, never by time), finds nothing on the fixed kernel, and
 # fuzz/run.sh turns a finding into a minimal readable case whose report shows the
-# article's table.
+# article's table. Also: bad flags are refused with one line and exit 2 (the binary's --
+# flags, fuzz/run.sh's libFuzzer flags); SIGINT to fuzz/run.sh says "interrupted", exit
+# 130; without -artifact_prefix the crash file goes to <bindir>/../artifacts/, not the
+# current directory; ASan and UBSan reports carry a stable DEDUP_TOKEN of ours (bugs
+# planted in futex_mm_fuzzer_planted, fuzz/planted.c).
 set -uo pipefail
 bin=$1 src=$2
 [ -x "$bin/futex_mm_fuzzer" ] || { echo "skipped: no futex_mm_fuzzer in this build (gcc?)"; exit 77; }
@@ -77,6 +81,122 @@ if [ $rc = 0 ] && grep -q "no finding in 3000 executions" "$tmp/run2.log"; then 
 	bad "fuzz/run.sh --kernel=2.6.11: exit $rc"; tail -5 "$tmp/run2.log"; fi
 bash "$src/fuzz/run.sh" --kernel=nope >/dev/null 2>&1
 [ $? = 2 ] && ok || bad "fuzz/run.sh --kernel=nope: not exit 2"
+
+# 6. Bad flags: exit 2 and one line, before anything runs.
+for a in --ops=bogus --bogus --kernel; do
+	"$bin/futex_mm_fuzzer" "$a" -runs=1 "$tmp/empty1" >"$tmp/flag.log" 2>&1
+	rc=$?
+	if [ $rc = 2 ] && grep -q "^futex_mm_fuzzer: .*'$a'" "$tmp/flag.log" && ! grep -q '^INFO:' "$tmp/flag.log"; then
+		ok
+	else
+		bad "futex_mm_fuzzer $a: exit $rc, not refused"; cat "$tmp/flag.log"
+	fi
+done
+for a in -runs=abc -bogus_flag=1 -seed=-1 -max_len= --ops=bogus --help_me -runs nope-dir \
+	-artifact_prefix=/tmp/x/; do
+	rm -rf "$tmp/work"
+	# bounded, in case a bad flag is let through (-runs=abc overrides -runs=2000)
+	bash "$src/fuzz/run.sh" --kernel=2.6.11 -runs=2000 -max_total_time=20 "$a" >"$tmp/flag.out" 2>"$tmp/flag.err"
+	rc=$?
+	if [ $rc = 2 ] && [ ! -s "$tmp/flag.out" ] && [ "$(wc -l <"$tmp/flag.err")" = 1 ] &&
+		grep -qF -- "'$a'" "$tmp/flag.err" && [ ! -e "$tmp/work" ]; then
+		ok
+	else
+		bad "fuzz/run.sh $a: exit $rc, not refused with one line"; cat "$tmp/flag.out" "$tmp/flag.err"
+	fi
+done
+grep -q "not a libFuzzer flag" <(bash "$src/fuzz/run.sh" -runs=10 -bogus_flag=1 2>&1) && ok ||
+	bad "fuzz/run.sh -bogus_flag=1: no 'not a libFuzzer flag'"
+grep -q "\-runs takes a whole number, not 'abc'" <(bash "$src/fuzz/run.sh" -runs=abc 2>&1) && ok ||
+	bad "fuzz/run.sh -runs=abc: no 'takes a whole number'"
+bash "$src/fuzz/run.sh" --help >"$tmp/help.out" 2>&1
+[ $? = 0 ] && grep -q '^  fuzz/run.sh \[--kernel=NAME\]' "$tmp/help.out" && ok || bad "fuzz/run.sh --help"
+
+# 7. SIGINT (Ctrl-C) to fuzz/run.sh's process group: "interrupted", exit 130, no fuzzer left.
+rm -rf "$tmp/work"
+set -m # job control: the background job gets a process group of its own
+bash "$src/fuzz/run.sh" --kernel=2.6.11 -max_total_time=120 >"$tmp/int.out" 2>&1 &
+pg=$!
+set +m
+for _ in $(seq 300); do # the fuzzer has started once it has printed its seed
+	grep -q '^INFO: Seed:' "$tmp/work/2.6.11/fuzz.log" 2>/dev/null && break
+	sleep 0.1
+done
+kill -INT -- -"$pg"
+wait "$pg"
+rc=$?
+for _ in $(seq 100); do kill -0 -- -"$pg" 2>/dev/null || break; sleep 0.1; done
+if [ $rc = 130 ] && grep -q '^fuzz: interrupted after [0-9]* executions on 2.6.11' "$tmp/int.out" &&
+	! grep -q 'failed' "$tmp/int.out" && ! kill -0 -- -"$pg" 2>/dev/null; then
+	ok
+else
+	bad "SIGINT to fuzz/run.sh: exit $rc"; cat "$tmp/int.out"
+fi
+
+# 8. Without -artifact_prefix, the crash file goes to <bindir>/../artifacts/ (said so on
+#    stderr), not the current directory. A copy of the binary: its own bin/. The corpus
+#    holds the article's deadlock (libFuzzer saves no artifact when it runs single files).
+mkdir -p "$tmp/inst/bin" "$tmp/cwd" "$tmp/dl"
+cp "$bin/futex_mm_fuzzer" "$tmp/inst/bin/"
+"$bin/snafu" show --bytes -o "$tmp/dl/deadlock.bin" "$src/repro/cases/futex-wait-mmap-sem.case"
+(cd "$tmp/cwd" && "$tmp/inst/bin/futex_mm_fuzzer" --kernel=2.6.11-rc4 -runs=10 "$tmp/dl") >"$tmp/art.log" 2>&1
+rc=$?
+if [ $rc != 0 ] && [ -z "$(ls -A "$tmp/cwd")" ] && ls "$tmp/inst/artifacts"/crash-* >/dev/null 2>&1 &&
+	grep -qF "artifacts (crash-*, timeout-*, ...) go to $tmp/inst/artifacts/" "$tmp/art.log"; then
+	ok
+else
+	bad "default artifacts: exit $rc; current directory: '$(ls "$tmp/cwd")'; artifacts/: '$(ls "$tmp/inst/artifacts" 2>&1)'"
+	tail -5 "$tmp/art.log"
+fi
+rm -rf "$tmp/inst"
+
+# 9. Sanitizer findings: a DEDUP_TOKEN of ours, "asan-"/"ubsan-" KIND, then the top two
+#    frames in ref/ or prog/ (else in another directory of ours); the same in every run.
+planted=$bin/futex_mm_fuzzer_planted
+if [ ! -x "$planted" ]; then
+	bad "no futex_mm_fuzzer_planted beside futex_mm_fuzzer (CMakeLists.txt)"
+elif SNAFU_PLANT=asan-prog "$planted" -runs=1 "$tmp/dl/deadlock.bin" >"$tmp/plant.log" 2>&1 ||
+	! grep -q 'ERROR: AddressSanitizer' "$tmp/plant.log"; then
+	echo "note: no ASan in this build; sanitizer tokens not checked"
+else
+	token_of() { # PLANT: the first DEDUP_TOKEN of a run with that bug planted
+		SNAFU_PLANT=$1 "$planted" --kernel=2.6.11 -runs=1 "$tmp/dl/deadlock.bin" >"$tmp/plant.log" 2>&1
+		grep -m1 '^DEDUP_TOKEN: ' "$tmp/plant.log" | cut -d' ' -f2
+	}
+	# prog_print's own frame, or a helper it inlines and then prog_print
+	while read -r plant want; do
+		got=$(token_of "$plant")
+		again=$(token_of "$plant")
+		if [[ $got =~ ^$want$ ]] && [ "$got" = "$again" ]; then ok; else
+			bad "SNAFU_PLANT=$plant: DEDUP_TOKEN '$got', then '$again'; expected /^$want\$/"; fi
+	done <<'EOF'
+asan-prog asan-heap-use-after-free(--[a-z_]+)?--prog_print
+ubsan-prog ubsan-misaligned-pointer-use(--[a-z_]+)?--prog_print
+asan-fuzz asan-heap-use-after-free--planted_read_freed--planted_use_after_free
+ubsan-fuzz ubsan-signed-integer-overflow--planted_add--planted_overflow
+EOF
+	# after ASan's report, before libFuzzer saves the input and the process dies
+	SNAFU_PLANT=asan-fuzz "$planted" -runs=10 -artifact_prefix="$tmp/plant-" "$tmp/dl" >"$tmp/plant.log" 2>&1
+	awk '/^DEDUP_TOKEN: asan-/ {t = NR} /^SUMMARY: AddressSanitizer/ {s = NR} END {exit !(t && s && t > s)}' \
+		"$tmp/plant.log" && ok || bad "asan-fuzz: no DEDUP_TOKEN after ASan's SUMMARY"
+	ls "$tmp"/plant-crash-* >/dev/null 2>&1 && ok || bad "asan-fuzz: libFuzzer saved no crash file"
+	# fuzz/run.sh on it: the sanitizer's report and its token, exit 1
+	mkdir -p "$tmp/pbin"
+	ln -s "$planted" "$tmp/pbin/futex_mm_fuzzer"
+	ln -s "$bin/snafu" "$tmp/pbin/snafu"
+	rm -rf "$tmp/work"
+	SNAFU_PLANT=ubsan-fuzz SNAFU_BIN=$tmp/pbin bash "$src/fuzz/run.sh" --kernel=2.6.11 -runs=100 \
+		>"$tmp/prun.log" 2>&1
+	rc=$?
+	if [ $rc = 1 ] && grep -q '^fuzz: a sanitizer report, not a finding of the model' "$tmp/prun.log" &&
+		grep -q 'runtime error: signed integer overflow' "$tmp/prun.log" &&
+		grep -qx 'DEDUP_TOKEN: ubsan-signed-integer-overflow--planted_add--planted_overflow' "$tmp/prun.log" &&
+		grep -q '^reproduce with: build/bin/futex_mm_fuzzer --kernel=2.6.11 .*/crash-' "$tmp/prun.log"; then
+		ok
+	else
+		bad "fuzz/run.sh on a UBSan finding: exit $rc"; tail -20 "$tmp/prun.log"
+	fi
+fi
 
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

@@ -2,7 +2,8 @@
 # The OSS-Fuzz / ClusterFuzzLite build contract: ./build.sh with OSS-Fuzz's variables
 # (libFuzzer, ASan, into a temporary $OUT) makes one target per fixed kernel, each with its
 # seed corpus zip, dictionary and options; every target runs its seed corpus and 3,000
-# executions with no finding (they are the fixed kernels); MSan is refused with a reason.
+# executions with no finding (they are the fixed kernels); so does the case parser's
+# target, case_text_fuzzer; MSan is refused with a reason.
 set -uo pipefail
 src=$2
 command -v clang >/dev/null && command -v clang++ >/dev/null ||
@@ -59,6 +60,25 @@ for k in $want; do
 		grep -m3 'DEDUP_TOKEN\|SUMMARY\|ERROR' "$tmp/$t.log"
 	fi
 done
+
+# the case parser's target, from its seeds with its dictionary
+t=case_text_fuzzer
+for f in "$t" "$t.dict" "$t.options" "${t}_seed_corpus.zip"; do
+	[ -s "$tmp/out/$f" ] && ok || bad "\$OUT/$f missing or empty"
+done
+rm -rf "$tmp/corpus" "$tmp/art" && mkdir -p "$tmp/corpus" "$tmp/art"
+python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' \
+	"$tmp/out/${t}_seed_corpus.zip" "$tmp/corpus" 2>/dev/null
+n=$(find "$tmp/corpus" -type f | wc -l)
+seeds=$(find "$src/corpus/$t" -maxdepth 1 -type f | wc -l)
+[ "$n" = "$seeds" ] && ok || bad "$t: seed corpus zip holds $n files, corpus/$t $seeds"
+if [ -x "$tmp/out/$t" ]; then
+	(cd "$tmp/out" && ./"$t" -runs=3000 -seed=1 -dict="$t.dict" -artifact_prefix="$tmp/art/" "$tmp/corpus") \
+		>"$tmp/$t.log" 2>&1
+	rc=$?
+	[ $rc = 0 ] && [ -z "$(ls -A "$tmp/art")" ] && grep -q "^Done 3000 runs" "$tmp/$t.log" && ok ||
+		{ bad "$t: exit $rc"; grep -m3 'DEDUP_TOKEN\|SUMMARY\|ERROR' "$tmp/$t.log"; }
+fi
 
 # MemorySanitizer is refused, with the reason
 env -i PATH="$PATH" CC=clang CXX=clang++ CFLAGS="-fsanitize=memory" LIB_FUZZING_ENGINE=-fsanitize=fuzzer \
