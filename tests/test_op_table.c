@@ -6,9 +6,11 @@
  *    program and its encoding.
  * The digests are FNV-1a over everything; a mismatch names the first differing input
  * when SNAFU_OP_TABLE_LOG=FILE logs every input's digest (diff two logs).
- * Also: the fuzzer weights fill the 64 slots of the kind field.
+ * Also the table itself: the fuzzer weights fill the 64 slots of the kind field, and
+ * every argument fits where it lives.
  */
 #include "harness.h"
+#include "../prog/ops.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -183,12 +185,46 @@ static uint64_t text_digest(void)
 	return h;
 }
 
+/* The table itself: weights fill the 64 kind slots, names are there and unique, every
+ * argument fits its byte, and a field's args do not overlap. */
+static void check_table(void)
+{
+	int sum = 0;
+
+	for (int k = 0; k < OP_NKINDS; k++) {
+		const struct op_desc *d = &op_table[k];
+		CHECK(d->name && d->weight > 0, "op %d: a name and a weight", k);
+		if (!d->name)
+			continue;
+		sum += d->weight;
+		for (int j = 0; j < k; j++)
+			CHECK(strcmp(d->name, op_table[j].name), "%s twice", d->name);
+		unsigned used[3] = {0};
+		for (int i = 0; i < OP_MAX_ARGS && d->args[i].name; i++) {
+			const struct op_arg *a = &d->args[i];
+			unsigned bits = ((1u << a->width) - 1) << a->shift;
+			CHECK(a->field == FIELD_NONE || (bits <= 255 && !(used[a->field] & bits)),
+			      "%s %s: bits %#x overlap %#x", d->name, a->name, bits,
+			      used[a->field]);
+			CHECK(a->field == FIELD_NONE ||
+				  (a->hi - a->bias <= (int)((1u << a->width) - 1) &&
+				   ((a->flags & ARG_REST) || a->lo <= a->def) && a->def <= a->hi),
+			      "%s %s: range %d..%d (default %d) fits %d bits", d->name, a->name,
+			      a->lo, a->hi, a->def, a->width);
+			used[a->field] |= bits;
+		}
+		CHECK(op_has_pages(k) == (op_arg_by_code(k, CODE_PAGES) != NULL), "%s", d->name);
+	}
+	CHECK_EQ(sum, 64, "the op weights' sum (the byte form's kind field has 64 values)");
+}
+
 int main(void)
 {
 	const char *log = getenv("SNAFU_OP_TABLE_LOG");
 
 	if (log)
 		logf_ = fopen(log, "w");
+	check_table();
 	uint64_t hb = bytes_digest(), ht = text_digest();
 	printf("bytes digest %016llx, text digest %016llx\n", (unsigned long long)hb,
 	       (unsigned long long)ht);
