@@ -206,6 +206,33 @@ static const char *op_list(void)
 	return list;
 }
 
+/* "pages=N, prot=rwx, shared, private, each-page": what the op takes after its
+ * operands, for error messages */
+static const char *arg_list(int kind, char *buf, size_t len)
+{
+	const struct op_desc *d = &op_table[kind];
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < OP_MAX_ARGS && d->args[i].name; i++) {
+		const struct op_arg *g = &d->args[i];
+		const char *fmt = g->type == ARG_FLAG   ? "%s%s"
+				  : g->type == ARG_PROT ? "%s%s=rwx"
+				  : g->type == ARG_B    ? "%s%s=ADDR"
+							: "%s%s=N";
+		if (g->flags & ARG_POS || n >= len)
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, fmt, n ? ", " : "", g->name);
+		if (g->off && n < len)
+			n += (size_t)snprintf(buf + n, len - n, ", %s", g->off);
+	}
+	if (op_uses_a(kind) && n < len)
+		snprintf(buf + n, len - n, "%seach-page", n ? ", " : "");
+	else if (!n)
+		snprintf(buf, len, "it takes none");
+	return buf;
+}
+
 /* The argument of d that KEY[=VALUE] names, or -1; *on: a flag's word, not its off. */
 static int match_arg(const struct op_desc *d, const char *key, int klen, bool has_value, bool *on)
 {
@@ -336,8 +363,9 @@ static int parse_op(struct parser *ps, struct program *p)
 				each = true;
 				continue;
 			}
-			return fail(ps, a->col, "expected an argument of %s, found '%.*s%s'",
-				    d->name, TOKQ(a));
+			char list[128];
+			return fail(ps, a->col, "expected an argument of %s (%s), found '%.*s%s'",
+				    d->name, arg_list(kind, list, sizeof(list)), TOKQ(a));
 		}
 		const struct op_arg *g = &d->args[k];
 		given[k] = true;
