@@ -157,11 +157,14 @@ static uint64_t text_digest(void)
 	uint64_t h = 0xcbf29ce484222325ull;
 
 	for (int i = 0; i < NTEXT; i++) {
+		/* one draw a statement: the order of a call's arguments is unspecified */
+		int pages0 = 1 + (int)(xorshift() % 3) * 64;
+		int pages1 = 1 + (int)(xorshift() % 2) * 31;
+		const char *name = names[xorshift() % N(names)];
 		int n = snprintf(text, sizeof(text),
 				 "task 1\n  mmap m0 pages=%d prot=rw\ntask 2\n  mmap m1 pages=%d "
 				 "prot=rw shared\n  %s",
-				 1 + (int)(xorshift() % 3) * 64, 1 + (int)(xorshift() % 2) * 31,
-				 names[xorshift() % N(names)]);
+				 pages0, pages1, name);
 		static const int nops_of[10] = {0, 1, 1, 1, 1, 1, 1, 2, 2, 3};
 		int nops = nops_of[xorshift() % 10], nargs = (int)(xorshift() % 4);
 		for (int j = 0; j < nops; j++)
