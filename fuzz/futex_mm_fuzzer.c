@@ -38,6 +38,7 @@
  * (ci/fuzz.sh) shares its workers' units itself.
  */
 #include "../prog/exec.h"
+#include "../prog/ops.h"
 #include "fuzz_support.h"
 
 #include <stdlib.h>
@@ -169,7 +170,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	prog_decode(data, size, &p);
 	if (!snafu_fuzz_all_ops)
 		for (int i = 0; i < p.nops; i++)
-			if (p.ops[i].kind == OP_MINCORE)
+			if (op_table[p.ops[i].kind].all_only)
 				return -1; /* not in this op set: neither run nor kept */
 	prog_run(&p, kernel, &quick, &r);
 	if (r.result == SIM_OK)

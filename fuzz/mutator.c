@@ -8,7 +8,7 @@
  * input by construction (every byte string is one), so nothing here can make the
  * target see garbage.
  */
-#include "../prog/program.h"
+#include "../prog/ops.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -33,7 +33,7 @@ static void random_op(uint8_t *r, int nmaps)
 {
 	for (int i = 0; i < OP_BYTES; i++)
 		r[i] = (uint8_t)rnd(256);
-	while (!snafu_fuzz_all_ops && prog_kind_of(r[0]) == OP_MINCORE)
+	while (!snafu_fuzz_all_ops && op_table[prog_kind_of(r[0])].all_only)
 		r[0] = (uint8_t)rnd(256);
 	r[1] = (uint8_t)rnd((uint32_t)nmaps + 1);
 	r[2] = (uint8_t)(rnd(2) ? 0 : rnd(4));

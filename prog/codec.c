@@ -29,37 +29,19 @@
  *   madvise       x = pages - 1 (MADV_DONTNEED)  mincore    x = pages - 1 (< 128), B = vec
  *   reclaim       (A only)
  */
-#include "program.h"
+#include "ops.h"
 
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-const char *const op_names[OP_NKINDS] = {
-    [OP_MMAP] = "mmap",
-    [OP_MUNMAP] = "munmap",
-    [OP_MPROTECT] = "mprotect",
-    [OP_LOAD] = "load",
-    [OP_STORE] = "store",
-    [OP_FUTEX_WAIT] = "futex_wait",
-    [OP_FUTEX_WAKE] = "futex_wake",
-    [OP_FUTEX_REQUEUE] = "futex_requeue",
-    [OP_FUTEX_CMP_REQUEUE] = "futex_cmp_requeue",
-    [OP_GET_MEMPOLICY] = "get_mempolicy",
-    [OP_KILL] = "kill",
-    [OP_SLEEP] = "sleep",
-    [OP_RECLAIM] = "reclaim",
-    [OP_MADVISE] = "madvise",
-    [OP_MINCORE] = "mincore",
+/* What decode and encode need of each kind, gathered from prog/ops.c once. */
+struct kind_coding {
+	bool uses_a, uses_b, big_pages;
+	uint8_t code[2], mask[2]; /* x (byte 6) and y (byte 7): enum arg_code, bits */
 };
-
-/* How often each kind appears among the 64 values of the kind field. */
-static const uint8_t kind_weight[OP_NKINDS] = {
-    [OP_MMAP] = 9,          [OP_MUNMAP] = 4,        [OP_MPROTECT] = 4,
-    [OP_LOAD] = 5,          [OP_STORE] = 4,         [OP_FUTEX_WAIT] = 14,
-    [OP_FUTEX_WAKE] = 5,    [OP_FUTEX_REQUEUE] = 4, [OP_FUTEX_CMP_REQUEUE] = 5,
-    [OP_GET_MEMPOLICY] = 1, [OP_KILL] = 2,          [OP_SLEEP] = 1,
-    [OP_RECLAIM] = 3,       [OP_MADVISE] = 2,       [OP_MINCORE] = 1,
-};
+static struct kind_coding coding[OP_NKINDS];
 static uint8_t kind_table[64];
 static uint8_t kind_code[OP_NKINDS]; /* the first table slot of each kind */
 
@@ -71,9 +53,27 @@ static void init_tables(void)
 	if (done)
 		return;
 	for (int k = 0; k < OP_NKINDS; k++) {
+		struct kind_coding *c = &coding[k];
+		for (int i = 0; i < OP_MAX_ARGS && op_table[k].args[i].name; i++) {
+			const struct op_arg *a = &op_table[k].args[i];
+			c->uses_a |= a->type == ARG_A;
+			c->uses_b |= a->type == ARG_B;
+			if (a->field != FIELD_NONE) {
+				c->code[a->field - FIELD_X] = a->code;
+				c->mask[a->field - FIELD_X] |=
+				    (uint8_t)(((1u << a->width) - 1) << a->shift);
+			}
+		}
+		c->big_pages = op_has_pages(k) && !c->uses_b;
+		if (slot + op_table[k].weight > 64) /* tests/test_op_table.c checks the sum */
+			break;
 		kind_code[k] = (uint8_t)slot;
-		for (int i = 0; i < kind_weight[k]; i++)
+		for (int i = 0; i < op_table[k].weight; i++)
 			kind_table[slot++] = (uint8_t)k;
+	}
+	if (slot != 64) {
+		fprintf(stderr, "prog/ops.c: the op weights sum to %d, not 64\n", slot);
+		abort();
 	}
 	done = true;
 }
@@ -95,25 +95,14 @@ static uint8_t unsmall(uint8_t v)
 
 bool op_uses_a(int kind)
 {
-	return kind != OP_MMAP && kind != OP_KILL && kind != OP_SLEEP;
+	init_tables();
+	return coding[kind].uses_a;
 }
 
 bool op_uses_b(int kind)
 {
-	return kind == OP_FUTEX_REQUEUE || kind == OP_FUTEX_CMP_REQUEUE ||
-	       kind == OP_GET_MEMPOLICY || kind == OP_MINCORE;
-}
-
-static bool has_pages(int kind)
-{
-	return kind == OP_MMAP || kind == OP_MUNMAP || kind == OP_MPROTECT || kind == OP_MADVISE ||
-	       kind == OP_MINCORE;
-}
-
-/* Over 128 pages needs a rare nibble of byte 5, which B uses where there is a B. */
-static bool has_big_pages(int kind)
-{
-	return has_pages(kind) && !op_uses_b(kind);
+	init_tables();
+	return coding[kind].uses_b;
 }
 
 int prog_kind_of(uint8_t first_byte)
@@ -192,12 +181,32 @@ void prog_canonicalize(struct program *p)
 	p->nmaps = k;
 }
 
+/* A field of x (byte 6) or y (byte 7), as its code says. */
+static uint8_t decode_field(const struct kind_coding *c, int f, const uint8_t *r, int ntasks)
+{
+	uint8_t b = r[6 + f];
+
+	switch (c->code[f]) {
+	case CODE_BITS:
+		return b & c->mask[f];
+	case CODE_SMALL:
+		return small(b);
+	case CODE_PAGES:
+		return (uint8_t)(small(b) + (c->big_pages && (r[5] & 15) == 15 ? 128 : 0));
+	case CODE_TASK:
+		return (uint8_t)(b % ntasks);
+	default:
+		return 0;
+	}
+}
+
 static void decode_op(const uint8_t *r, int nmaps, int ntasks, struct op *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->kind = kind_table[(r[0] >> 2) & 63];
 	o->task = (uint8_t)(1 + (r[0] & 3) % ntasks);
-	if (op_uses_a(o->kind)) {
+	const struct kind_coding *c = &coding[o->kind];
+	if (c->uses_a) {
 		int m = r[1] % (nmaps + 1);
 		o->a = (struct uref){
 		    .map = m == nmaps ? PROG_NULL_MAP : (uint8_t)m,
@@ -207,7 +216,7 @@ static void decode_op(const uint8_t *r, int nmaps, int ntasks, struct op *o)
 		};
 		o->each_page = (r[3] & 0xc0) == 0xc0;
 	}
-	if (op_uses_b(o->kind)) {
+	if (c->uses_b) {
 		int m = r[4] % (nmaps + 1);
 		o->b = (struct uref){
 		    .map = m == nmaps ? PROG_NULL_MAP : (uint8_t)m,
@@ -215,84 +224,40 @@ static void decode_op(const uint8_t *r, int nmaps, int ntasks, struct op *o)
 		    .word = r[5] >> 5,
 		};
 	}
-	if (has_pages(o->kind))
-		o->x = (uint8_t)(small(r[6]) +
-				 (has_big_pages(o->kind) && (r[5] & 15) == 15 ? 128 : 0));
-	switch (o->kind) {
-	case OP_MMAP:
-		o->y = r[7] & 15;
-		break;
-	case OP_MPROTECT:
-		o->y = r[7] & 7;
-		break;
-	case OP_STORE:
-	case OP_FUTEX_WAKE:
-	case OP_SLEEP:
-		o->x = small(r[6]);
-		break;
-	case OP_FUTEX_WAIT:
-		o->x = small(r[6]);
-		o->y = small(r[7]);
-		break;
-	case OP_FUTEX_REQUEUE:
-		o->x = r[6];
-		break;
-	case OP_FUTEX_CMP_REQUEUE:
-		o->x = r[6];
-		o->y = small(r[7]);
-		break;
-	case OP_GET_MEMPOLICY:
-		o->x = r[6] & 1;
-		o->y = r[7] & 3;
-		break;
-	case OP_KILL:
-		o->x = (uint8_t)(r[6] % ntasks);
-		break;
-	}
+	o->x = decode_field(c, 0, r, ntasks);
+	o->y = decode_field(c, 1, r, ntasks);
 }
 
 static void encode_op(const struct op *o, int nmaps, uint8_t *r)
 {
+	const struct kind_coding *c = &coding[o->kind];
+
 	memset(r, 0, OP_BYTES);
 	r[0] = (uint8_t)((o->task - 1) | kind_code[o->kind] << 2);
-	if (op_uses_a(o->kind)) {
+	if (c->uses_a) {
 		r[1] = o->a.map == PROG_NULL_MAP ? (uint8_t)nmaps : o->a.map;
 		r[2] = unsmall(o->a.page);
 		r[3] =
 		    (uint8_t)(o->a.word | (o->a.misaligned ? 32 : 0) | (o->each_page ? 0xc0 : 0));
 	}
-	if (op_uses_b(o->kind)) {
+	if (c->uses_b) {
 		r[4] = o->b.map == PROG_NULL_MAP ? (uint8_t)nmaps : o->b.map;
 		r[5] = (uint8_t)((o->b.page & 31) | o->b.word << 5);
 	}
-	switch (o->kind) {
-	case OP_MMAP:
-	case OP_MUNMAP:
-	case OP_MPROTECT:
-	case OP_MADVISE:
-		r[5] = o->x >= 128 ? 15 : 0;
-		r[6] = unsmall((uint8_t)(o->x & 127));
-		r[7] = o->y;
-		break;
-	case OP_MINCORE:
-		r[6] = unsmall((uint8_t)(o->x & 127));
-		break;
-	case OP_FUTEX_WAIT:
-		r[6] = unsmall(o->x);
-		r[7] = unsmall(o->y);
-		break;
-	case OP_FUTEX_CMP_REQUEUE:
-		r[6] = o->x;
-		r[7] = unsmall(o->y);
-		break;
-	case OP_STORE:
-	case OP_FUTEX_WAKE:
-	case OP_SLEEP:
-		r[6] = unsmall(o->x);
-		break;
-	default:
-		r[6] = o->x;
-		r[7] = o->y;
+	const uint8_t v[2] = {o->x, o->y};
+	for (int f = 0; f < 2; f++) {
+		switch (c->code[f]) {
+		case CODE_SMALL:
+			r[6 + f] = unsmall(v[f]);
+			break;
+		case CODE_PAGES:
+			if (c->big_pages)
+				r[5] = v[f] >= 128 ? 15 : 0;
+			r[6 + f] = unsmall((uint8_t)(v[f] & 127));
+			break;
+		default: /* the bits as they are, a task, 0 where nothing lives */
+			r[6 + f] = v[f];
+		}
 	}
 }
 

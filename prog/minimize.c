@@ -7,6 +7,7 @@
  * ops go (a preemption names an op by its number within its task).
  */
 #include "minimize.h"
+#include "ops.h"
 
 #include <string.h>
 
@@ -269,8 +270,7 @@ static bool pass_shrink(struct minimizer *mz, struct program *p, struct program 
 			struct op *o = &c->ops[i];
 			switch (step) {
 			case 0:
-				if (o->kind != OP_MMAP && o->kind != OP_MUNMAP &&
-				    o->kind != OP_MPROTECT)
+				if (!op_has_pages(o->kind)) /* halve pages= */
 					continue;
 				if (o->x == 0)
 					continue;

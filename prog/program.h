@@ -72,7 +72,7 @@ struct program {
 	struct expectation expect[PROG_MAX_EXPECT];
 };
 
-extern const char *const op_names[OP_NKINDS];
+/* prog/ops.h: op_table, what each kind is */
 
 /* prog/codec.c */
 void prog_decode(const uint8_t *data, size_t size, struct program *p);

@@ -15,7 +15,7 @@
  * reference before that mmap has run is address 0.
  * The grammar is in README.md; the parser reports the first error as LINE:COL.
  */
-#include "program.h"
+#include "ops.h"
 #include "../ref/kernels.h"
 
 #include <ctype.h>
@@ -48,7 +48,7 @@ struct parser {
 	int kill_line[PROG_MAX_OPS], kill_col[PROG_MAX_OPS]; /* kill ops, in text order */
 	int expect_line[PROG_MAX_EXPECT];
 	int mmaps_seen;                   /* mmap lines parsed so far */
-	bool default_pages[PROG_MAX_OPS]; /* munmap/mprotect without pages= */
+	bool default_pages[PROG_MAX_OPS]; /* munmap, mprotect, ... without pages= */
 };
 
 static int fail(struct parser *ps, int col, const char *fmt, ...)
@@ -166,17 +166,23 @@ struct kv {
 	bool *seen;
 };
 
-/* The key of an argument: what comes before '='; `shared` and `private` are one. */
+/* The key of an argument: what comes before '='; a flag's two words (`shared` and
+ * `private`) are one. */
 static int key_of(const struct tok *a, const char **k)
 {
 	const char *eq = memchr(a->s, '=', (size_t)a->len);
 	int klen = eq ? (int)(eq - a->s) : a->len;
 
 	*k = a->s;
-	if (klen == 7 && !strncmp(a->s, "private", 7)) {
-		*k = "shared";
-		klen = 6;
-	}
+	for (int op = 0; op < OP_NKINDS; op++)
+		for (int i = 0; i < OP_MAX_ARGS && op_table[op].args[i].name; i++) {
+			const struct op_arg *g = &op_table[op].args[i];
+			if (g->off && klen == (int)strlen(g->off) &&
+			    !strncmp(a->s, g->off, (size_t)klen)) {
+				*k = g->name;
+				return (int)strlen(g->name);
+			}
+		}
 	return klen;
 }
 
@@ -188,85 +194,149 @@ static bool same_key(const struct tok *a, const struct tok *b)
 	return la == lb && !strncmp(ka, kb, (size_t)la);
 }
 
+/* "mmap, munmap, ..., mincore": the op names, for error messages */
+static const char *op_list(void)
+{
+	static char list[OP_NKINDS * 24];
+
+	if (!*list)
+		for (int k = 0; k < OP_NKINDS; k++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 k ? ", " : "", op_table[k].name);
+	return list;
+}
+
+/* "pages=N, prot=rwx, shared, private, each-page": what the op takes after its
+ * operands, for error messages */
+static const char *arg_list(int kind, char *buf, size_t len)
+{
+	const struct op_desc *d = &op_table[kind];
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < OP_MAX_ARGS && d->args[i].name; i++) {
+		const struct op_arg *g = &d->args[i];
+		const char *fmt = g->type == ARG_FLAG   ? "%s%s"
+				  : g->type == ARG_PROT ? "%s%s=rwx"
+				  : g->type == ARG_B    ? "%s%s=ADDR"
+							: "%s%s=N";
+		if (g->flags & ARG_POS || n >= len)
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, fmt, n ? ", " : "", g->name);
+		if (g->off && n < len)
+			n += (size_t)snprintf(buf + n, len - n, ", %s", g->off);
+	}
+	if (op_uses_a(kind) && n < len)
+		snprintf(buf + n, len - n, "%seach-page", n ? ", " : "");
+	else if (!n)
+		snprintf(buf, len, "it takes none");
+	return buf;
+}
+
+/* The argument of d that KEY[=VALUE] names, or -1; *on: a flag's word, not its off. */
+static int match_arg(const struct op_desc *d, const char *key, int klen, bool has_value, bool *on)
+{
+	for (int i = 0; i < OP_MAX_ARGS && d->args[i].name; i++) {
+		const struct op_arg *g = &d->args[i];
+		bool named = klen == (int)strlen(g->name) && !strncmp(key, g->name, (size_t)klen);
+		if (g->flags & ARG_POS)
+			continue;
+		switch (g->type) {
+		case ARG_FLAG:
+			if (!has_value && (named || (g->off && klen == (int)strlen(g->off) &&
+						     !strncmp(key, g->off, (size_t)klen)))) {
+				*on = named;
+				return i;
+			}
+			break;
+		case ARG_NUM:
+			if (named)
+				return i;
+			break;
+		default: /* prot=, addr=, vec= need their value */
+			if (named && has_value)
+				return i;
+		}
+	}
+	return -1;
+}
+
+/* A positional operand: a mapping name, an address or a number. */
+static int parse_positional(struct parser *ps, struct program *p, const struct op_arg *g,
+			    const struct tok *t, struct op *o, long *val)
+{
+	switch (g->type) {
+	case ARG_MAPNAME:
+		if (ps->mmaps_seen == PROG_MAX_MAPS)
+			return fail(ps, t->col, "expected at most %d mappings", PROG_MAX_MAPS);
+		if (t->len >= 32 || !isalpha((unsigned char)t->s[0]) || tok_is(t, "null") ||
+		    memchr(t->s, '+', (size_t)t->len))
+			return fail(ps, t->col,
+				    "expected a mapping name (a letter, then up to "
+				    "30 letters or digits), found '%.*s%s'",
+				    TOKQ(t));
+		/* names were collected by a first pass (references may come first) */
+		if (find_map(ps, t->s, t->len) != ps->mmaps_seen)
+			return fail(ps, t->col, "expected a new mapping name, '%.*s' is taken",
+				    t->len, t->s);
+		ps->mmaps_seen++;
+		return 0;
+	case ARG_A:
+		return parse_addr(ps, t, true, &o->a);
+	case ARG_B:
+		return parse_addr(ps, t, false, &o->b);
+	default:
+		if (num_arg(ps, t, g->name, g->lo, g->hi, val))
+			return -1;
+		if (g->code == CODE_TASK) { /* checked at the end, once all tasks are known */
+			ps->kill_line[p->nops] = ps->line;
+			ps->kill_col[p->nops] = t->col;
+		}
+		return 0;
+	}
+}
+
 static int parse_op(struct parser *ps, struct program *p)
 {
 	struct tok *t = ps->t;
 	int kind = -1;
 
 	for (int k = 0; k < OP_NKINDS; k++)
-		if (tok_is(&t[0], op_names[k]))
+		if (tok_is(&t[0], op_table[k].name))
 			kind = k;
 	if (kind < 0)
-		return fail(
-		    ps, t[0].col,
-		    "expected 'task', 'preempt', 'expect' or an op (mmap, munmap, mprotect, "
-		    "load, store, futex_wait, futex_wake, futex_requeue, "
-		    "futex_cmp_requeue, get_mempolicy, kill, sleep, reclaim, madvise, "
-		    "mincore), found '%.*s%s'",
-		    TOKQ(&t[0]));
+		return fail(ps, t[0].col,
+			    "expected 'task', 'preempt', 'expect' or an op (%s), found '%.*s%s'",
+			    op_list(), TOKQ(&t[0]));
 	if (!ps->cur_task)
 		return fail(ps, t[0].col, "expected 'task N' before the first op");
 	if (p->nops == PROG_MAX_OPS)
 		return fail(ps, t[0].col, "expected at most %d ops", PROG_MAX_OPS);
 
+	const struct op_desc *d = &op_table[kind];
+	int nargs = 0, npos = 0;
+	while (nargs < OP_MAX_ARGS && d->args[nargs].name)
+		npos += (d->args[nargs++].flags & ARG_POS) != 0;
 	struct op *o = &p->ops[p->nops];
 	memset(o, 0, sizeof(*o));
 	o->kind = (uint8_t)kind;
-	if (kind == OP_GET_MEMPOLICY || kind == OP_MINCORE)
+	if (op_uses_b(kind))
 		o->b.map = PROG_NULL_MAP; /* addr= and vec= default to NULL */
 	o->task = (uint8_t)ps->cur_task;
 
-	/* positional operands */
-	int npos = kind == OP_FUTEX_REQUEUE || kind == OP_FUTEX_CMP_REQUEUE ? 2
-		   : kind == OP_MMAP || kind == OP_KILL || kind == OP_SLEEP || kind == OP_MUNMAP ||
-			   kind == OP_MPROTECT || kind == OP_LOAD || kind == OP_STORE ||
-			   kind == OP_FUTEX_WAIT || kind == OP_FUTEX_WAKE ||
-			   kind == OP_GET_MEMPOLICY || kind == OP_RECLAIM || kind == OP_MADVISE ||
-			   kind == OP_MINCORE
-		       ? 1
-		       : 0;
+	long val[OP_MAX_ARGS] = {0};
+	bool given[OP_MAX_ARGS] = {0};
 	if (ps->nt < 1 + npos)
 		return fail(ps, t[0].col + t[0].len + 1, "expected %d operand%s after '%s'", npos,
-			    npos > 1 ? "s" : "", op_names[kind]);
-	long n;
-	switch (kind) {
-	case OP_MMAP:
-		if (ps->mmaps_seen == PROG_MAX_MAPS)
-			return fail(ps, t[1].col, "expected at most %d mappings", PROG_MAX_MAPS);
-		if (t[1].len >= 32 || !isalpha((unsigned char)t[1].s[0]) || tok_is(&t[1], "null") ||
-		    memchr(t[1].s, '+', (size_t)t[1].len))
-			return fail(ps, t[1].col,
-				    "expected a mapping name (a letter, then up to "
-				    "30 letters or digits), found '%.*s%s'",
-				    TOKQ(&t[1]));
-		/* names were collected by a first pass (references may come first) */
-		if (find_map(ps, t[1].s, t[1].len) != ps->mmaps_seen)
-			return fail(ps, t[1].col, "expected a new mapping name, '%.*s' is taken",
-				    t[1].len, t[1].s);
-		ps->mmaps_seen++;
-		break;
-	case OP_KILL:
-		if (num_arg(ps, &t[1], "a task number", 1, PROG_MAX_TASKS, &n))
-			return -1;
-		o->x = (uint8_t)(n - 1);
-		ps->kill_line[p->nops] = ps->line;
-		ps->kill_col[p->nops] = t[1].col;
-		break;
-	case OP_SLEEP:
-		if (num_arg(ps, &t[1], "ticks", 0, 127, &n))
-			return -1;
-		o->x = (uint8_t)n;
-		break;
-	default:
-		if (parse_addr(ps, &t[1], true, &o->a))
-			return -1;
-		if (npos == 2 && parse_addr(ps, &t[2], false, &o->b))
-			return -1;
-	}
+			    npos > 1 ? "s" : "", d->name);
+	for (int i = 0, j = 1; i < nargs; i++)
+		if (d->args[i].flags & ARG_POS) {
+			if (parse_positional(ps, p, &d->args[i], &t[j++], o, &val[i]))
+				return -1;
+			given[i] = true;
+		}
 
-	long pages = -1, val = 0, timeout = 0, nr = 1, nr_wake = 1, nr_requeue = 0, flags = 0;
-	bool shared = false, nmask = false, each = false, have_prot = false, have_val = false;
-	uint8_t prot = 3;
+	bool each = false;
 	for (int i = 1 + npos; i < ps->nt; i++) {
 		struct tok *a = &t[i];
 		const char *eq = memchr(a->s, '=', (size_t)a->len);
@@ -279,106 +349,66 @@ static int parse_op(struct parser *ps, struct program *p)
 			if (!same_key(a, &t[j]))
 				continue;
 			if (t[j].s[0] != a->s[0]) /* shared and private */
-				return fail(ps, a->col, "expected shared or private, not both");
+				return fail(ps, a->col, "expected %.*s or %.*s, not both",
+					    t[j].len > TOK_SHOWN ? TOK_SHOWN : t[j].len, t[j].s,
+					    klen > TOK_SHOWN ? TOK_SHOWN : klen, a->s);
 			return fail(ps, a->col, "expected each argument once, found '%.*s' again",
 				    klen > TOK_SHOWN ? TOK_SHOWN : klen, a->s);
 		}
-#define KEY(k) (klen == (int)strlen(k) && !strncmp(a->s, k, (size_t)klen))
-#define NUMV(name, lo, hi, dst)                                                       \
-	do {                                                                          \
-		struct tok vt = {v, vlen, a->col + klen + 1};                         \
-		if (!v || num_arg(ps, &vt, name, lo, hi, &dst))                       \
-			return v ? -1 : fail(ps, a->col, "expected %s=NUMBER", name); \
-	} while (0)
-		if (kind == OP_MMAP && KEY("shared") && !v)
-			shared = true;
-		else if (kind == OP_MMAP && KEY("private") && !v)
-			shared = false;
-		else if ((kind == OP_MMAP || kind == OP_MUNMAP || kind == OP_MPROTECT ||
-			  kind == OP_MADVISE) &&
-			 KEY("pages"))
-			NUMV("pages", 1, 256, pages);
-		else if (kind == OP_MINCORE && KEY("pages"))
-			NUMV("pages", 1, 128, pages);
-		else if (kind == OP_MINCORE && KEY("vec") && v) {
-			struct tok vt = {v, vlen, a->col + klen + 1};
-			if (parse_addr(ps, &vt, false, &o->b))
+		bool on = true;
+		int k = match_arg(d, a->s, klen, v != NULL, &on);
+		struct tok vt = {v, vlen, a->col + klen + 1};
+		if (k < 0) {
+			if (klen == 9 && !strncmp(a->s, "each-page", 9) && !v && op_uses_a(kind)) {
+				each = true;
+				continue;
+			}
+			char list[128];
+			return fail(ps, a->col, "expected an argument of %s (%s), found '%.*s%s'",
+				    d->name, arg_list(kind, list, sizeof(list)), TOKQ(a));
+		}
+		const struct op_arg *g = &d->args[k];
+		given[k] = true;
+		switch (g->type) {
+		case ARG_FLAG:
+			val[k] = on;
+			break;
+		case ARG_NUM:
+			if (!v)
+				return fail(ps, a->col, "expected %s=NUMBER", g->name);
+			if (num_arg(ps, &vt, g->name, g->lo, g->hi, &val[k]))
 				return -1;
-		} else if ((kind == OP_MMAP || kind == OP_MPROTECT) && KEY("prot") && v) {
+			break;
+		case ARG_PROT: {
+			uint8_t prot;
 			if (parse_prot(ps, a, v, vlen, &prot))
 				return -1;
-			have_prot = true;
-		} else if ((kind == OP_STORE || kind == OP_FUTEX_WAIT ||
-			    kind == OP_FUTEX_CMP_REQUEUE) &&
-			   KEY("val")) {
-			NUMV("val", 0, 127, val);
-			have_val = true;
-		} else if (kind == OP_FUTEX_WAIT && KEY("timeout"))
-			NUMV("timeout", 0, 127, timeout);
-		else if (kind == OP_FUTEX_WAKE && KEY("nr"))
-			NUMV("nr", 0, 127, nr);
-		else if ((kind == OP_FUTEX_REQUEUE || kind == OP_FUTEX_CMP_REQUEUE) &&
-			 KEY("nr_wake"))
-			NUMV("nr_wake", 0, 15, nr_wake);
-		else if ((kind == OP_FUTEX_REQUEUE || kind == OP_FUTEX_CMP_REQUEUE) &&
-			 KEY("nr_requeue"))
-			NUMV("nr_requeue", 0, 15, nr_requeue);
-		else if (kind == OP_GET_MEMPOLICY && KEY("nmask") && !v)
-			nmask = true;
-		else if (kind == OP_GET_MEMPOLICY && KEY("addr") && v) {
-			struct tok vt = {v, vlen, a->col + klen + 1};
+			val[k] = prot;
+			break;
+		}
+		default: /* ARG_B */
 			if (parse_addr(ps, &vt, false, &o->b))
 				return -1;
-		} else if (kind == OP_GET_MEMPOLICY && KEY("flags"))
-			NUMV("flags", 0, 3, flags);
-		else if (KEY("each-page") && !v && kind != OP_MMAP && kind != OP_KILL &&
-			 kind != OP_SLEEP)
-			each = true;
-		else
-			return fail(ps, a->col, "expected an argument of %s, found '%.*s%s'",
-				    op_names[kind], TOKQ(a));
-#undef KEY
-#undef NUMV
+		}
 	}
-	if (kind == OP_MPROTECT && !have_prot)
-		return fail(ps, t[0].col, "expected prot= for mprotect");
-	if ((kind == OP_FUTEX_WAIT || kind == OP_FUTEX_CMP_REQUEUE) && !have_val)
-		return fail(ps, t[0].col, "expected val= for %s", op_names[kind]);
 
 	o->each_page = each;
-	switch (kind) {
-	case OP_MMAP:
-		o->x = (uint8_t)((pages < 0 ? 1 : pages) - 1);
-		o->y = (uint8_t)(prot | (shared ? 8 : 0));
-		break;
-	case OP_MUNMAP:
-	case OP_MPROTECT:
-	case OP_MADVISE:
-	case OP_MINCORE:
-		/* default: the rest of the mapping from the address on, once all are known */
-		ps->default_pages[p->nops] = pages < 0;
-		o->x = (uint8_t)(pages < 0 ? 0 : pages - 1);
-		o->y = kind == OP_MPROTECT ? prot : 0;
-		break;
-	case OP_STORE:
-		o->x = (uint8_t)val;
-		break;
-	case OP_FUTEX_WAIT:
-		o->x = (uint8_t)val;
-		o->y = (uint8_t)timeout;
-		break;
-	case OP_FUTEX_WAKE:
-		o->x = (uint8_t)nr;
-		break;
-	case OP_FUTEX_REQUEUE:
-	case OP_FUTEX_CMP_REQUEUE:
-		o->x = (uint8_t)(nr_wake | nr_requeue << 4);
-		o->y = kind == OP_FUTEX_CMP_REQUEUE ? (uint8_t)val : 0;
-		break;
-	case OP_GET_MEMPOLICY:
-		o->x = nmask;
-		o->y = (uint8_t)flags;
-		break;
+	for (int i = 0; i < nargs; i++) {
+		const struct op_arg *g = &d->args[i];
+		if ((g->flags & ARG_REQUIRED) && !given[i])
+			return fail(ps, t[0].col, "expected %s= for %s", g->name, d->name);
+		if (g->field == FIELD_NONE)
+			continue;
+		if (!given[i] && (g->flags & ARG_REST)) {
+			/* the rest of the mapping from the address on, once all are known */
+			ps->default_pages[p->nops] = true;
+			continue;
+		}
+		uint8_t bits = (uint8_t)(((given[i] ? val[i] : g->def) - g->bias) << g->shift);
+		if (g->field == FIELD_X)
+			o->x |= bits;
+		else
+			o->y |= bits;
 	}
 	p->nops++;
 	p->nmaps += kind == OP_MMAP;
@@ -569,14 +599,16 @@ int prog_parse(const char *text, struct program *p, char *err, size_t errlen)
 			continue;
 		int mop = o->a.map == PROG_NULL_MAP ? -1 : mmap_op_of(p, o->a.map);
 		int pages = mop < 0 ? 1 : p->ops[mop].x + 1 - o->a.page;
-		if (o->kind == OP_MINCORE && pages > 128)
-			pages = 128;
+		int hi = op_arg_by_code(o->kind, CODE_PAGES)->hi;
+		if (pages > hi)
+			pages = hi;
 		o->x = (uint8_t)(pages < 1 ? 0 : pages - 1);
 	}
 	/* kill and preempt name tasks that exist: a `task N` block or within `tasks N`;
 	 * else they would add an idle task without a word (ops are in text order here) */
 	for (int i = 0; i < p->nops; i++) {
-		if (p->ops[i].kind != OP_KILL || task_declared(&ps, p->ops[i].x + 1))
+		if (!op_arg_by_code(p->ops[i].kind, CODE_TASK) ||
+		    task_declared(&ps, p->ops[i].x + 1))
 			continue;
 		ps.line = ps.kill_line[i];
 		return fail_task(&ps, ps.kill_col[i], p->ops[i].x + 1);
@@ -637,64 +669,43 @@ void prog_print(const struct program *p, FILE *out)
 			task = o->task;
 			fprintf(out, "task %d\n", task);
 		}
-		fprintf(out, "  %s", op_names[o->kind]);
-		switch (o->kind) {
-		case OP_MMAP:
-			fprintf(out, " m%d pages=%d prot=", map++, o->x + 1);
-			print_prot(o->y & 7, out);
-			fprintf(out, "%s", o->y & 8 ? " shared" : "");
-			break;
-		case OP_KILL:
-			fprintf(out, " %d", o->x + 1);
-			break;
-		case OP_SLEEP:
-			fprintf(out, " %d", o->x);
-			break;
-		default:
-			fputc(' ', out);
-			print_addr(p, &o->a, out);
-			if (o->kind == OP_FUTEX_REQUEUE || o->kind == OP_FUTEX_CMP_REQUEUE) {
+		const struct op_desc *d = &op_table[o->kind];
+		fprintf(out, "  %s", d->name);
+		for (int k = 0; k < OP_MAX_ARGS && d->args[k].name; k++) {
+			const struct op_arg *g = &d->args[k];
+			unsigned f = g->field == FIELD_X ? o->x : g->field == FIELD_Y ? o->y : 0;
+			int v = (int)((f >> g->shift) & ((1u << g->width) - 1)) + g->bias;
+			switch (g->type) {
+			case ARG_MAPNAME:
+				fprintf(out, " m%d", map++);
+				break;
+			case ARG_A:
 				fputc(' ', out);
+				print_addr(p, &o->a, out);
+				break;
+			case ARG_B:
+				if (g->flags & ARG_POS)
+					fputc(' ', out);
+				else
+					fprintf(out, " %s=", g->name);
 				print_addr(p, &o->b, out);
+				break;
+			case ARG_FLAG:
+				if (v)
+					fprintf(out, " %s", g->name);
+				break;
+			case ARG_PROT:
+				fprintf(out, " %s=", g->name);
+				print_prot((unsigned)v, out);
+				break;
+			default:
+				if (v == 0 && (g->flags & ARG_HIDE_0))
+					break;
+				if (g->flags & ARG_POS)
+					fprintf(out, " %d", v);
+				else
+					fprintf(out, " %s=%d", g->name, v);
 			}
-		}
-		switch (o->kind) {
-		case OP_MUNMAP:
-		case OP_MADVISE:
-			fprintf(out, " pages=%d", o->x + 1);
-			break;
-		case OP_MINCORE:
-			fprintf(out, " pages=%d vec=", o->x + 1);
-			print_addr(p, &o->b, out);
-			break;
-		case OP_MPROTECT:
-			fprintf(out, " pages=%d prot=", o->x + 1);
-			print_prot(o->y, out);
-			break;
-		case OP_STORE:
-			fprintf(out, " val=%d", o->x);
-			break;
-		case OP_FUTEX_WAIT:
-			fprintf(out, " val=%d", o->x);
-			if (o->y)
-				fprintf(out, " timeout=%d", o->y);
-			break;
-		case OP_FUTEX_WAKE:
-			fprintf(out, " nr=%d", o->x);
-			break;
-		case OP_FUTEX_CMP_REQUEUE:
-			fprintf(out, " val=%d", o->y);
-			/* fall through */
-		case OP_FUTEX_REQUEUE:
-			fprintf(out, " nr_wake=%d nr_requeue=%d", o->x & 15, o->x >> 4);
-			break;
-		case OP_GET_MEMPOLICY:
-			fprintf(out, " addr=");
-			print_addr(p, &o->b, out);
-			if (o->x)
-				fprintf(out, " nmask");
-			fprintf(out, " flags=%d", o->y);
-			break;
 		}
 		if (o->each_page)
 			fprintf(out, " each-page");

@@ -4,7 +4,7 @@
 # new saved case counts at once) with the grammar's dictionary. Any report fails: a broken
 # property (print -> parse -> print, the byte form, the error message's form), ASan, UBSan,
 # a libFuzzer timeout or leak. Prints the executions per second. Also: the dictionary has
-# every op name of prog/codec.c's op_names[] and every kernel name of ref/kernels.c.
+# every op name of prog/ops.c's op_table[] and every kernel name of ref/kernels.c.
 set -uo pipefail
 bin=$1 src=$2
 [ -x "$bin/futex_mm_fuzzer" ] || { echo "skipped: no libFuzzer targets in this build (gcc?)"; exit 77; }
@@ -16,10 +16,8 @@ dict=$src/fuzz/case_text_fuzzer.dict
 [ -x "$bin/case_text_fuzzer" ] && ok || { bad "no case_text_fuzzer beside futex_mm_fuzzer"; exit 1; }
 
 # 1. the dictionary: every op and every kernel, as a quoted word
-ops=$(awk '/op_names\[OP_NKINDS\] = \{/ {on = 1; next} on && /^\};/ {exit}
-	on { while (match($0, /"[a-z_]+"/)) { print substr($0, RSTART + 1, RLENGTH - 2); $0 = substr($0, RSTART + RLENGTH) } }' \
-	"$src/prog/codec.c")
-[ "$(wc -w <<<"$ops")" -ge 15 ] && ok || bad "prog/codec.c: op_names[] not found (renamed?)"
+ops=$(grep -o '\.name = "[a-z_]*", \.weight' "$src/prog/ops.c" | cut -d'"' -f2)
+[ "$(wc -w <<<"$ops")" -ge 15 ] && ok || bad "prog/ops.c: op_table[]'s names not found (renamed?)"
 kernel_names=$(grep -o '\.name = "[^"]*"' "$src/ref/kernels.c" | cut -d'"' -f2)
 for w in $ops $kernel_names task tasks preempt at op point to expect schedule pages= prot= val= \
 	timeout= nr= nr_wake= nr_requeue= nmask addr= flags= vec= shared private each-page null; do

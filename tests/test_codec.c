@@ -5,6 +5,7 @@
  * Inputs come from a fixed-seed xorshift generator, so every run tests the same strings.
  */
 #include "harness.h"
+#include "../prog/ops.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -152,7 +153,7 @@ static bool well_formed(const struct program *p, const char *what)
 		ok = (op_uses_a(o->kind) || !memcmp(&o->a, &zero, sizeof(zero))) &&
 		     (op_uses_b(o->kind) || !memcmp(&o->b, &zero, sizeof(zero)));
 		CHECK_SOME(ok, "%s: op %d has a value in an operand %s does not use: %s", what, i,
-			   op_names[o->kind], d);
+			   op_table[o->kind].name, d);
 	}
 	ok = maps == p->nmaps;
 	CHECK_SOME(ok, "%s: %d mmap ops, nmaps %d", what, maps, p->nmaps);

@@ -11,6 +11,7 @@
  */
 #include "../prog/exec.h"
 #include "../prog/minimize.h"
+#include "../prog/ops.h"
 #include "../ref/kernels.h"
 #include "casefile.h"
 #include "cli.h"
@@ -268,7 +269,7 @@ static int text_reason(const char *path, const uint8_t *d, size_t n)
 		if (w - i == strlen(words[k]) && !memcmp(d + i, words[k], w - i))
 			return BY_GRAMMAR;
 	for (int k = 0; k < OP_NKINDS; k++)
-		if (w - i == strlen(op_names[k]) && !memcmp(d + i, op_names[k], w - i))
+		if (w - i == strlen(op_table[k].name) && !memcmp(d + i, op_table[k].name, w - i))
 			return BY_GRAMMAR;
 	for (i = 0; i < n; i++)
 		if (!(d[i] >= 0x20 && d[i] < 0x7f) && !(d[i] >= '\t' && d[i] <= '\r'))

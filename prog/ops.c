@@ -1,0 +1,97 @@
+/* The op table; see prog/ops.h. An entry's arguments are listed in the order `snafu
+ * show` prints them; positional ones come first. */
+#include "ops.h"
+
+#include <stddef.h>
+
+/* clang-format off */
+/* The arguments ops share: addresses A and B, pages=, prot=, a flag, and numbers that
+ * fill x or y (0..127 through small()) or a nibble of x. */
+#define A_ARG       {.name = "an address", .type = ARG_A, .flags = ARG_POS}
+#define B_POS       {.name = "an address", .type = ARG_B, .flags = ARG_POS}
+#define B_KEY(key)  {.name = key, .type = ARG_B}
+#define MAPNAME     {.name = "a mapping name", .type = ARG_MAPNAME, .flags = ARG_POS}
+#define PAGES(hi_, def_, flags_) \
+	{.name = "pages", .type = ARG_NUM, .code = CODE_PAGES, .flags = flags_, \
+	 .field = FIELD_X, .width = 8, .lo = 1, .hi = hi_, .def = def_, .bias = 1}
+#define PROT(flags_, def_) \
+	{.name = "prot", .type = ARG_PROT, .code = CODE_BITS, .flags = flags_, \
+	 .field = FIELD_Y, .width = 3, .hi = 7, .def = def_}
+#define FLAG(key, field_, shift_, off_) \
+	{.name = key, .type = ARG_FLAG, .code = CODE_BITS, .field = field_, \
+	 .shift = shift_, .width = 1, .hi = 1, .off = off_}
+#define SMALL(key, field_, def_, flags_) \
+	{.name = key, .type = ARG_NUM, .code = CODE_SMALL, .flags = flags_, \
+	 .field = field_, .width = 8, .hi = 127, .def = def_}
+#define NIBBLE(key, shift_, def_) \
+	{.name = key, .type = ARG_NUM, .code = CODE_BITS, .field = FIELD_X, \
+	 .shift = shift_, .width = 4, .hi = 15, .def = def_}
+#define BITS(key, field_, width_) \
+	{.name = key, .type = ARG_NUM, .code = CODE_BITS, .field = field_, \
+	 .width = width_, .hi = (1 << width_) - 1}
+#define TASK \
+	{.name = "a task number", .type = ARG_NUM, .code = CODE_TASK, .flags = ARG_POS, \
+	 .field = FIELD_X, .width = 8, .lo = 1, .hi = PROG_MAX_TASKS, .def = 1, .bias = 1}
+
+const struct op_desc op_table[OP_NKINDS] = {
+[OP_MMAP] = {.name = "mmap", .weight = 9,
+	.args = {MAPNAME, PAGES(256, 1, 0), PROT(0, 3), FLAG("shared", FIELD_Y, 3, "private")},
+	.dict = {"mmap_private|mmap m2 pages=1 prot=rw",
+		 "mmap_shared|mmap m2 pages=1 prot=rw shared"}},
+[OP_MUNMAP] = {.name = "munmap", .weight = 4,
+	.args = {A_ARG, PAGES(256, 0, ARG_REST)},
+	.dict = {"munmap|munmap m0 pages=1"}},
+[OP_MPROTECT] = {.name = "mprotect", .weight = 4,
+	.args = {A_ARG, PAGES(256, 0, ARG_REST), PROT(ARG_REQUIRED, 0)},
+	.dict = {"mprotect_none|mprotect m0 pages=1 prot=none"}},
+[OP_LOAD] = {.name = "load", .weight = 5,
+	.args = {A_ARG},
+	.dict = {"load|load m0"}},
+[OP_STORE] = {.name = "store", .weight = 4,
+	.args = {A_ARG, SMALL("val", FIELD_X, 0, 0)},
+	.dict = {"store|store m0 val=1"}},
+[OP_FUTEX_WAIT] = {.name = "futex_wait", .weight = 14,
+	.args = {A_ARG, SMALL("val", FIELD_X, 0, ARG_REQUIRED),
+		 SMALL("timeout", FIELD_Y, 0, ARG_HIDE_0)},
+	.dict = {"futex_wait_1|futex_wait m0 val=1",
+		 "futex_wait_0_timeout|futex_wait m1 val=0 timeout=1"}},
+[OP_FUTEX_WAKE] = {.name = "futex_wake", .weight = 5,
+	.args = {A_ARG, SMALL("nr", FIELD_X, 1, 0)},
+	.dict = {"futex_wake|futex_wake m0 nr=1"}},
+[OP_FUTEX_REQUEUE] = {.name = "futex_requeue", .weight = 4,
+	.args = {A_ARG, B_POS, NIBBLE("nr_wake", 0, 1), NIBBLE("nr_requeue", 4, 0)},
+	.dict = {"futex_requeue|futex_requeue m0 m1 nr_wake=1 nr_requeue=1"}},
+[OP_FUTEX_CMP_REQUEUE] = {.name = "futex_cmp_requeue", .weight = 5,
+	.args = {A_ARG, B_POS, SMALL("val", FIELD_Y, 0, ARG_REQUIRED), NIBBLE("nr_wake", 0, 1),
+		 NIBBLE("nr_requeue", 4, 0)},
+	.dict = {"futex_cmp_requeue|futex_cmp_requeue m0 m1 val=0 nr_wake=1 nr_requeue=1"}},
+[OP_GET_MEMPOLICY] = {.name = "get_mempolicy", .weight = 1,
+	.args = {A_ARG, B_KEY("addr"), FLAG("nmask", FIELD_X, 0, NULL), BITS("flags", FIELD_Y, 2)},
+	.dict = {"get_mempolicy_addr|get_mempolicy m0 addr=m1 flags=2"}},
+[OP_KILL] = {.name = "kill", .weight = 2,
+	.args = {TASK},
+	.dict = {"kill_2|kill 2"}},
+[OP_SLEEP] = {.name = "sleep", .weight = 1,
+	.args = {SMALL("ticks", FIELD_X, 0, ARG_POS)},
+	.dict = {"sleep_1|sleep 1"}},
+[OP_RECLAIM] = {.name = "reclaim", .weight = 3, /* kswapd: try_to_unmap_one() at A */
+	.args = {A_ARG}},
+[OP_MADVISE] = {.name = "madvise", .weight = 2, /* MADV_DONTNEED */
+	.args = {A_ARG, PAGES(256, 0, ARG_REST)}},
+[OP_MINCORE] = {.name = "mincore", .weight = 1, .all_only = true,
+	.args = {A_ARG, PAGES(128, 0, ARG_REST), B_KEY("vec")}},
+};
+/* clang-format on */
+
+const struct op_arg *op_arg_by_code(int kind, enum arg_code code)
+{
+	for (int i = 0; i < OP_MAX_ARGS && op_table[kind].args[i].name; i++)
+		if (op_table[kind].args[i].code == code)
+			return &op_table[kind].args[i];
+	return NULL;
+}
+
+bool op_has_pages(int kind)
+{
+	return op_arg_by_code(kind, CODE_PAGES) != NULL;
+}

@@ -1,0 +1,69 @@
+/* The op table: one entry per op kind (prog/ops.c) holds everything the rest of prog/
+ * and fuzz/ know about an op apart from running it (prog/exec.c): its name, its weight
+ * in the byte form, the addresses it uses, and its arguments, each with its range, its
+ * default, where it lives in struct op and how the byte form codes it. The parser, the
+ * printer, the codec, the minimizer, the fuzzer's op set and the dictionary
+ * (fuzz/make-dict.sh, through `snafu ops --dict`) are all written against it.
+ * docs/model.md, "Adding an op", says what a new op needs. */
+#ifndef SNAFU_OPS_H
+#define SNAFU_OPS_H
+
+#include "program.h"
+
+enum arg_type {
+	ARG_MAPNAME, /* the name of the mapping an mmap creates */
+	ARG_A,       /* address A: pages 0..127, words 0..31, misaligned (+2) allowed */
+	ARG_B,       /* address B: pages 0..31, words 0..7 */
+	ARG_NUM,     /* a number lo..hi */
+	ARG_FLAG,    /* a bare word that sets the bit; `off` is the word that clears it */
+	ARG_PROT,    /* none, or some of r, w, x (bits 0, 1, 2) */
+};
+
+/* How the byte form codes a field: x is byte 6 of the op record, y byte 7. */
+enum arg_code {
+	CODE_NONE,  /* not in x or y (an address, a mapping name) */
+	CODE_BITS,  /* bits shift..shift+width-1 of the byte as they are */
+	CODE_SMALL, /* the whole byte through small(): mostly 0..3, else 0..127 */
+	CODE_PAGES, /* pages - 1 through small(), + 128 for a rare nibble of byte 5 (only
+		       where the op has no B, which uses byte 5) */
+	CODE_TASK,  /* task - 1, taken modulo the program's tasks */
+};
+
+enum arg_field { FIELD_NONE, FIELD_X, FIELD_Y };
+
+#define ARG_POS      1 /* a positional operand (in table order); else KEY=VALUE or a flag */
+#define ARG_REQUIRED 2 /* the parser refuses the op without it */
+#define ARG_HIDE_0   4 /* the printer leaves it out when 0 */
+#define ARG_REST     8 /* default: the rest of A's mapping from A on (pages) */
+
+struct op_arg {
+	const char *name; /* the KEY or flag word; a positional's description in messages */
+	uint8_t type;     /* enum arg_type */
+	uint8_t code;     /* enum arg_code */
+	uint8_t flags;    /* ARG_POS, ARG_REQUIRED, ... */
+	uint8_t field;    /* enum arg_field: which byte of struct op holds it */
+	uint8_t shift, width;
+	int16_t lo, hi, def; /* range and default of the value as written */
+	int8_t bias;         /* struct op holds value - bias (pages - 1, task - 1) */
+	const char *off;     /* ARG_FLAG: the word that clears it (`private`) */
+};
+
+#define OP_MAX_ARGS 5
+#define OP_MAX_DICT 2
+
+struct op_desc {
+	const char *name;
+	uint8_t weight; /* slots of the 64 values of the byte form's kind field */
+	bool all_only;  /* left out of futex_mm_fuzzer's default op set (--ops=futex) */
+	/* dictionary entries, "NAME|OP LINE" (mappings m0 private and m1 shared exist) */
+	const char *dict[OP_MAX_DICT];
+	struct op_arg args[OP_MAX_ARGS]; /* in the order the printer writes them */
+};
+
+extern const struct op_desc op_table[OP_NKINDS];
+
+bool op_has_pages(int kind);
+/* the op's argument with this code, or NULL */
+const struct op_arg *op_arg_by_code(int kind, enum arg_code code);
+
+#endif

@@ -1,0 +1,241 @@
+/* The op table (prog/ops.def) changed no behaviour: a digest of what the byte and text
+ * forms do with many generated inputs, recorded with the build before the table.
+ *  - 5000 byte strings: prog_print of the decoded program and its encoding;
+ *  - 100000 text lines (an op name, operands and arguments drawn from a vocabulary of
+ *    good and bad words): whether the parser accepts them and, if so, the printed
+ *    program and its encoding.
+ * The digests are FNV-1a over everything; a mismatch names the first differing input
+ * when SNAFU_OP_TABLE_LOG=FILE logs every input's digest (diff two logs).
+ * Also the table itself: the fuzzer weights fill the 64 slots of the kind field, and
+ * every argument fits where it lives.
+ */
+#include "harness.h"
+#include "../prog/ops.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NBYTES     5000
+#define NTEXT      100000
+#define WANT_BYTES 0xb7cc0bc415e00be0ull /* recorded before the op table */
+#define WANT_TEXT  0x6be89763625bb380ull
+
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+
+static uint64_t xorshift(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static uint64_t fnv(uint64_t h, const void *data, size_t n)
+{
+	const uint8_t *d = data;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ d[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static FILE *logf_;
+
+/* the digest of one program: its text and its byte form */
+static uint64_t digest_program(uint64_t h, const struct program *p)
+{
+	static uint8_t enc[PROG_MAX_ENCODED];
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	prog_print(p, f);
+	fclose(f);
+	size_t n = prog_encode(p, enc, sizeof(enc));
+	h = fnv(h, text, len);
+	h = fnv(h, enc, n);
+	free(text);
+	return h;
+}
+
+static uint64_t bytes_digest(void)
+{
+	static uint8_t buf[700];
+	static struct program p;
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (int i = 0; i < NBYTES; i++) {
+		size_t n = (size_t)(xorshift() % sizeof(buf));
+		int style = (int)(xorshift() % 3);
+		for (size_t j = 0; j < n; j++) {
+			buf[j] = (uint8_t)(xorshift() >> 24);
+			if (style == 1)
+				buf[j] |= 0xc0; /* big values, each-page */
+			if (style == 2 && j % OP_BYTES == 1)
+				buf[j] &= (uint8_t)(xorshift() & 0xff); /* low kind codes */
+		}
+		prog_decode(buf, n, &p);
+		h = digest_program(h, &p);
+		if (logf_)
+			fprintf(logf_, "bytes %d %016llx\n", i, (unsigned long long)h);
+	}
+	return h;
+}
+
+static const char *const names[] = {
+    "mmap",       "munmap",        "mprotect",          "load",          "store", "futex_wait",
+    "futex_wake", "futex_requeue", "futex_cmp_requeue", "get_mempolicy", "kill",  "sleep",
+    "reclaim",    "madvise",       "mincore",           "bogus",
+};
+static const char *const operands[] = {
+    "m0",         "m1",         "null", "m0+4",  "m1+0x1002", "m0+0x7f07c", "m0+0x20000",
+    "m1+0x1f01c", "m1+0x20000", "m0+3", "1",     "2",         "4",          "5",
+    "0",          "127",        "128",  "nomap", "m2",
+};
+static const char *const args[] = {
+    "pages=1",
+    "pages=0",
+    "pages=2",
+    "pages=128",
+    "pages=129",
+    "pages=256",
+    "pages=257",
+    "pages",
+    "prot=rw",
+    "prot=none",
+    "prot=rwx",
+    "prot=rr",
+    "prot",
+    "shared",
+    "private",
+    "shared=1",
+    "val=0",
+    "val=3",
+    "val=127",
+    "val=128",
+    "val",
+    "timeout=0",
+    "timeout=5",
+    "timeout=128",
+    "nr=0",
+    "nr=2",
+    "nr=127",
+    "nr=128",
+    "nr_wake=0",
+    "nr_wake=15",
+    "nr_wake=16",
+    "nr_requeue=3",
+    "nr_requeue=15",
+    "nr_requeue=16",
+    "nmask",
+    "nmask=1",
+    "addr=m1",
+    "addr=null",
+    "addr=m1+0x1f01c",
+    "addr=m0+0x20000",
+    "addr",
+    "flags=0",
+    "flags=3",
+    "flags=4",
+    "vec=m1",
+    "vec=null",
+    "vec=m0+2",
+    "vec",
+    "each-page",
+    "each-page=1",
+    "foo=1",
+    "pages=0x10",
+    "val=-1",
+    "m1",
+};
+#define N(a) (int)(sizeof(a) / sizeof(a[0]))
+
+static uint64_t text_digest(void)
+{
+	static struct program p;
+	char text[512], err[256];
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (int i = 0; i < NTEXT; i++) {
+		/* one draw a statement: the order of a call's arguments is unspecified */
+		int pages0 = 1 + (int)(xorshift() % 3) * 64;
+		int pages1 = 1 + (int)(xorshift() % 2) * 31;
+		const char *name = names[xorshift() % N(names)];
+		int n = snprintf(text, sizeof(text),
+				 "task 1\n  mmap m0 pages=%d prot=rw\ntask 2\n  mmap m1 pages=%d "
+				 "prot=rw shared\n  %s",
+				 pages0, pages1, name);
+		static const int nops_of[10] = {0, 1, 1, 1, 1, 1, 1, 2, 2, 3};
+		int nops = nops_of[xorshift() % 10], nargs = (int)(xorshift() % 4);
+		for (int j = 0; j < nops; j++)
+			n += snprintf(text + n, sizeof(text) - (size_t)n, " %s",
+				      operands[xorshift() % N(operands)]);
+		for (int j = 0; j < nargs; j++)
+			n += snprintf(text + n, sizeof(text) - (size_t)n, " %s",
+				      args[xorshift() % N(args)]);
+		/* what futex_wait, futex_cmp_requeue and mprotect require, often */
+		static const char *const tail[6] = {"",       "",        "",
+						    " val=1", " prot=r", " val=2 prot=x"};
+		snprintf(text + n, sizeof(text) - (size_t)n, "%s\n", tail[xorshift() % 6]);
+		int rc = prog_parse(text, &p, err, sizeof(err));
+		h = fnv(h, &rc, sizeof(rc));
+		if (rc == 0)
+			h = digest_program(h, &p);
+		if (logf_)
+			fprintf(logf_, "text %d %016llx rc=%d %s", i, (unsigned long long)h, rc,
+				strstr(text, "shared\n") + 9);
+	}
+	return h;
+}
+
+/* The table itself: weights fill the 64 kind slots, names are there and unique, every
+ * argument fits its byte, and a field's args do not overlap. */
+static void check_table(void)
+{
+	int sum = 0;
+
+	for (int k = 0; k < OP_NKINDS; k++) {
+		const struct op_desc *d = &op_table[k];
+		CHECK(d->name && d->weight > 0, "op %d: a name and a weight", k);
+		if (!d->name)
+			continue;
+		sum += d->weight;
+		for (int j = 0; j < k; j++)
+			CHECK(strcmp(d->name, op_table[j].name), "%s twice", d->name);
+		unsigned used[3] = {0};
+		for (int i = 0; i < OP_MAX_ARGS && d->args[i].name; i++) {
+			const struct op_arg *a = &d->args[i];
+			unsigned bits = ((1u << a->width) - 1) << a->shift;
+			CHECK(a->field == FIELD_NONE || (bits <= 255 && !(used[a->field] & bits)),
+			      "%s %s: bits %#x overlap %#x", d->name, a->name, bits,
+			      used[a->field]);
+			CHECK(a->field == FIELD_NONE ||
+				  (a->hi - a->bias <= (int)((1u << a->width) - 1) &&
+				   ((a->flags & ARG_REST) || a->lo <= a->def) && a->def <= a->hi),
+			      "%s %s: range %d..%d (default %d) fits %d bits", d->name, a->name,
+			      a->lo, a->hi, a->def, a->width);
+			used[a->field] |= bits;
+		}
+		CHECK(op_has_pages(k) == (op_arg_by_code(k, CODE_PAGES) != NULL), "%s", d->name);
+	}
+	CHECK_EQ(sum, 64, "the op weights' sum (the byte form's kind field has 64 values)");
+}
+
+int main(void)
+{
+	const char *log = getenv("SNAFU_OP_TABLE_LOG");
+
+	if (log)
+		logf_ = fopen(log, "w");
+	check_table();
+	uint64_t hb = bytes_digest(), ht = text_digest();
+	printf("bytes digest %016llx, text digest %016llx\n", (unsigned long long)hb,
+	       (unsigned long long)ht);
+	CHECK(hb == WANT_BYTES, "decode/print/encode of %d byte strings: %016llx, want %016llx",
+	      NBYTES, (unsigned long long)hb, (unsigned long long)WANT_BYTES);
+	CHECK(ht == WANT_TEXT, "parse/print/encode of %d text lines: %016llx, want %016llx", NTEXT,
+	      (unsigned long long)ht, (unsigned long long)WANT_TEXT);
+	if (logf_)
+		fclose(logf_);
+	return harness_exit();
+}
