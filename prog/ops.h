@@ -3,7 +3,7 @@
  * in the byte form, the addresses it uses, and its arguments, each with its range, its
  * default, where it lives in struct op and how the byte form codes it. The parser, the
  * printer, the codec, the minimizer, the fuzzer's op set and the dictionary
- * (fuzz/make-dict.sh, through `snafu ops --dict`) are all written against it.
+ * (fuzz/make-dict.sh reads the dict strings below) are all written against it.
  * docs/model.md, "Adding an op", says what a new op needs. */
 #ifndef SNAFU_OPS_H
 #define SNAFU_OPS_H
