@@ -77,6 +77,15 @@ void die_usage(const char *fmt, const char *arg, int argn)
 	cli_die_at(fmt, arg, cli_argn(argn));
 }
 
+void cli_operand(const char **in, const char *a, int argn, const char *options, const char *one)
+{
+	if (a[0] == '-' && a[1])
+		die_usage(options, a, argn);
+	if (*in)
+		die_usage(one, a, argn);
+	*in = a;
+}
+
 const struct kernel_config *kernel_arg(const char *name)
 {
 	const struct kernel_config *k = kernel_by_name(name);

@@ -40,6 +40,9 @@ __attribute__((noreturn)) void cli_die_at(const char *fmt, const char *arg, int 
  * in the command's argv plus one (argv[0], the command, is argument 1); it is printed as
  * the position typed (main() moves options first: see cli_argn). */
 __attribute__((noreturn)) void die_usage(const char *fmt, const char *arg, int argn);
+/* A command's argument A (argument ARGN) that is not one of its options: an option it
+ * does not know gets die_usage(OPTIONS), a second one die_usage(ONE); else *IN = A. */
+void cli_operand(const char **in, const char *a, int argn, const char *options, const char *one);
 /* The position on the command line of what a command sees as argument ARGN. */
 int cli_argn(int argn);
 /* The command line as typed (argv of main), for handing a command to another build. */

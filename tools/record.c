@@ -520,12 +520,8 @@ int cmd_record(int argc, char **argv)
 		const char *a = argv[i];
 		if (!strncmp(a, "--kernel=", 9))
 			k = kernel_arg(a + 9);
-		else if (a[0] == '-' && a[1])
-			die_usage("--kernel=NAME or a CASE", a, i + 1);
-		else if (in)
-			die_usage("one CASE", a, i + 1);
 		else
-			in = a;
+			cli_operand(&in, a, i + 1, "--kernel=NAME or a CASE", "one CASE");
 	}
 	if (!in) {
 		fprintf(stderr, "snafu record: expected a CASE file\n");

@@ -273,12 +273,9 @@ static int cmd_minimize(int argc, char **argv)
 			k = kernel_arg(argv[i] + 9);
 		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			out = argv[++i];
-		else if (argv[i][0] == '-' && argv[i][1])
-			die_usage("--kernel=NAME, -o OUT or an INPUT", argv[i], i + 1);
-		else if (in)
-			die_usage("one INPUT", argv[i], i + 1);
 		else
-			in = argv[i];
+			cli_operand(&in, argv[i], i + 1, "--kernel=NAME, -o OUT or an INPUT",
+				    "one INPUT");
 	}
 	if (!in) {
 		fprintf(stderr, "%s minimize: expected an INPUT\n", prog_name);
@@ -313,12 +310,9 @@ static int cmd_show(int argc, char **argv)
 			nosched = true;
 		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			out = argv[++i];
-		else if (argv[i][0] == '-' && argv[i][1])
-			die_usage("--bytes, --no-schedule, -o OUT or a FILE", argv[i], i + 1);
-		else if (in)
-			die_usage("one FILE", argv[i], i + 1);
 		else
-			in = argv[i];
+			cli_operand(&in, argv[i], i + 1, "--bytes, --no-schedule, -o OUT or a FILE",
+				    "one FILE");
 	}
 	if (!in || (bytes && !out)) {
 		fprintf(stderr, "%s show: expected FILE, and -o OUT with --bytes\n", prog_name);
@@ -420,15 +414,12 @@ static int cmd_stress(int argc, char **argv)
 			seed = num_flag(a, "--seed=", 0, 1L << 30, i + 1);
 		else if (!strncmp(a, "--hang-ms=", 10))
 			hang_ms = num_flag(a, "--hang-ms=", 10, 3600000, i + 1);
-		else if (a[0] == '-' && a[1])
-			die_usage(
+		else
+			cli_operand(
+			    &in, a, i + 1,
 			    "--kernel=NAME, --threads=N, --seconds=S, --seed=S, --hang-ms=MS or "
 			    "a CASE",
-			    a, i + 1);
-		else if (in)
-			die_usage("one CASE", a, i + 1);
-		else
-			in = a;
+			    "one CASE");
 	}
 	if (in && threads_arg)
 		die_usage("--threads=N for Olof's testcase only (a CASE has its own tasks)",

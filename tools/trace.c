@@ -56,12 +56,10 @@ int cmd_trace(int argc, char **argv)
 			out = argv[++i];
 			if (!ends_with(out, ".json") && !ends_with(out, ".html"))
 				die_usage("-o FILE.json (Perfetto) or -o FILE.html", out, i + 1);
-		} else if (a[0] == '-' && a[1])
-			die_usage("--kernel=NAME, -o FILE.json, -o FILE.html or a CASE", a, i + 1);
-		else if (in)
-			die_usage("one CASE", a, i + 1);
-		else
-			in = a;
+		} else
+			cli_operand(&in, a, i + 1,
+				    "--kernel=NAME, -o FILE.json, -o FILE.html or a CASE",
+				    "one CASE");
 	}
 	if (!in) {
 		fprintf(stderr, "snafu trace: expected a CASE file\n");

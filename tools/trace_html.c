@@ -21,26 +21,16 @@
 
 static void html_str(FILE *f, const char *s)
 {
+	static const char *const entity[256] = {
+	    ['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;", ['"'] = "&quot;", ['\''] = "&#39;",
+	};
+
 	for (; s && *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		default:
+		const char *e = entity[(unsigned char)*s];
+		if (e)
+			fputs(e, f);
+		else
 			fputc(*s, f);
-		}
 	}
 }
 

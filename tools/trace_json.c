@@ -32,6 +32,27 @@ static void json_next(FILE *f, bool *first)
 	*first = false;
 }
 
+/* PREFIX (a key, with the comma before it), then S as a JSON string. */
+static void json_key(FILE *f, const char *prefix, const char *s)
+{
+	fputs(prefix, f);
+	json_str(f, s);
+}
+
+/* A track's name and its place among the tracks. */
+static void json_track(FILE *f, bool *first, int tid, const char *name, int sort_index)
+{
+	json_next(f, first);
+	fprintf(f, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":%d,\"args\":{", tid);
+	json_key(f, "\"name\":", name);
+	fputs("}}", f);
+	json_next(f, first);
+	fprintf(f,
+		"{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":1,\"tid\":%d,"
+		"\"args\":{\"sort_index\":%d}}",
+		tid, sort_index);
+}
+
 /* The hold tracks sit under their task's: tid 100 * task + slot. */
 static int hold_tid(int task, int slot)
 {
@@ -46,12 +67,9 @@ void trace_write_json(FILE *f, const struct timeline *m, const char *path,
 
 	/* Virtual time does not advance between scheduling points, so the clock here is the
 	 * event's index in the trace: ts = index, one microsecond per event. */
-	fputs("{\"otherData\":{\"case\":", f);
-	json_str(f, path);
-	fputs(",\"kernel\":", f);
-	json_str(f, k->name);
-	fputs(",\"verdict\":", f);
-	json_str(f, r->verdict);
+	json_key(f, "{\"otherData\":{\"case\":", path);
+	json_key(f, ",\"kernel\":", k->name);
+	json_key(f, ",\"verdict\":", r->verdict);
 	fprintf(f,
 		",\"clock\":\"ts is the index of the event in the run's trace (1 us per "
 		"event): virtual time does not advance between scheduling points\","
@@ -60,8 +78,9 @@ void trace_write_json(FILE *f, const struct timeline *m, const char *path,
 
 	json_next(f, &first);
 	snprintf(buf, sizeof(buf), "%s on %s", path, k->name);
-	fputs("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"tid\":0,\"args\":{\"name\":", f);
-	json_str(f, buf);
+	json_key(
+	    f,
+	    "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"tid\":0,\"args\":{\"name\":", buf);
 	fputs("}}", f);
 	for (int t = 1; t <= m->ntasks; t++) {
 		timeline_task_calls(m, t, calls, sizeof(calls));
@@ -69,33 +88,11 @@ void trace_write_json(FILE *f, const struct timeline *m, const char *path,
 			snprintf(buf, sizeof(buf), "%s (%s)", timeline_task(t)->comm, calls);
 		else
 			snprintf(buf, sizeof(buf), "%s", timeline_task(t)->comm);
-		json_next(f, &first);
-		fprintf(f,
-			"{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":%d,\"args\":{"
-			"\"name\":",
-			t);
-		json_str(f, buf);
-		fputs("}}", f);
-		json_next(f, &first);
-		fprintf(f,
-			"{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":1,\"tid\":%d,"
-			"\"args\":{\"sort_index\":%d}}",
-			t, 10 * t);
+		json_track(f, &first, t, buf, 10 * t);
 		for (int s = 0; s < m->nslots[t]; s++) {
 			snprintf(buf, sizeof(buf), "%s locks%s", timeline_task(t)->comm,
 				 s ? " (nested)" : "");
-			json_next(f, &first);
-			fprintf(f,
-				"{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":%d,"
-				"\"args\":{\"name\":",
-				hold_tid(t, s));
-			json_str(f, buf);
-			fputs("}}", f);
-			json_next(f, &first);
-			fprintf(f,
-				"{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":1,\"tid\":%d,"
-				"\"args\":{\"sort_index\":%d}}",
-				hold_tid(t, s), 10 * t + 1 + s);
+			json_track(f, &first, hold_tid(t, s), buf, 10 * t + 1 + s);
 		}
 	}
 
