@@ -14,7 +14,7 @@
  * fuzz/run.sh's progress line (libFuzzer itself prints only on new coverage).
  *
  * libFuzzer leaves flags that start with "--" to the target and passes them on to
- * -fork and -jobs children. The default kernel is the unfixed 2.6.11-rc4, or the one
+ * -fork and -jobs children. The default kernel is snafu's (SNAFU_DEFAULT_KERNEL), or the one
  * the binary was built for (SNAFU_FUZZ_KERNEL, for OSS-Fuzz's one binary per kernel).
  *
  * Three libFuzzer defaults are changed unless given on the command line (the same values
@@ -46,7 +46,7 @@
 #include <time.h>
 
 #ifndef SNAFU_FUZZ_KERNEL
-#define SNAFU_FUZZ_KERNEL "2.6.11-rc4"
+#define SNAFU_FUZZ_KERNEL SNAFU_DEFAULT_KERNEL
 #endif
 
 static const struct kernel_config *kernel;

@@ -21,7 +21,8 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=${SNAFU_BIN:-$root/build/bin}
 found=${SNAFU_FOUND:-$root/repro/found}
-kernel=2.6.11-rc4
+# the default kernel is snafu's (SNAFU_DEFAULT_KERNEL in prog/exec.h)
+kernel=$(sed -n 's/^#define SNAFU_DEFAULT_KERNEL "\(.*\)"$/\1/p' "$root/prog/exec.h")
 
 usage() { echo "fuzz: $*" >&2; exit 2; }
 for a in "$@"; do

@@ -1,5 +1,7 @@
-/* What tools/snafu.c gives the commands that live in files of their own: the same
- * argument checks and error lines (one line, exit 2) everywhere. */
+/* tools/cli.c: what every command shares, tools/snafu.c (main() and the command table)
+ * and the commands that live in files of their own: the same argument checks and error
+ * lines (one line, exit 2) everywhere. The command files depend on this, never on
+ * tools/snafu.c. */
 #ifndef SNAFU_CLI_H
 #define SNAFU_CLI_H
 
@@ -7,21 +9,57 @@
 #include "../prog/program.h"
 #include "../ref/kernels.h"
 
+#include <stdbool.h>
+#include <stdio.h>
+
 /* `snafu --version` prints it. */
 #define SNAFU_VERSION "0.10"
 
+/* Every command: its help, and the options that take a value (cli_normalize reads
+ * both). HELP is its lines of `snafu --help`, each beginning with two spaces. */
+struct cli_command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	bool reads_cases;              /* takes --input=text|bytes and - for stdin */
+	const char *const *value_opts; /* "--kernel" (also --kernel=V), "-o" (-o V, -oV) */
+	const char *help;
+};
+
+/* The usage text: of the NCMDS commands CMDS, or of ONLY alone when not NULL. */
+void cli_usage(FILE *out, const struct cli_command *cmds, int ncmds,
+	       const struct cli_command *only);
+/* GNU-style arguments for command C (argv[1] its name), once for every command: options
+ * anywhere, --NAME VALUE as --NAME=VALUE, -- ends the options, -h/--help/--version print
+ * and exit 0, --input=text|bytes sets case_input_form. Returns the command's argv
+ * (argv[0] its name, options first) and its count in *OUT_ARGC. */
+char **cli_normalize(const struct cli_command *c, int argc, char **argv, int *out_argc);
+
+/* One line "snafu: argument POS 'ARG': expected FMT", then exit 2; POS as typed. */
+__attribute__((noreturn)) void cli_die_at(const char *fmt, const char *arg, int pos);
 /* One line "snafu: argument ARGN 'ARG': expected FMT", then exit 2. ARGN is the index
  * in the command's argv plus one (argv[0], the command, is argument 1); it is printed as
  * the position typed (main() moves options first: see cli_argn). */
 __attribute__((noreturn)) void die_usage(const char *fmt, const char *arg, int argn);
+/* A command's argument A (argument ARGN) that is not one of its options: an option it
+ * does not know gets die_usage(OPTIONS), a second one die_usage(ONE); else *IN = A. */
+void cli_operand(const char **in, const char *a, int argn, const char *options, const char *one);
 /* The position on the command line of what a command sees as argument ARGN. */
 int cli_argn(int argn);
 /* The command line as typed (argv of main), for handing a command to another build. */
 char **cli_typed_argv(void);
+/* Hand the command CMD over to the build EXE beside this executable, with the command
+ * line as typed; returns 2 (after one line naming what was EXPECTED) when it cannot. */
+int cli_exec_beside(const char *cmd, const char *exe, const char *expected);
+/* This executable's path (cli_exe_path) or its directory without the trailing slash
+ * (cli_exe_dir), from /proc/self/exe; false when it cannot be read. */
+bool cli_exe_path(char *buf, size_t len);
+bool cli_exe_dir(char *buf, size_t len);
+/* A trace event's kind as a word: "point", "syscall", ...; "event" if out of range. */
+const char *cli_event_name(int kind);
 /* The kernel called NAME; else one line listing the kernels, then exit 2. */
 const struct kernel_config *kernel_arg(const char *name);
 
-/* How load_case tells text from bytes: by content (see tools/snafu.c), or as
+/* How load_case tells text from bytes: by content (see tools/cli.c), or as
  * --input=text / --input=bytes says. */
 enum case_form { CASE_AUTO, CASE_TEXT, CASE_BYTES };
 extern enum case_form case_input_form;

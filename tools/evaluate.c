@@ -168,21 +168,6 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	}
 }
 
-/* The directory of the running snafu executable, without the trailing slash. */
-static bool exe_dir(char *buf, size_t len)
-{
-	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
-
-	if (n <= 0)
-		return false;
-	buf[n] = 0;
-	char *slash = strrchr(buf, '/');
-	if (!slash)
-		return false;
-	*slash = 0;
-	return true;
-}
-
 /* PATH relative to the working directory when it lies under it, for printing. */
 static const char *shown(const char *path)
 {
@@ -622,7 +607,7 @@ int cmd_evaluate(int argc, char **argv)
 	char dir[PATH_LEN], fuzzer[PATH_LEN], seeds[PATH_LEN] = "";
 
 	parse_opts(argc, argv, &o);
-	if (!exe_dir(dir, sizeof(dir))) {
+	if (!cli_exe_dir(dir, sizeof(dir))) {
 		fprintf(stderr, "snafu evaluate: cannot find snafu's own executable: %s\n",
 			strerror(errno));
 		return 2;

@@ -77,24 +77,8 @@
 /* Real threads record no replayable run: hand over to the simulator build next to us. */
 int cmd_record(int argc, char **argv)
 {
-	char self[PATH_LEN], path[PATH_LEN + 16];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-
-	(void)argc;
-	if (n <= 0) {
-		fprintf(stderr, "snafu record: cannot find my own executable\n");
-		return 2;
-	}
-	self[n] = 0;
-	*strrchr(self, '/') = 0;
-	snprintf(path, sizeof(path), "%s/snafu", self);
-	(void)argv;
-	char **typed = cli_typed_argv(); /* as typed: that build's main() reads it again */
-	typed[0] = path;
-	execv(path, typed);
-	fprintf(stderr, "snafu record: %s: expected the simulator build next to snafu-native: %s\n",
-		path, strerror(errno));
-	return 2;
+	(void)argc, (void)argv;
+	return cli_exec_beside("record", "snafu", "the simulator build next to snafu-native");
 }
 #else
 /* A path as the developer should type it: relative to the current directory when under
@@ -536,12 +520,8 @@ int cmd_record(int argc, char **argv)
 		const char *a = argv[i];
 		if (!strncmp(a, "--kernel=", 9))
 			k = kernel_arg(a + 9);
-		else if (a[0] == '-' && a[1])
-			die_usage("--kernel=NAME or a CASE", a, i + 1);
-		else if (in)
-			die_usage("one CASE", a, i + 1);
 		else
-			in = a;
+			cli_operand(&in, a, i + 1, "--kernel=NAME or a CASE", "one CASE");
 	}
 	if (!in) {
 		fprintf(stderr, "snafu record: expected a CASE file\n");
@@ -551,12 +531,10 @@ int cmd_record(int argc, char **argv)
 	static struct program prog;
 	static struct plan p;
 	char self[PATH_LEN], w1[PATH_LEN], w2[PATH_LEN], w3[PATH_LEN], w4[PATH_LEN];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0) {
+	if (!cli_exe_path(self, sizeof(self))) {
 		fprintf(stderr, "snafu record: cannot find my own executable\n");
 		return 2;
 	}
-	self[n] = 0;
 	load_case(in, &prog); /* one line and exit 2 on bad input */
 	struct run_opts quiet = {0};
 	prog_run(&prog, k, &quiet, &p.r);

@@ -4,14 +4,12 @@
  * input, with one line naming the file (or argument), the position and what was
  * expected.
  *
- * Arguments: main() reads them once for every command, GNU style (normalize()): options
- * anywhere, --NAME VALUE as --NAME=VALUE, -- ends the options, -h/--help/--version.
- * Cases: load_case() tells text from the byte form by content (text_reason()), not by
- * the file's name; --input=text|bytes overrides, and - is standard input.
+ * This file: main(), the command table (name, function, help) and the commands that live
+ * here (kernels, replay, minimize, show, stress). What every command shares, the GNU-style
+ * arguments (cli_normalize()), the error lines and load_case(), is in tools/cli.c.
  */
 #include "../prog/exec.h"
 #include "../prog/minimize.h"
-#include "../prog/ops.h"
 #include "../ref/kernels.h"
 #include "casefile.h"
 #include "cli.h"
@@ -19,25 +17,12 @@
 #include "record.h"
 #include "trace.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 static const char *prog_name = "snafu";
-
-/* --input=text|bytes (main() takes it off the command line for load_case) */
-enum case_form case_input_form = CASE_AUTO;
-
-/* Every command: its help, and the options that take a value (main() reads both). */
-struct command {
-	const char *name;
-	int (*run)(int argc, char **argv);
-	bool reads_cases;              /* takes --input=text|bytes and - for stdin */
-	const char *const *value_opts; /* "--kernel" (also --kernel=V), "-o" (-o V, -oV) */
-	const char *help;
-};
 
 static int cmd_kernels(int argc, char **argv);
 static int cmd_replay(int argc, char **argv);
@@ -54,7 +39,7 @@ static const char *const stress_values[] = {"--kernel", "--threads", "--seconds"
 					    "--seed",   "--hang-ms", NULL};
 static const char *const evaluate_values[] = {"--runs", "--jobs", "--ops", "--seed", "--out", NULL};
 
-static const struct command commands[] = {
+static const struct cli_command commands[] = {
     {"kernels", cmd_kernels, false, no_values,
      "  kernels                 list the kernels snafu can run\n"},
     {"replay", cmd_replay, true, replay_values,
@@ -114,234 +99,6 @@ static const struct command commands[] = {
 };
 #define NCOMMANDS ((int)(sizeof(commands) / sizeof(commands[0])))
 
-static const char usage_notes[] =
-    "\n"
-    "Options may come before or after the arguments; one that takes a value takes it\n"
-    "as --NAME=VALUE or --NAME VALUE (-o OUT); -- ends the options. -h or --help after\n"
-    "a command prints its help.\n"
-    "CASE, INPUT, FILE: a text case or the fuzzer's byte form, told apart by content:\n"
-    "text when its first word (after blank and # comment lines) is a word of the case\n"
-    "grammar, or every byte is printable ASCII, or the name ends in .case; else bytes.\n"
-    "--input=text or --input=bytes says which instead; - reads standard input.\n"
-    "-o writes through a temporary and a rename, onto a regular file or a new name only.\n";
-
-static void usage(FILE *out, const struct command *only)
-{
-	if (only) {
-		fprintf(out, "usage: snafu %s", only->help + 2);
-	} else {
-		fprintf(out, "usage: snafu COMMAND [OPTIONS] [ARGS]\n\ncommands:\n");
-		for (int i = 0; i < NCOMMANDS; i++)
-			fputs(commands[i].help, out);
-		fprintf(out, "  --version               print snafu's version\n");
-	}
-	fputs(usage_notes, out);
-}
-
-/* A name or argument as an error line shows it: at most 64 bytes, then "...". */
-static const char *shown(const char *s, char *buf, size_t len)
-{
-	if (strlen(s) <= 64 || len < 68)
-		return s;
-	snprintf(buf, len, "%.64s...", s);
-	return buf;
-}
-
-/* argpos[n]: the position on the command line of what the command sees as argument n
- * (main() moves options before the arguments and joins --NAME VALUE). */
-static int *argpos, nargpos;
-
-int cli_argn(int argn)
-{
-	return argn >= 0 && argn < nargpos ? argpos[argn] : argn;
-}
-
-void die_usage(const char *fmt, const char *arg, int argn)
-{
-	char buf[80];
-
-	fprintf(stderr, "%s: argument %d '%s': expected %s (see snafu --help)\n", prog_name,
-		cli_argn(argn), shown(arg, buf, sizeof(buf)), fmt);
-	exit(2);
-}
-
-const struct kernel_config *kernel_arg(const char *name)
-{
-	const struct kernel_config *k = kernel_by_name(name);
-	char buf[80];
-
-	if (!k) {
-		fprintf(stderr, "%s: unknown kernel '%s'; valid kernels:", prog_name,
-			shown(name, buf, sizeof(buf)));
-		for (int i = 0; i < nkernels; i++)
-			fprintf(stderr, " %s", kernels[i].name);
-		fprintf(stderr, "\n");
-		exit(2);
-	}
-	return k;
-}
-
-const char *case_name(const char *path)
-{
-	return strcmp(path, "-") ? path : "<stdin>";
-}
-
-/* Read a whole file ("-": standard input); on error print one line and exit 2. */
-static uint8_t *read_file(const char *path, size_t *len)
-{
-	static bool stdin_read;
-	bool is_stdin = !strcmp(path, "-");
-	FILE *f = is_stdin ? stdin : fopen(path, "rb");
-	const char *name = case_name(path);
-	uint8_t *buf = NULL;
-	size_t cap = 0, n = 0;
-
-	if (is_stdin && stdin_read) {
-		fprintf(stderr, "%s: %s: expected - once: standard input is read already\n",
-			prog_name, name);
-		exit(2);
-	}
-	stdin_read |= is_stdin;
-	if (!f) {
-		fprintf(stderr, "%s: %s: cannot open: %s\n", prog_name, name, strerror(errno));
-		exit(2);
-	}
-	for (;;) {
-		if (n + 4096 + 1 > cap) {
-			cap = cap ? cap * 2 : 65536;
-			if (cap > (64u << 20)) {
-				fprintf(stderr, "%s: %s: expected a case under 64 MiB\n", prog_name,
-					name);
-				exit(2);
-			}
-			buf = realloc(buf, cap);
-			if (!buf)
-				abort();
-		}
-		size_t got = fread(buf + n, 1, 4096, f);
-		n += got;
-		if (got < 4096)
-			break;
-	}
-	if (ferror(f)) {
-		fprintf(stderr, "%s: %s: read error: %s\n", prog_name, name, strerror(errno));
-		exit(2);
-	}
-	if (!is_stdin)
-		fclose(f);
-	buf[n] = 0;
-	*len = n;
-	return buf;
-}
-
-/* Text or bytes, by content (the rule in usage_notes and README.md). The byte form's
- * first byte is the task count (0..2 in every file snafu writes, which is never
- * text); fuzzer inputs are arbitrary, so an all-printable one is possible: it is read
- * as text and, not parsing, gets an error with a hint (never a silent run of the
- * wrong program); --input=bytes reads it. A text case with a typo in its first word is
- * still all printable, so it is an error too, not a byte string. */
-enum { BY_NAME = 1, BY_GRAMMAR, BY_PRINTABLE, BY_BOM };
-
-static int text_reason(const char *path, const uint8_t *d, size_t n)
-{
-	size_t len = strlen(path), i = 0;
-
-	if (len >= 5 && !strcmp(path + len - 5, ".case"))
-		return BY_NAME; /* it says it is text: a binary one is an error, not bytes */
-	if (n >= 3 && d[0] == 0xef && d[1] == 0xbb && d[2] == 0xbf)
-		return BY_BOM; /* an editor's UTF-8 mark: text (the parser points at it) */
-	/* the first word after blanks and # comment lines */
-	for (;;) {
-		while (i < n && isspace(d[i]))
-			i++;
-		if (i < n && d[i] == '#') {
-			while (i < n && d[i] != '\n')
-				i++;
-			continue;
-		}
-		break;
-	}
-	size_t w = i;
-	while (w < n && !isspace(d[w]) && d[w] != '#' && d[w])
-		w++;
-	static const char *const words[] = {"task", "tasks", "preempt", "expect", "schedule"};
-	for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
-		if (w - i == strlen(words[k]) && !memcmp(d + i, words[k], w - i))
-			return BY_GRAMMAR;
-	for (int k = 0; k < OP_NKINDS; k++)
-		if (w - i == strlen(op_table[k].name) && !memcmp(d + i, op_table[k].name, w - i))
-			return BY_GRAMMAR;
-	for (i = 0; i < n; i++)
-		if (!(d[i] >= 0x20 && d[i] < 0x7f) && !(d[i] >= '\t' && d[i] <= '\r'))
-			return 0;
-	return BY_PRINTABLE; /* the empty file too: an error, where bytes would run "ok" */
-}
-
-/* Load a case in either form; a malformed text case is reported as FILE:LINE:COL.
- * Shared through cli.h. */
-void load_case(const char *path, struct program *p)
-{
-	size_t len;
-	uint8_t *data = read_file(path, &len);
-	const char *name = case_name(path);
-	int why = case_input_form == CASE_TEXT    ? BY_NAME
-		  : case_input_form == CASE_BYTES ? 0
-						  : text_reason(path, data, len);
-
-	if (why) {
-		char err[256];
-		if (memchr(data, 0, len)) {
-			size_t off = (size_t)((uint8_t *)memchr(data, 0, len) - data);
-			int line = 1, col = 1;
-			for (size_t i = 0; i < off; i++, col++)
-				if (data[i] == '\n')
-					line++, col = 0;
-			fprintf(stderr, "%s:%d:%d: expected text, found a NUL byte%s\n", name, line,
-				col,
-				case_input_form == CASE_AUTO
-				    ? " (--input=bytes reads the byte form)"
-				    : "");
-			exit(2);
-		}
-		if (prog_parse((const char *)data, p, err, sizeof(err))) {
-			fprintf(stderr, "%s:%s%s\n", name, err,
-				why == BY_PRINTABLE ? " (read as text, every byte being printable; "
-						      "--input=bytes reads the byte form)"
-						    : "");
-			exit(2);
-		}
-	} else {
-		prog_decode(data, len, p);
-	}
-	free(data);
-}
-
-/* After a run: one warning line on stderr for each preemption that did not fire and for
- * a --stop-at-step past the run's end. Returns the number of preemptions that did not
- * fire. Shared through cli.h. */
-int warn_schedule(const char *name, const struct program *p, const struct kernel_config *k,
-		  const struct run_result *r, uint64_t stop_at)
-{
-	char why[160];
-
-	for (int i = 0; i < r->npreempts; i++) {
-		if (r->pre[i].fired)
-			continue;
-		const struct sim_preempt *s = &p->preempts[i];
-		prog_unfired_why(p, r, i, why, sizeof(why));
-		fprintf(stderr,
-			"%s [%s]: warning: preempt %d at op %d point %d to %d did not fire: %s\n",
-			case_name(name), k->name, s->task, s->op, s->point, s->to, why);
-	}
-	if (stop_at > r->steps)
-		fprintf(stderr,
-			"%s [%s]: warning: --stop-at-step=%llu never came: the run has %llu "
-			"steps\n",
-			case_name(name), k->name, (unsigned long long)stop_at,
-			(unsigned long long)r->steps);
-	return r->unfired;
-}
-
 static int cmd_kernels(int argc, char **argv)
 {
 	if (argc > 1)
@@ -356,21 +113,13 @@ static void print_trace(FILE *out)
 	int n, dropped;
 	const struct sim_trace_ev *ev = sim_trace_events(&n, &dropped);
 
-	static const char *const kinds[] = {
-	    [EV_POINT] = "point",     [EV_SYSCALL] = "syscall", [EV_SYSRET] = "return",
-	    [EV_LOCK] = "lock",       [EV_TRYFAIL] = "tryfail", [EV_UNLOCK] = "unlock",
-	    [EV_SLEEP] = "sleep",     [EV_WAKE] = "wake",       [EV_UACCESS] = "uaccess",
-	    [EV_FAULT] = "fault",     [EV_USER] = "user",       [EV_SIGNAL] = "signal",
-	    [EV_PREEMPT] = "preempt", [EV_TIMER] = "timer",     [EV_NOTE] = "note",
-	};
-
 	fprintf(out, "task op.point  event    function                     object / argument\n");
 	if (dropped)
 		fprintf(out, "(%d earlier events dropped)\n", dropped);
 	for (int i = 0; i < n; i++) {
 		const struct sim_trace_ev *e = &ev[i];
 		fprintf(out, "T%-3d %4u.%-4u %-8s %-28s %s", e->task, e->op, e->point,
-			kinds[e->kind], e->fn ? e->fn : "-", e->obj ? e->obj : "");
+			cli_event_name(e->kind), e->fn ? e->fn : "-", e->obj ? e->obj : "");
 		if (e->arg || e->arg2)
 			fprintf(out, " 0x%lx %ld", e->arg, e->arg2);
 		fputc('\n', out);
@@ -524,12 +273,9 @@ static int cmd_minimize(int argc, char **argv)
 			k = kernel_arg(argv[i] + 9);
 		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			out = argv[++i];
-		else if (argv[i][0] == '-' && argv[i][1])
-			die_usage("--kernel=NAME, -o OUT or an INPUT", argv[i], i + 1);
-		else if (in)
-			die_usage("one INPUT", argv[i], i + 1);
 		else
-			in = argv[i];
+			cli_operand(&in, argv[i], i + 1, "--kernel=NAME, -o OUT or an INPUT",
+				    "one INPUT");
 	}
 	if (!in) {
 		fprintf(stderr, "%s minimize: expected an INPUT\n", prog_name);
@@ -564,12 +310,9 @@ static int cmd_show(int argc, char **argv)
 			nosched = true;
 		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			out = argv[++i];
-		else if (argv[i][0] == '-' && argv[i][1])
-			die_usage("--bytes, --no-schedule, -o OUT or a FILE", argv[i], i + 1);
-		else if (in)
-			die_usage("one FILE", argv[i], i + 1);
 		else
-			in = argv[i];
+			cli_operand(&in, argv[i], i + 1, "--bytes, --no-schedule, -o OUT or a FILE",
+				    "one FILE");
 	}
 	if (!in || (bytes && !out)) {
 		fprintf(stderr, "%s show: expected FILE, and -o OUT with --bytes\n", prog_name);
@@ -671,15 +414,12 @@ static int cmd_stress(int argc, char **argv)
 			seed = num_flag(a, "--seed=", 0, 1L << 30, i + 1);
 		else if (!strncmp(a, "--hang-ms=", 10))
 			hang_ms = num_flag(a, "--hang-ms=", 10, 3600000, i + 1);
-		else if (a[0] == '-' && a[1])
-			die_usage(
+		else
+			cli_operand(
+			    &in, a, i + 1,
 			    "--kernel=NAME, --threads=N, --seconds=S, --seed=S, --hang-ms=MS or "
 			    "a CASE",
-			    a, i + 1);
-		else if (in)
-			die_usage("one CASE", a, i + 1);
-		else
-			in = a;
+			    "one CASE");
 	}
 	if (in && threads_arg)
 		die_usage("--threads=N for Olof's testcase only (a CASE has its own tasks)",
@@ -722,37 +462,12 @@ static int cmd_stress(int argc, char **argv)
  * it was typed (snafu-native's main() reads the options again). */
 static int cmd_stress(int argc, char **argv)
 {
-	char self[4096], path[4200];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-
 	(void)argc, (void)argv;
-	if (n <= 0) {
-		fprintf(stderr, "%s stress: cannot find my own executable\n", prog_name);
-		return 2;
-	}
-	self[n] = 0;
-	char *slash = strrchr(self, '/');
-	*slash = 0;
-	snprintf(path, sizeof(path), "%s/snafu-native", self);
-	char **typed = cli_typed_argv();
-	typed[0] = path;
-	execv(path, typed);
-	fprintf(stderr, "%s stress: %s: expected the native-runtime build next to snafu: %s\n",
-		prog_name, path, strerror(errno));
-	return 2;
+	return cli_exec_beside("stress", "snafu-native", "the native-runtime build next to snafu");
 }
 #endif
 
-/* The command line as it was typed: a command that hands itself over to another snafu
- * build passes this on (that build's main() reads the options again). */
-static char **typed_argv;
-
-char **cli_typed_argv(void)
-{
-	return typed_argv;
-}
-
-static const struct command *find_command(const char *name)
+static const struct cli_command *find_command(const char *name)
 {
 	for (int i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(commands[i].name, name))
@@ -760,160 +475,35 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
-/* One line, exit 2, for an argument at position POS of the command line. */
-static void die_at(const char *fmt, const char *arg, int pos)
-{
-	char buf[80];
-
-	fprintf(stderr, "%s: argument %d '%s': expected %s (see snafu --help)\n", prog_name, pos,
-		shown(arg, buf, sizeof(buf)), fmt);
-	exit(2);
-}
-
-/* GNU-style arguments, once, for every command (record and evaluate too): the options,
- * wherever they are, come first in the order given, then the other arguments; "--" ends
- * the options (an argument after it that begins with '-' becomes ./-...); an option
- * that takes a value takes the next argument as --NAME=VALUE or -o VALUE; -h, --help and
- * --version anywhere print and exit 0; --input=text|bytes sets case_input_form. The
- * commands then parse a plain "options, then arguments" list, and argpos maps what they
- * see back to the position typed, for their error lines. Returns the command's argv
- * (argv[0] its name) with a free slot before it: record and stress hand themselves to
- * another build through argv[-1]. */
-static char **normalized; /* kept for the run (and for LeakSanitizer) */
-
-static char **normalize(const struct command *c, int argc, char **argv, int *out_argc)
-{
-	char **nv = normalized = calloc((size_t)argc + 2, sizeof(*nv)), **cv = nv + 1;
-	char **rest = calloc((size_t)argc + 1, sizeof(*rest));
-	int *pos = calloc((size_t)argc + 2, sizeof(*pos));
-	int *rest_pos = calloc((size_t)argc + 1, sizeof(*rest_pos));
-	int m = 0, nrest = 0;
-	bool options = true;
-
-	if (!nv || !rest || !pos || !rest_pos)
-		abort();
-	cv[m] = argv[1];
-	pos[++m] = 1;
-	for (int i = 2; i < argc; i++) {
-		char *a = argv[i];
-		if (!options || a[0] != '-' || !a[1]) {
-			if (a[0] == '-' && a[1]) { /* after "--": a file named -x */
-				char *b = malloc(strlen(a) + 3);
-				if (!b)
-					abort();
-				sprintf(b, "./%s", a);
-				a = b;
-			}
-			rest[nrest] = a;
-			rest_pos[nrest++] = i;
-			continue;
-		}
-		if (!strcmp(a, "--")) {
-			options = false;
-			continue;
-		}
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout, c);
-			exit(0);
-		}
-		if (!strcmp(a, "--version")) {
-			printf("snafu %s\n", SNAFU_VERSION);
-			exit(0);
-		}
-		if (c->reads_cases && (!strcmp(a, "--input") || !strncmp(a, "--input=", 8))) {
-			int at = i;
-			const char *v = a[7] == '=' ? a + 8 : i + 1 < argc ? argv[++i] : NULL;
-			if (v && !strcmp(v, "text"))
-				case_input_form = CASE_TEXT;
-			else if (v && !strcmp(v, "bytes"))
-				case_input_form = CASE_BYTES;
-			else
-				die_at("--input=text or --input=bytes", a, at);
-			continue;
-		}
-		const char *vopt = NULL;
-		bool glued = false; /* -oVALUE */
-		for (const char *const *vo = c->value_opts; *vo; vo++) {
-			if (!strcmp(*vo, a))
-				vopt = *vo;
-			else if ((*vo)[1] != '-' && !strncmp(*vo, a, 2))
-				vopt = *vo, glued = true;
-		}
-		if (vopt && !glued) { /* NAME VALUE */
-			if (i + 1 >= argc) {
-				char what[64];
-				snprintf(what, sizeof(what), "a value after %s", a);
-				die_at(what, a, i);
-			}
-			if (a[1] == '-') {
-				char *b = malloc(strlen(a) + strlen(argv[i + 1]) + 2);
-				if (!b)
-					abort();
-				sprintf(b, "%s=%s", a, argv[i + 1]);
-				cv[m] = b;
-				pos[++m] = i;
-			} else {
-				cv[m] = a;
-				pos[++m] = i;
-				cv[m] = argv[i + 1];
-				pos[++m] = i + 1;
-			}
-			i++;
-			continue;
-		}
-		if (vopt) { /* -oVALUE */
-			cv[m] = (char *)vopt;
-			pos[++m] = i;
-			cv[m] = a + 2;
-			pos[++m] = i;
-			continue;
-		}
-		cv[m] = a;
-		pos[++m] = i;
-	}
-	for (int j = 0; j < nrest; j++) {
-		cv[m] = rest[j];
-		pos[++m] = rest_pos[j];
-	}
-	cv[m] = NULL;
-	free(rest);
-	free(rest_pos);
-	argpos = pos;
-	nargpos = m + 1;
-	*out_argc = m;
-	return cv;
-}
-
 int main(int argc, char **argv)
 {
-	typed_argv = argv;
 	if (argc < 2) {
-		usage(stderr, NULL);
+		cli_usage(stderr, commands, NCOMMANDS, NULL);
 		return 2;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    (!strcmp(argv[1], "help") && argc == 2)) {
-		usage(stdout, NULL);
+		cli_usage(stdout, commands, NCOMMANDS, NULL);
 		return 0;
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("snafu %s\n", SNAFU_VERSION);
 		return 0;
 	}
-	const struct command *c = find_command(argv[!strcmp(argv[1], "help") ? 2 : 1]);
+	const struct cli_command *c = find_command(argv[!strcmp(argv[1], "help") ? 2 : 1]);
 	if (!c) {
 		int at = !strcmp(argv[1], "help") ? 2 : 1;
 		char what[160] = "a command:";
 		for (int i = 0; i < NCOMMANDS; i++)
 			snprintf(what + strlen(what), sizeof(what) - strlen(what), "%s %s",
 				 i ? "," : "", commands[i].name);
-		die_at(what, argv[at], at);
+		cli_die_at(what, argv[at], at);
 	}
 	if (!strcmp(argv[1], "help")) {
-		usage(stdout, c);
+		cli_usage(stdout, NULL, 0, c);
 		return 0;
 	}
 	int cargc;
-	char **cargv = normalize(c, argc, argv, &cargc);
+	char **cargv = cli_normalize(c, argc, argv, &cargc);
 	return c->run(cargc, cargv);
 }
