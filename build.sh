@@ -7,6 +7,9 @@
 #   ./build.sh fuzz       fuzz the unfixed kernel until the first finding (see README)
 #   ./build.sh evaluate   fuzz every kernel with the same budget; one table (see README)
 #   ./build.sh bench      build build-release/ and print the benchmarks' figures
+#   ./build.sh corpus     write corpus/, the fuzzers' dictionaries and docs/cases.md's
+#                         op table again from repro/cases/ and the op table
+#                         (fuzz/make-corpus.sh; after a change to the byte form)
 #   ./build.sh FLAVOUR    build one flavour: asan (build/), gcc (build-gcc/),
 #                         release (build-release/), tsan (build-tsan/: ThreadSanitizer on
 #                         both runtimes)
@@ -85,7 +88,7 @@ build_flavour() {
 	gcc) configure build-gcc gcc none ;;
 	release) configure build-release clang none ;;
 	*)
-		echo "build.sh: argument 1 '$1': expected build, test, fuzz, evaluate, bench, asan, gcc, release, tsan, afl or --help" >&2
+		echo "build.sh: argument 1 '$1': expected build, test, fuzz, evaluate, bench, corpus, asan, gcc, release, tsan, afl or --help" >&2
 		exit 2
 		;;
 	esac
@@ -129,6 +132,11 @@ evaluate)
 	ensure_tools
 	build_flavour asan
 	exec "$ROOT/build/bin/snafu" evaluate "$@"
+	;;
+corpus)
+	ensure_tools
+	build_flavour asan
+	exec "$ROOT/fuzz/make-corpus.sh" "$@"
 	;;
 afl) ensure_tools && exec "$ROOT/ci/afl-build.sh" "$@" ;;
 *)

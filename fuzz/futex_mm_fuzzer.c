@@ -136,6 +136,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		exit(2);
 	}
 	fprintf(stderr, "futex_mm_fuzzer: kernel %s\n", kernel->name);
+	fprintf(stderr, "futex_mm_fuzzer: inputs in byte form %04x (prog/codec.c)\n",
+		prog_format_id());
 	return 0;
 }
 
@@ -167,7 +169,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #ifdef SNAFU_FUZZ_PLANTED
 	snafu_fuzz_planted();
 #endif
-	prog_decode(data, size, &p);
+	if (prog_decode(data, size, &p) < 0) {
+		/* another byte form (an old corpus): never run as some other program */
+		static bool told;
+		char why[256];
+		if (!told && size >= PROG_HEADER_BYTES) { /* not libFuzzer's own "\n" */
+			prog_decode_error(data, size, why, sizeof(why));
+			fprintf(stderr,
+				"futex_mm_fuzzer: skipping inputs not in this byte form: %s\n",
+				why);
+			told = true;
+		}
+		return -1;
+	}
 	if (!snafu_fuzz_all_ops)
 		for (int i = 0; i < p.nops; i++)
 			if (op_table[p.ops[i].kind].all_only)

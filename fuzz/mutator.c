@@ -5,8 +5,8 @@
  * makes the changes a person would: add or remove an op, change one field of an op,
  * add, nudge or remove a preemption. One time in six it leaves the work to
  * LLVMFuzzerMutate, so byte-level surprises still happen. The output is always a valid
- * input by construction (every byte string is one), so nothing here can make the
- * target see garbage.
+ * input by construction: the byte form's header (prog/codec.c) is kept, or written
+ * where the input had none, and every byte string after it is a program.
  */
 #include "../prog/ops.h"
 
@@ -49,12 +49,14 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 	static uint8_t buf[PROG_MAX_ENCODED];
 
 	rng = seed | 1;
-	if (rnd(6) == 0)
-		return LLVMFuzzerMutate(data, size, max_size);
+	bool has_header = prog_decode(data, size, &p) == 0 && size >= PROG_HEADER_BYTES;
+	if (rnd(6) == 0 && has_header) /* libFuzzer's own mutations, behind the header */
+		return PROG_HEADER_BYTES + LLVMFuzzerMutate(data + PROG_HEADER_BYTES,
+							    size - PROG_HEADER_BYTES,
+							    max_size - PROG_HEADER_BYTES);
 
-	prog_decode(data, size, &p);
 	size_t n = prog_encode(&p, buf, sizeof(buf));
-	size_t ops = 1, pre = ops + (size_t)p.nops * OP_BYTES;
+	size_t ops = PROG_HEADER_BYTES + 1, pre = ops + (size_t)p.nops * OP_BYTES;
 	size_t npre = (size_t)p.npreempts, end = pre + npre * PREEMPT_BYTES;
 
 	switch (rnd(11)) {
@@ -115,7 +117,11 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 		}
 		break;
 	}
-	if (n > max_size)
+	if (n > max_size && has_header)
+		return PROG_HEADER_BYTES + LLVMFuzzerMutate(data + PROG_HEADER_BYTES,
+							    size - PROG_HEADER_BYTES,
+							    max_size - PROG_HEADER_BYTES);
+	if (n > max_size) /* a header the input lacked, and no room for it */
 		return LLVMFuzzerMutate(data, size, max_size);
 	memcpy(data, buf, n);
 	return n;

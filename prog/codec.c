@@ -1,13 +1,21 @@
 /* The byte form of a program, shared by `snafu show` and the fuzz targets.
  *
- *   byte 0            number of tasks - 2 (mod 3): two to four tasks
+ *   bytes 0-2         the header: 0xf5 and the format id (prog_format_id(), low byte
+ *                     first): which byte form this is
+ *   byte 3            number of tasks - 2 (mod 3): two to four tasks
  *   8 bytes per op    [task | kind] [A map] [A page] [A word | misaligned | each-page]
  *                     [B map] [B page | B word] [x] [y]
  *   5 bytes per preemption, at the end before the last byte:
  *                     [task] [op lo] [op hi] [point] [to: which other task]
  *   last byte         number of preemptions (mod 16, at most what fits)
  *
- * Every byte string decodes. It is built for search:
+ * The format id is a hash of everything that gives bytes their meaning: the op table's
+ * kinds, weights and argument codings (prog/ops.c), the sizes in prog/program.h and
+ * CODEC_REVISION below. Any change to one of them (a new op, a new weight) makes a new
+ * id, so a corpus written before it is refused with a message (prog_decode_error), never
+ * run as other programs. `./build.sh corpus` writes corpus/ and the dictionary again.
+ *
+ * After a matching header, every byte string decodes. It is built for search:
  *  - an op kind comes from a 64-entry table weighted toward what finds bugs (fresh
  *    mappings, futex calls, mm changes from other tasks, pages taken by kswapd);
  *  - a mapping reference is taken modulo (mappings + 1), the extra value meaning NULL;
@@ -41,6 +49,11 @@ struct kind_coding {
 	bool uses_a, uses_b, big_pages;
 	uint8_t code[2], mask[2]; /* x (byte 6) and y (byte 7): enum arg_code, bits */
 };
+/* Bump when this file's coding changes in a way the op table does not show (small(),
+ * the record layout, how preemptions are read). */
+#define CODEC_REVISION 1
+#define HEADER_MAGIC   0xf5 /* not text, and never a byte 0 of the form before headers */
+
 static struct kind_coding coding[OP_NKINDS];
 static uint8_t kind_table[64];
 static uint8_t kind_code[OP_NKINDS]; /* the first table slot of each kind */
@@ -76,6 +89,72 @@ static void init_tables(void)
 		abort();
 	}
 	done = true;
+}
+
+/* FNV-1a over what gives the bytes their meaning; see the top of this file. */
+static uint32_t fnv(uint32_t h, uint32_t v)
+{
+	for (int i = 0; i < 4; i++, v >>= 8)
+		h = (h ^ (v & 0xff)) * 16777619u;
+	return h;
+}
+
+uint16_t prog_format_id(void)
+{
+	static uint16_t id;
+
+	if (id)
+		return id;
+	init_tables();
+	uint32_t h = 2166136261u;
+	const uint32_t sizes[] = {CODEC_REVISION, OP_BYTES,     PREEMPT_BYTES, PREEMPT_MAX_POINT,
+				  PROG_MAX_TASKS, PROG_MAX_OPS, PROG_MAX_MAPS, SIM_MAX_PREEMPTS};
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		h = fnv(h, sizes[i]);
+	for (int i = 0; i < 64; i++)
+		h = fnv(h, kind_table[i]);
+	for (int k = 0; k < OP_NKINDS; k++)
+		for (int i = 0; i < OP_MAX_ARGS && op_table[k].args[i].name; i++) {
+			const struct op_arg *a = &op_table[k].args[i];
+			h = fnv(h, (uint32_t)k << 24 | a->type << 16 | a->code << 8 | a->field);
+			h = fnv(h, (uint32_t)a->shift << 24 | a->width << 16 | (uint8_t)a->bias);
+			h = fnv(h, (uint32_t)(uint16_t)a->lo << 16 | (uint16_t)a->hi);
+		}
+	id = (uint16_t)(h ^ h >> 16);
+	return id ? id : 1; /* 0 means "not computed yet" */
+}
+
+size_t prog_header(uint8_t out[PROG_HEADER_BYTES])
+{
+	uint16_t id = prog_format_id();
+
+	out[0] = HEADER_MAGIC;
+	out[1] = (uint8_t)id;
+	out[2] = (uint8_t)(id >> 8);
+	return PROG_HEADER_BYTES;
+}
+
+static bool header_ok(const uint8_t *data, size_t size)
+{
+	uint8_t h[PROG_HEADER_BYTES];
+
+	prog_header(h);
+	return size >= PROG_HEADER_BYTES && !memcmp(data, h, PROG_HEADER_BYTES);
+}
+
+void prog_decode_error(const uint8_t *data, size_t size, char *buf, size_t len)
+{
+	uint8_t h[PROG_HEADER_BYTES];
+	char found[32] = "";
+
+	prog_header(h);
+	for (size_t i = 0; i < PROG_HEADER_BYTES && i < size; i++)
+		snprintf(found + strlen(found), sizeof(found) - strlen(found), " %02x", data[i]);
+	snprintf(buf, len,
+		 "byte 0: expected the header of snafu's byte form %04x (%02x %02x %02x), found "
+		 "%s: written by another snafu version, or not a snafu input "
+		 "(./build.sh corpus writes the seed corpus again)",
+		 prog_format_id(), h[0], h[1], h[2], size ? found + 1 : "an empty file");
 }
 
 size_t prog_max_encoded(void)
@@ -261,12 +340,20 @@ static void encode_op(const struct op *o, int nmaps, uint8_t *r)
 	}
 }
 
-void prog_decode(const uint8_t *data, size_t size, struct program *p)
+int prog_decode(const uint8_t *data, size_t size, struct program *p)
 {
-	size_t end = size, npre = 0;
+	size_t end, npre = 0;
 
 	init_tables();
 	p->nops = p->nmaps = p->npreempts = p->nexpect = 0;
+	p->ntasks = 2;
+	if (size == 0)
+		return 0; /* libFuzzer's first input: the empty program */
+	if (!header_ok(data, size))
+		return -1;
+	data += PROG_HEADER_BYTES;
+	size -= PROG_HEADER_BYTES;
+	end = size;
 	p->ntasks = size ? 2 + data[0] % 3 : 2;
 	if (size >= 2) {
 		end = size - 1;
@@ -309,6 +396,7 @@ void prog_decode(const uint8_t *data, size_t size, struct program *p)
 		s->point = (uint16_t)(1 + r[3] % PREEMPT_MAX_POINT);
 		s->to = (uint8_t)(1 + (s->task + r[4] % (p->ntasks - 1)) % p->ntasks);
 	}
+	return 0;
 }
 
 size_t prog_encode(const struct program *p, uint8_t *out, size_t cap)
@@ -318,6 +406,7 @@ size_t prog_encode(const struct program *p, uint8_t *out, size_t cap)
 	init_tables();
 	if (cap < prog_max_encoded())
 		return 0;
+	n += prog_header(out);
 	out[n++] = (uint8_t)(p->ntasks - 2);
 	for (int i = 0; i < p->nops; i++, n += OP_BYTES)
 		encode_op(&p->ops[i], p->nmaps, out + n);

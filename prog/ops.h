@@ -2,8 +2,9 @@
  * and fuzz/ know about an op apart from running it (prog/exec.c): its name, its weight
  * in the byte form, the addresses it uses, and its arguments, each with its range, its
  * default, where it lives in struct op and how the byte form codes it. The parser, the
- * printer, the codec, the minimizer, the fuzzer's op set and the dictionary
- * (fuzz/make-dict.sh reads the dict strings below) are all written against it.
+ * printer, the codec (and its format id), the minimizer, the fuzzer's op set, `snafu
+ * ops` and the dictionaries (from the doc and dict strings below) are all written
+ * against it.
  * docs/model.md, "Adding an op", says what a new op needs. */
 #ifndef SNAFU_OPS_H
 #define SNAFU_OPS_H
@@ -53,6 +54,7 @@ struct op_arg {
 
 struct op_desc {
 	const char *name;
+	const char *doc; /* what it does, for `snafu ops` and docs/cases.md */
 	uint8_t weight; /* slots of the 64 values of the byte form's kind field */
 	bool all_only;  /* left out of futex_mm_fuzzer's default op set (--ops=futex) */
 	/* dictionary entries, "NAME|OP LINE" (mappings m0 private and m1 shared exist) */

@@ -16,7 +16,8 @@
 #define OP_BYTES          8
 #define PREEMPT_BYTES     5
 #define PREEMPT_MAX_POINT 32 /* a preemption names a point 1..32 within an op */
-#define PROG_MAX_ENCODED  (1 + PROG_MAX_OPS * OP_BYTES + SIM_MAX_PREEMPTS * PREEMPT_BYTES + 1)
+#define PROG_HEADER_BYTES 3 /* the byte form's header: magic and format id */
+#define PROG_MAX_ENCODED  (PROG_HEADER_BYTES + 1 + PROG_MAX_OPS * OP_BYTES + SIM_MAX_PREEMPTS * PREEMPT_BYTES + 1)
 
 enum op_kind {
 	OP_MMAP,
@@ -74,8 +75,13 @@ struct program {
 
 /* prog/ops.h: op_table, what each kind is */
 
-/* prog/codec.c */
-void prog_decode(const uint8_t *data, size_t size, struct program *p);
+/* prog/codec.c. prog_decode returns 0, or -1 when the header is not this byte form's
+ * (p is then the empty program; prog_decode_error says why in one line). The empty
+ * string decodes to the empty program. */
+int prog_decode(const uint8_t *data, size_t size, struct program *p);
+void prog_decode_error(const uint8_t *data, size_t size, char *buf, size_t len);
+uint16_t prog_format_id(void);
+size_t prog_header(uint8_t out[PROG_HEADER_BYTES]);
 size_t prog_encode(const struct program *p, uint8_t *out, size_t cap);
 size_t prog_max_encoded(void);
 void prog_canonicalize(struct program *p); /* group ops by task, number mappings */

@@ -174,6 +174,17 @@ static bool well_formed(const struct program *p, const char *what)
 static struct program p1, p2, p3;
 static uint8_t in[MAX_SIZE + 1], enc1[4096], enc2[4096];
 
+/* The generated strings are what follows the byte form's header: decode them behind it. */
+static void decode_payload(const uint8_t *d, size_t n, struct program *p)
+{
+	static uint8_t buf[PROG_HEADER_BYTES + PROG_MAX_ENCODED + 64];
+
+	prog_header(buf);
+	memcpy(buf + PROG_HEADER_BYTES, d, n);
+	CHECK_SOME(prog_decode(buf, PROG_HEADER_BYTES + n, p) == 0,
+		   "a string behind the header decodes");
+}
+
 static void hexdump(const uint8_t *d, size_t n)
 {
 	fprintf(stderr, "  input (%zu bytes):", n);
@@ -189,7 +200,7 @@ static bool round_trip(const uint8_t *data, size_t n, const char *what)
 	size_t n1, n2;
 	bool ok = true;
 
-	prog_decode(data, n, &p1);
+	decode_payload(data, n, &p1);
 	if (!well_formed(&p1, what))
 		return false;
 	n1 = prog_encode(&p1, enc1, sizeof(enc1));
@@ -242,14 +253,39 @@ static void test_edges(void)
 	}
 
 	/* the empty input: two tasks, nothing to do */
-	prog_decode(big, 0, &p1);
+	CHECK(prog_decode(big, 0, &p1) == 0, "the empty input decodes");
 	CHECK(p1.ntasks == 2 && p1.nops == 0 && p1.npreempts == 0 && p1.nmaps == 0,
 	      "empty input: tasks %d ops %d preempts %d", p1.ntasks, p1.nops, p1.npreempts);
+
+	/* anything else without this byte form's header is refused, as the empty program,
+	 * with one line that says what was expected */
+	static const uint8_t v1[] = {0x01, 0x14, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00};
+	uint8_t hdr[PROG_HEADER_BYTES], other[sizeof(v1)];
+	char why[256];
+	prog_header(hdr);
+	CHECK(hdr[0] == 0xf5 && (hdr[1] | hdr[2] << 8) == prog_format_id(), "header %02x %02x %02x",
+	      hdr[0], hdr[1], hdr[2]);
+	for (size_t n = 1; n <= sizeof(v1); n++) {
+		CHECK(prog_decode(v1, n, &p1) == -1 && p1.nops == 0 && p1.ntasks == 2,
+		      "%zu bytes without a header: refused", n);
+	}
+	memcpy(other, v1, sizeof(v1));
+	memcpy(other, hdr, sizeof(hdr));
+	other[2] ^= 1; /* another format id */
+	CHECK(prog_decode(other, sizeof(other), &p1) == -1, "another format id: refused");
+	prog_decode_error(other, sizeof(other), why, sizeof(why));
+	char want[64];
+	snprintf(want, sizeof(want), "expected the header of snafu's byte form %04x",
+		 prog_format_id());
+	CHECK(strstr(why, want) && !strchr(why, '\n'), "the message: %s", why);
+	other[2] ^= 1;
+	CHECK(prog_decode(other, sizeof(other), &p1) == 0 && p1.nops == 0,
+	      "the header and 7 bytes: a program");
 
 	/* more ops than a program holds: the rest is ignored */
 	memset(big, 0x55, sizeof(big));
 	big[sizeof(big) - 1] = 0;
-	prog_decode(big, sizeof(big), &p1);
+	decode_payload(big, sizeof(big), &p1);
 	CHECK_EQ(p1.nops, PROG_MAX_OPS, "ops of an oversized input");
 	round_trip(big, sizeof(big), "oversized input");
 
@@ -264,12 +300,12 @@ static void test_edges(void)
 		r[6] = 0x85;
 		r[7] = 0x0f;
 	}
-	prog_decode(big, n, &p1);
+	decode_payload(big, n, &p1);
 	CHECK_EQ(p1.nmaps, PROG_MAX_MAPS, "mappings of 256 mmaps");
 	round_trip(big, n, "256 mmaps of 134 pages");
 
 	/* a buffer too small for the largest program encodes nothing */
-	prog_decode(big, n, &p1);
+	decode_payload(big, n, &p1);
 	CHECK_EQ(prog_encode(&p1, enc1, prog_max_encoded() - 1), 0, "encoding into a short buffer");
 	CHECK(prog_encode(&p1, enc1, prog_max_encoded()) > 0, "encoding into an exact buffer");
 }
@@ -285,7 +321,7 @@ static void test_runs(void)
 		size_t n = (size_t)(xorshift() % (MAX_SIZE + 1));
 		for (size_t j = 0; j < n; j++)
 			in[j] = (uint8_t)(xorshift() >> 24);
-		prog_decode(in, n, &p1);
+		decode_payload(in, n, &p1);
 		for (int k = 0; k < nkernels && k < 16; k++) {
 			struct run_opts quick = {0}, traced = {.trace = true};
 			static struct run_result r1, r2;

@@ -19,8 +19,11 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-digests.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 # 100 byte strings of 2..257 bytes from a fixed linear congruential generator (bash
-# arithmetic only, so every machine makes the same ones)
+# arithmetic only, so every machine makes the same ones), each behind the byte form's
+# header (3 bytes, prog/codec.c: the strings were recorded before it had one)
 mkdir "$tmp/gen"
+printf 'tasks 2\n' | "$snafu" show --bytes -o "$tmp/empty" -
+hdr=$(od -An -tx1 -N3 "$tmp/empty" | tr -d ' \n' | sed 's/../\\x&/g')
 x=12345
 for i in $(seq -w 1 100); do
 	x=$(((x * 1103515245 + 12345) % 2147483648))
@@ -29,7 +32,7 @@ for i in $(seq -w 1 100); do
 		x=$(((x * 1103515245 + 12345) % 2147483648))
 		s+=$(printf '\\x%02x' $(((x >> 16) & 255)))
 	done
-	printf "$s" >"$tmp/gen/$i"
+	printf "$hdr$s" >"$tmp/gen/$i"
 done
 
 kernels=$("$snafu" kernels | awk '{print $1}')

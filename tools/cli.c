@@ -156,8 +156,8 @@ static uint8_t *read_file(const char *path, size_t *len)
 }
 
 /* Text or bytes, by content (the rule in usage_notes and README.md). The byte form's
- * first byte is the task count (0..2 in every file snafu writes, which is never
- * text); fuzzer inputs are arbitrary, so an all-printable one is possible: it is read
+ * first byte is 0xf5 (its header, prog/codec.c), never text; an input from another
+ * byte form is arbitrary, so an all-printable one is possible: it is read
  * as text and, not parsing, gets an error with a hint (never a silent run of the
  * wrong program); --input=bytes reads it. A text case with a typo in its first word is
  * still all printable, so it is an error too, not a byte string. */
@@ -211,6 +211,15 @@ void load_case(const char *path, struct program *p)
 
 	if (why) {
 		char err[256];
+		uint8_t hdr[PROG_HEADER_BYTES];
+		if (len >= sizeof(hdr) && !memcmp(data, hdr, prog_header(hdr))) {
+			fprintf(stderr, "%s:1:1: expected text, found the byte form's header%s\n",
+				name,
+				case_input_form == CASE_AUTO
+				    ? " (--input=bytes reads the byte form)"
+				    : "");
+			exit(2);
+		}
 		if (memchr(data, 0, len)) {
 			size_t off = (size_t)((uint8_t *)memchr(data, 0, len) - data);
 			int line = 1, col = 1;
@@ -231,8 +240,11 @@ void load_case(const char *path, struct program *p)
 						    : "");
 			exit(2);
 		}
-	} else {
-		prog_decode(data, len, p);
+	} else if (prog_decode(data, len, p) < 0) {
+		char err[256];
+		prog_decode_error(data, len, err, sizeof(err));
+		fprintf(stderr, "%s: %s\n", name, err);
+		exit(2);
 	}
 	free(data);
 }

@@ -14,6 +14,7 @@
 #include "casefile.h"
 #include "cli.h"
 #include "evaluate.h"
+#include "opdoc.h"
 #include "record.h"
 #include "trace.h"
 
@@ -37,6 +38,7 @@ static const char *const minimize_values[] = {"--kernel", "-o", NULL};
 static const char *const show_values[] = {"-o", NULL};
 static const char *const stress_values[] = {"--kernel", "--threads", "--seconds",
 					    "--seed",   "--hang-ms", NULL};
+static const char *const ops_values[] = {"--dict", NULL};
 static const char *const evaluate_values[] = {"--runs", "--jobs", "--ops", "--seed", "--out", NULL};
 
 static const struct cli_command commands[] = {
@@ -85,6 +87,11 @@ static const struct cli_command commands[] = {
      "                          print a case (text or bytes) as text, or write it to OUT;\n"
      "                          --bytes writes the byte form (to OUT only, - for a pipe);\n"
      "                          --no-schedule drops its preemptions\n"},
+    {"ops", cmd_ops, false, ops_values,
+     "  ops [--markdown | --dict=bytes|text]\n"
+     "                          list the ops a case may use, their arguments and what\n"
+     "                          they do (from the op table, prog/ops.c); --dict writes\n"
+     "                          the fuzzers' dictionary entries\n"},
     {"evaluate", cmd_evaluate, false, evaluate_values,
      "  evaluate [OPTIONS]      fuzz every kernel with the same budget of executions and\n"
      "                          print a table: verdict, executions to the first finding,\n"

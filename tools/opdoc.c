@@ -1,0 +1,201 @@
+/* snafu ops: the op table (prog/ops.c) as people and fuzzers read it.
+ *
+ *   snafu ops               one line per op: its operands, arguments and what it does
+ *   snafu ops --markdown    the same as the table rows of docs/cases.md, "Ops"
+ *   snafu ops --dict=bytes  futex_mm_fuzzer's dictionary: one op record per entry
+ *   snafu ops --dict=text   the op table's words for case_text_fuzzer's dictionary
+ *
+ * Everything here is derived from the table, so a new op appears in all four without an
+ * edit here; fuzz/make-corpus.sh (./build.sh corpus) writes the files from them.
+ */
+#include "opdoc.h"
+
+#include "../prog/ops.h"
+#include "cli.h"
+
+#include <ctype.h>
+#include <string.h>
+
+/* How an operand is written in the op's synopsis: A, B, NAME, TASK or TICKS. */
+static const char *operand_word(const struct op_arg *g)
+{
+	static char word[16];
+
+	switch (g->type) {
+	case ARG_A:
+		return "A";
+	case ARG_B:
+		return "B";
+	case ARG_MAPNAME:
+		return "NAME";
+	default:
+		if (g->code == CODE_TASK)
+			return "TASK";
+		size_t i = 0;
+		for (; g->name[i] && i < sizeof(word) - 1; i++)
+			word[i] = (char)toupper((unsigned char)g->name[i]);
+		word[i] = 0;
+		return word;
+	}
+}
+
+static const char *prot_word(int bits)
+{
+	static char w[4];
+	int n = 0;
+
+	if (!bits)
+		return "none";
+	if (bits & 1)
+		w[n++] = 'r';
+	if (bits & 2)
+		w[n++] = 'w';
+	if (bits & 4)
+		w[n++] = 'x';
+	w[n] = 0;
+	return w;
+}
+
+/* One argument after the operands, in markdown (`code` quoted) or plain text. */
+static void print_arg(FILE *out, const struct op_arg *g, bool md)
+{
+	const char *q = md ? "`" : "";
+
+	switch (g->type) {
+	case ARG_B:
+		fprintf(out, "%s%s=B%s [null]", q, g->name, q);
+		return;
+	case ARG_FLAG:
+		if (g->off)
+			fprintf(out, "%s%s%s or %s%s%s [%s]", q, g->name, q, q, g->off, q, g->off);
+		else
+			fprintf(out, "%s%s%s [off]", q, g->name, q);
+		return;
+	case ARG_PROT:
+		fprintf(out, "%sprot=%s none, or any of r, w, x", q, q);
+		break;
+	default:
+		fprintf(out, "%s%s=%d..%d%s", q, g->name, g->lo, g->hi, q);
+	}
+	if (g->flags & ARG_REQUIRED)
+		fprintf(out, " (required)");
+	else if (g->flags & ARG_REST)
+		fprintf(out, " [the rest of the mapping from A, at most %d]", g->hi);
+	else if (g->type == ARG_PROT)
+		fprintf(out, " [%s]", prot_word(g->def));
+	else
+		fprintf(out, " [%d]", g->def);
+}
+
+static void print_op(FILE *out, const struct op_desc *d, bool md)
+{
+	const char *q = md ? "`" : "";
+	int n = 0;
+
+	fprintf(out, "%s%s%s", md ? "| `" : "", d->name, "");
+	for (int i = 0; i < OP_MAX_ARGS && d->args[i].name; i++)
+		if (d->args[i].flags & ARG_POS)
+			fprintf(out, " %s", operand_word(&d->args[i]));
+	fprintf(out, "%s%s", q, md ? " | " : "\n    ");
+	for (int i = 0; i < OP_MAX_ARGS && d->args[i].name; i++) {
+		const struct op_arg *g = &d->args[i];
+		if (g->flags & ARG_POS) {
+			if (g->type == ARG_NUM)
+				fprintf(out, "%s%s%s %d..%d", n++ ? ", " : "", operand_word(g), "",
+					g->lo, g->hi);
+			continue;
+		}
+		fprintf(out, "%s", n++ ? ", " : "");
+		print_arg(out, g, md);
+	}
+	fprintf(out, "%s%s%s", n ? ": " : "", d->doc, md ? " |\n" : "\n");
+}
+
+/* The entries of futex_mm_fuzzer.dict: each dict line of the table, an op after the two
+ * mappings m0 (private) and m1 (shared) in a two-task program, as its 8 bytes. */
+static int print_byte_dict(FILE *out)
+{
+	static struct program p;
+	uint8_t buf[PROG_MAX_ENCODED];
+	char text[512], err[256];
+
+	fprintf(out, "# futex_mm_fuzzer: single op records (8 bytes), from `snafu ops "
+		     "--dict=bytes` (the op table's dict lines, prog/ops.c)\n");
+	for (int k = 0; k < OP_NKINDS; k++)
+		for (int i = 0; i < OP_MAX_DICT && op_table[k].dict[i]; i++) {
+			const char *e = op_table[k].dict[i], *bar = strchr(e, '|');
+			snprintf(text, sizeof(text),
+				 "tasks 2\ntask 1\n  mmap m0 pages=1 prot=rw\n"
+				 "  mmap m1 pages=1 prot=rw shared\n  %s\n",
+				 bar + 1);
+			size_t n;
+			if (prog_parse(text, &p, err, sizeof(err)) ||
+			    (n = prog_encode(&p, buf, sizeof(buf))) < PROG_HEADER_BYTES + 25) {
+				fprintf(stderr, "snafu ops: prog/ops.c: dict line '%s': %s\n", e,
+					err);
+				return 2;
+			}
+			/* header, task count, two mmaps, then the op's record */
+			fprintf(out, "%.*s=\"", (int)(bar - e), e);
+			for (int j = 0; j < OP_BYTES; j++)
+				fprintf(out, "\\x%02x",
+					buf[PROG_HEADER_BYTES + 1 + 2 * OP_BYTES + j]);
+			fprintf(out, "\"\n");
+		}
+	return 0;
+}
+
+/* The op table's words for case_text_fuzzer.dict: op names, keys, flag words. */
+static void print_text_dict(FILE *out)
+{
+	for (int k = 0; k < OP_NKINDS; k++)
+		fprintf(out, "op_%s=\"%s\"\n", op_table[k].name, op_table[k].name);
+	for (int k = 0; k < OP_NKINDS; k++)
+		for (int i = 0; i < OP_MAX_ARGS && op_table[k].args[i].name; i++) {
+			const struct op_arg *g = &op_table[k].args[i];
+			if (g->flags & ARG_POS)
+				continue;
+			bool seen = false; /* each word once: the first op that has it */
+			for (int k2 = 0; k2 <= k && !seen; k2++)
+				for (int i2 = 0; i2 < OP_MAX_ARGS && op_table[k2].args[i2].name;
+				     i2++)
+					if ((k2 < k || i2 < i) &&
+					    !strcmp(op_table[k2].args[i2].name, g->name))
+						seen = true;
+			if (seen)
+				continue;
+			if (g->type == ARG_FLAG)
+				fprintf(out, "flag_%s=\"%s\"\n", g->name, g->name);
+			else
+				fprintf(out, "key_%s=\"%s=\"\n", g->name, g->name);
+			if (g->off)
+				fprintf(out, "flag_%s=\"%s\"\n", g->off, g->off);
+		}
+}
+
+int cmd_ops(int argc, char **argv)
+{
+	enum { PLAIN, MARKDOWN, DICT_BYTES, DICT_TEXT } mode = PLAIN;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--markdown"))
+			mode = MARKDOWN;
+		else if (!strcmp(argv[i], "--dict=bytes"))
+			mode = DICT_BYTES;
+		else if (!strcmp(argv[i], "--dict=text"))
+			mode = DICT_TEXT;
+		else
+			die_usage("--markdown, --dict=bytes or --dict=text", argv[i], i + 1);
+	}
+	switch (mode) {
+	case DICT_BYTES:
+		return print_byte_dict(stdout);
+	case DICT_TEXT:
+		print_text_dict(stdout);
+		return 0;
+	default:
+		for (int k = 0; k < OP_NKINDS; k++)
+			print_op(stdout, &op_table[k], mode == MARKDOWN);
+		return 0;
+	}
+}
