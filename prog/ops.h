@@ -55,8 +55,8 @@ struct op_arg {
 struct op_desc {
 	const char *name;
 	const char *doc; /* what it does, for `snafu ops` and docs/cases.md */
-	uint8_t weight; /* slots of the 64 values of the byte form's kind field */
-	bool all_only;  /* left out of futex_mm_fuzzer's default op set (--ops=futex) */
+	uint8_t weight;  /* slots of the 64 values of the byte form's kind field */
+	bool all_only;   /* left out of futex_mm_fuzzer's default op set (--ops=futex) */
 	/* dictionary entries, "NAME|OP LINE" (mappings m0 private and m1 shared exist) */
 	const char *dict[OP_MAX_DICT];
 	struct op_arg args[OP_MAX_ARGS]; /* in the order the printer writes them */

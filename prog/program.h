@@ -16,8 +16,9 @@
 #define OP_BYTES          8
 #define PREEMPT_BYTES     5
 #define PREEMPT_MAX_POINT 32 /* a preemption names a point 1..32 within an op */
-#define PROG_HEADER_BYTES 3 /* the byte form's header: magic and format id */
-#define PROG_MAX_ENCODED  (PROG_HEADER_BYTES + 1 + PROG_MAX_OPS * OP_BYTES + SIM_MAX_PREEMPTS * PREEMPT_BYTES + 1)
+#define PROG_HEADER_BYTES 3  /* the byte form's header: magic and format id */
+#define PROG_MAX_ENCODED \
+	(PROG_HEADER_BYTES + 1 + PROG_MAX_OPS * OP_BYTES + SIM_MAX_PREEMPTS * PREEMPT_BYTES + 1)
 
 enum op_kind {
 	OP_MMAP,

@@ -213,11 +213,10 @@ void load_case(const char *path, struct program *p)
 		char err[256];
 		uint8_t hdr[PROG_HEADER_BYTES];
 		if (len >= sizeof(hdr) && !memcmp(data, hdr, prog_header(hdr))) {
-			fprintf(stderr, "%s:1:1: expected text, found the byte form's header%s\n",
-				name,
-				case_input_form == CASE_AUTO
-				    ? " (--input=bytes reads the byte form)"
-				    : "");
+			fprintf(
+			    stderr, "%s:1:1: expected text, found the byte form's header%s\n", name,
+			    case_input_form == CASE_AUTO ? " (--input=bytes reads the byte form)"
+							 : "");
 			exit(2);
 		}
 		if (memchr(data, 0, len)) {
