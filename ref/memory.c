@@ -112,6 +112,76 @@ int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned l
 	return 0;
 }
 
+/* untouched_anonymous_page: anonymous memory with no page table under addr yet. In
+ * 2.6.11 a page table (i386: one per 4 MiB) exists once any page in it was mapped;
+ * here, once any PTE of that 4 MiB block holds a page (the flat table has no levels). */
+static bool untouched_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma,
+				     unsigned long addr)
+{
+	if (vma->vm_file)
+		return false;
+	unsigned long block = addr & ~((4UL << 20) - 1);
+	for (unsigned long a = block; a < block + (4UL << 20); a += PAGE_SIZE) {
+		pte_t *pte = pte_offset(mm, a);
+		if (pte && (pte->flags || pte->page))
+			return false;
+	}
+	return true;
+}
+
+/* follow_page: is the page at addr mapped (and writable, for a write)? */
+static bool follow_page(struct mm_struct *mm, unsigned long addr, bool write)
+{
+	pte_t *pte = pte_offset(mm, addr);
+
+	return pte && (pte->flags & _PAGE_PRESENT) && (!write || (pte->flags & _PAGE_RW));
+}
+
+/* get_user_pages, 2.6.11, without pages[] or vmas[] (make_pages_present's use): fault in
+ * len pages from start with handle_mm_fault() directly, the caller holding mmap_sem.
+ * Returns the pages done, or -EFAULT when the first is not accessible. */
+int get_user_pages(struct mm_struct *mm, unsigned long start, int len, bool write)
+{
+	unsigned long flags = write ? VM_WRITE : VM_READ; /* force = 0 */
+	int i = 0;
+
+	do {
+		struct vm_area_struct *vma = find_extend_vma(mm, start);
+		if (!vma || (vma->vm_flags & VM_IO) || !(flags & vma->vm_flags))
+			return i ? i : -EFAULT;
+		spin_lock(&mm->page_table_lock);
+		do {
+			while (!follow_page(mm, start, write)) {
+				/* a read of anonymous memory nobody touched: ZERO_PAGE, no fault */
+				if (!write && untouched_anonymous_page(mm, vma, start))
+					break;
+				spin_unlock(&mm->page_table_lock);
+				handle_mm_fault(mm, vma, start, write);
+				spin_lock(&mm->page_table_lock);
+			}
+			i++;
+			start += PAGE_SIZE;
+			len--;
+		} while (len && start < vma->vm_end);
+		spin_unlock(&mm->page_table_lock);
+	} while (len);
+	return i;
+}
+
+int make_pages_present(unsigned long addr, unsigned long end)
+{
+	struct vm_area_struct *vma = find_vma(current->mm, addr);
+
+	if (!vma)
+		return -1;
+	bool write = (vma->vm_flags & VM_WRITE) != 0;
+	int len = (int)((end + PAGE_SIZE - 1) / PAGE_SIZE - addr / PAGE_SIZE);
+	int ret = get_user_pages(current->mm, addr, len, write);
+	if (ret < 0)
+		return ret;
+	return ret == len ? 0 : -1;
+}
+
 /* Clear the PTEs of [start, end) and free private pages, swapped out or not (shmem
  * pages stay with the inode). */
 void zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end)

@@ -40,6 +40,7 @@
 #define VM_WRITE  0x0002
 #define VM_EXEC   0x0004
 #define VM_SHARED 0x0008
+#define VM_LOCKED 0x2000 /* mlock(): try_to_unmap_one() leaves its pages alone */
 #define VM_IO     0x4000
 
 struct page {
@@ -95,6 +96,7 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
 long sys_mmap2(unsigned long addr, unsigned long len, unsigned long prot, unsigned long flags);
 long sys_munmap(unsigned long addr, unsigned long len);
 long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot);
+int split_at(struct mm_struct *mm, unsigned long addr); /* split_vma() at addr, if inside */
 
 /* mm/memory.c */
 pte_t *pte_offset(struct mm_struct *mm, unsigned long addr); /* NULL outside the window */
@@ -104,6 +106,8 @@ void zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end
 void change_protection(struct mm_struct *mm, unsigned long start, unsigned long end,
 		       unsigned long vm_flags);
 int check_user_page_readable(struct mm_struct *mm, unsigned long addr);
+int get_user_pages(struct mm_struct *mm, unsigned long start, int len, bool write);
+int make_pages_present(unsigned long addr, unsigned long end);
 unsigned pte_flags_for(unsigned long vm_flags);
 void vma_put_file(struct vm_area_struct *vma);
 
@@ -111,6 +115,10 @@ void vma_put_file(struct vm_area_struct *vma);
 int try_to_unmap_one(struct mm_struct *mm, unsigned long address);
 #define SWAP_SUCCESS 0
 #define SWAP_AGAIN   1
+#define SWAP_FAIL    2
+
+/* mm/mlock.c */
+long sys_mlock(unsigned long start, unsigned long len);
 
 /* mm/madvise.c and mm/mincore.c */
 #define MADV_DONTNEED 4

@@ -82,8 +82,8 @@ static int split_vma(struct mm_struct *mm, int i, unsigned long addr)
 	return 0;
 }
 
-/* Split so that no VMA straddles start or end. */
-static int split_at(struct mm_struct *mm, unsigned long addr)
+/* Split so that no VMA straddles addr (mprotect, mlock). */
+int split_at(struct mm_struct *mm, unsigned long addr)
 {
 	for (int i = 0; i < mm->map_count; i++) {
 		struct vm_area_struct *v = &mm->mmap[i];
