@@ -124,6 +124,10 @@ static long run_op(const struct op *o, int idx, unsigned long a)
 		sys_enter("sys_mincore", d);
 		ret = sys_mincore(a, (o->x + 1ul) * PAGE_SIZE, b);
 		break;
+	case OP_MLOCK:
+		sys_enter("sys_mlock", d);
+		ret = sys_mlock(a, (o->x + 1ul) * PAGE_SIZE);
+		break;
 	}
 	sys_exit(ret);
 	return ret;

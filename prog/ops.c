@@ -93,13 +93,18 @@ const struct op_desc op_table[OP_NKINDS] = {
 		"`mmap_sem`); a private page goes to swap, a shmem page stays in the page cache. "
 		"No system call around it",
 	.args = {A_ARG}},
-[OP_MADVISE] = {.name = "madvise", .weight = 2, /* MADV_DONTNEED */
+[OP_MADVISE] = {.name = "madvise", .weight = 1, /* MADV_DONTNEED */
 	.doc = "`MADV_DONTNEED` under `mmap_sem` for write, as in 2.6.9-2.6.11",
 	.args = {A_ARG, PAGES(256, 0, ARG_REST)}},
 [OP_MINCORE] = {.name = "mincore", .weight = 1, .all_only = true,
 	.doc = "under `mmap_sem` for read, copying out inside it (the fuzzer uses it with "
 		"`--ops=all` only)",
 	.args = {A_ARG, PAGES(128, 0, ARG_REST), B_KEY("vec")}},
+[OP_MLOCK] = {.name = "mlock", .weight = 1,
+	.doc = "under `mmap_sem` for write: `VM_LOCKED`, then every page faulted in "
+		"(`get_user_pages`); `reclaim` leaves a locked page alone",
+	.args = {A_ARG, PAGES(256, 0, ARG_REST)},
+	.dict = {"mlock|mlock m0 pages=1"}},
 };
 /* clang-format on */
 

@@ -36,6 +36,7 @@ enum op_kind {
 	OP_RECLAIM, /* kswapd evicts the page at A (try_to_unmap_one) */
 	OP_MADVISE, /* madvise(A, pages, MADV_DONTNEED) */
 	OP_MINCORE, /* mincore(A, pages, vec B) */
+	OP_MLOCK,
 	OP_NKINDS
 };
 

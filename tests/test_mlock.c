@@ -1,0 +1,69 @@
+/* mlock (mm/mlock.c, 2.6.11) and what it does to kswapd (mm/rmap.c): checked with text
+ * programs on every listed kernel (mlock is the same on all of them).
+ *  - the range gets VM_LOCKED and its pages are faulted in under mmap_sem for write, so
+ *    reclaim gives SWAP_FAIL there, while the rest of the mapping can still go;
+ *  - a hole gives -ENOMEM after the VMA before it is locked;
+ *  - a PROT_NONE mapping gives -EFAULT (get_user_pages() finds no VM_READ), locked all
+ *    the same;
+ *  - read-only anonymous memory in a block nobody touched is not faulted in (2.6.11's
+ *    get_user_pages() takes ZERO_PAGE there), so there is nothing to reclaim.
+ */
+#include "harness.h"
+
+#include "../ref/kernels.h"
+#include "../ref/mm.h"
+
+#include <string.h>
+
+static void check(const struct run_result *r, const char *kn, int op, long want, const char *what)
+{
+	CHECK(r->ran[op] && r->ret[op] == want, "[%s] op %d (%s): got %ld, want %ld", kn, op, what,
+	      r->ret[op], want);
+}
+
+static void test_mlock(void)
+{
+	const char *text = "task 1\n"
+			   "  mmap m pages=3 prot=rw\n"   /* 0 */
+			   "  mlock m+4096 pages=1\n"     /* 1 */
+			   "  reclaim m+4096\n"           /* 2: locked */
+			   "  store m val=5\n"            /* 3 */
+			   "  reclaim m\n"                /* 4: not locked */
+			   "  mmap x pages=2 prot=rw\n"   /* 5 */
+			   "  munmap x+4096 pages=1\n"    /* 6: a hole after x's first page */
+			   "  mlock x pages=2\n"          /* 7 */
+			   "  reclaim x\n"                /* 8: locked before the hole */
+			   "  mmap z pages=1 prot=none\n" /* 9 */
+			   "  mlock z\n"                  /* 10 */
+			   "  mlock m pages=3\n";         /* 11: over the three VMAs mlock made */
+	const char *untouched = "task 1\n"
+				"  mmap r pages=2 prot=r\n" /* 0 */
+				"  mlock r\n"               /* 1 */
+				"  reclaim r\n"             /* 2: no page */
+				"  load r\n"                /* 3: now a fault maps one */
+				"  reclaim r+4096\n";       /* 4 */
+	struct run_result r;
+
+	for (int k = 0; k < nkernels; k++) {
+		const char *kn = kernels[k].name;
+		run_text(text, kn, &r);
+		CHECK(r.result == SIM_OK, "[%s] verdict %s", kn, r.verdict);
+		check(&r, kn, 1, 0, "mlock of the middle page");
+		check(&r, kn, 2, SWAP_FAIL, "reclaim of the locked page");
+		check(&r, kn, 4, SWAP_SUCCESS, "reclaim of the page below it");
+		check(&r, kn, 7, -ENOMEM, "mlock over a hole");
+		check(&r, kn, 8, SWAP_FAIL, "the page before the hole was locked and faulted in");
+		check(&r, kn, 10, -EFAULT, "mlock of PROT_NONE");
+		check(&r, kn, 11, 0, "mlock over three adjacent VMAs");
+		run_text(untouched, kn, &r);
+		check(&r, kn, 1, 0, "mlock of untouched read-only memory");
+		check(&r, kn, 2, SWAP_AGAIN, "nothing was faulted in to reclaim");
+		check(&r, kn, 4, SWAP_AGAIN, "the load faulted one page, not the locked range");
+	}
+}
+
+int main(void)
+{
+	test_mlock();
+	return harness_exit();
+}
