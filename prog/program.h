@@ -88,7 +88,9 @@ size_t prog_encode(const struct program *p, uint8_t *out, size_t cap);
 size_t prog_max_encoded(void);
 void prog_canonicalize(struct program *p); /* group ops by task, number mappings */
 
-/* prog/text.c: parse returns 0, or -1 with a "LINE:COL: expected ..." message */
+/* prog/text.c: parse returns 0, or -1 with a "LINE:COL: expected ..." message; the
+ * longest (the op list and a word cut at 64 bytes) fits in PROG_ERR_LEN */
+#define PROG_ERR_LEN 512
 int prog_parse(const char *text, struct program *p, char *err, size_t errlen);
 void prog_print(const struct program *p, FILE *out);
 int mmap_index_of(const struct program *p, int op); /* the mapping op i defines */

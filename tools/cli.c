@@ -210,7 +210,7 @@ void load_case(const char *path, struct program *p)
 						  : text_reason(path, data, len);
 
 	if (why) {
-		char err[256];
+		char err[PROG_ERR_LEN];
 		uint8_t hdr[PROG_HEADER_BYTES];
 		if (len >= sizeof(hdr) && !memcmp(data, hdr, prog_header(hdr))) {
 			fprintf(
@@ -240,7 +240,7 @@ void load_case(const char *path, struct program *p)
 			exit(2);
 		}
 	} else if (prog_decode(data, len, p) < 0) {
-		char err[256];
+		char err[PROG_ERR_LEN];
 		prog_decode_error(data, len, err, sizeof(err));
 		fprintf(stderr, "%s: %s\n", name, err);
 		exit(2);
