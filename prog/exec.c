@@ -115,7 +115,7 @@ static long run_op(const struct op *o, int idx, unsigned long a)
 		break;
 	case OP_RECLAIM:
 		/* kernel context, standing in for kswapd: no syscall around it */
-		return try_to_unmap_one(current->mm, a);
+		return shrink_page(current->mm, a);
 	case OP_MADVISE:
 		sys_enter("sys_madvise", d);
 		ret = sys_madvise(a, (o->x + 1ul) * PAGE_SIZE, MADV_DONTNEED);

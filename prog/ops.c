@@ -88,10 +88,12 @@ const struct op_desc op_table[OP_NKINDS] = {
 	.doc = "an interruptible sleep in virtual time (`nanosleep`)",
 	.args = {SMALL("ticks", FIELD_X, 0, ARG_POS)},
 	.dict = {"sleep_1|sleep 1"}},
-[OP_RECLAIM] = {.name = "reclaim", .weight = 3, /* kswapd: try_to_unmap_one() at A */
-	.doc = "kswapd takes the page at A (`try_to_unmap_one`: `page_table_lock` only, never "
-		"`mmap_sem`); a private page goes to swap, a shmem page stays in the page cache. "
-		"No system call around it",
+[OP_RECLAIM] = {.name = "reclaim", .weight = 3, /* kswapd: shrink_list() at A */
+	.doc = "one kswapd pass over the page at A (`shrink_list`; `page_table_lock` only, "
+		"never `mmap_sem`): 3 if it was referenced since the last pass (activated, "
+		"left mapped), else `try_to_unmap_one`: 0 unmapped (a private page to swap, a "
+		"shmem page left in the page cache), 1 no page there (or the ZERO_PAGE), 2 "
+		"refused (`VM_LOCKED`, or young again). No system call around it",
 	.args = {A_ARG}},
 [OP_MADVISE] = {.name = "madvise", .weight = 1, /* MADV_DONTNEED */
 	.doc = "`MADV_DONTNEED` under `mmap_sem` for write, as in 2.6.9-2.6.11",

@@ -118,7 +118,7 @@ static int get_futex_key(unsigned long uaddr, struct futex_key *key)
 	if (unlikely((vma->vm_flags & (VM_IO | VM_READ)) != VM_READ))
 		return (vma->vm_flags & VM_IO) ? -EPERM : -EACCES;
 
-	if (likely(!(vma->vm_flags & VM_SHARED))) {
+	if (likely(!(vma->vm_flags & VM_MAYSHARE))) {
 		key->ptr = mm->id;
 		key->word = uaddr;
 		return 0;

@@ -39,15 +39,34 @@ pte_t *pte_offset(struct mm_struct *mm, unsigned long addr)
 	return &mm->pte[(addr - TASK_UNMAPPED_BASE) >> PAGE_SHIFT];
 }
 
+/* protection_map[] (mm/mmap.c, i386's PAGE_* in include/asm-i386/pgtable.h): a shared
+ * writable mapping's PTEs are writable (PAGE_SHARED); a private one's never are
+ * (PAGE_COPY, PAGE_READONLY): its write access comes from a write fault (maybe_mkwrite).
+ * A new PTE is young (_PAGE_ACCESSED is in every PAGE_*). PROT_NONE: present for the
+ * kernel, not for the user. */
 unsigned pte_flags_for(unsigned long vm_flags)
 {
-	unsigned f = _PAGE_PRESENT;
+	unsigned f = _PAGE_PRESENT | _PAGE_ACCESSED;
 
 	if (vm_flags & (VM_READ | VM_WRITE | VM_EXEC))
 		f |= _PAGE_USER;
-	if (vm_flags & VM_WRITE)
+	if ((vm_flags & VM_WRITE) && (vm_flags & VM_SHARED))
 		f |= _PAGE_RW;
 	return f;
+}
+
+static unsigned maybe_mkwrite(unsigned flags, struct vm_area_struct *vma)
+{
+	return vma->vm_flags & VM_WRITE ? flags | _PAGE_RW : flags;
+}
+
+struct page empty_zero_page;
+
+/* mm/swap.c. Without LRU lists, a second call does not activate: it stays referenced. */
+void mark_page_accessed(struct page *page)
+{
+	if (page != ZERO_PAGE(0))
+		page->referenced = true;
 }
 
 /* Free pages are kept for reuse (the fuzzer frees and allocates thousands a second)
@@ -91,23 +110,70 @@ static struct page *shmem_getpage(struct inode *inode, unsigned long pgoff)
 	return inode->pages[pgoff];
 }
 
-/* do_anonymous_page / do_no_page: install a PTE for addr. The caller checked the
- * VMA's permissions; the PTE takes them from the VMA. */
+/* do_anonymous_page: a read maps the ZERO_PAGE read-only; a write gets a zeroed page of
+ * its own, writable where the VMA is, referenced (SetPageReferenced). */
+static void do_anonymous_page(struct vm_area_struct *vma, pte_t *pte, bool write)
+{
+	if (!write) {
+		pte->page = ZERO_PAGE(0);
+		pte->flags = pte_flags_for(vma->vm_flags) & ~(unsigned)_PAGE_RW; /* wrprotect */
+		return;
+	}
+	struct page *page = alloc_zeroed_page();
+	page->referenced = true;
+	pte->page = page;
+	pte->flags = maybe_mkwrite(pte_flags_for(vma->vm_flags), vma) | _PAGE_ANON;
+}
+
+/* do_wp_page: a write to a present, read-only private page. The ZERO_PAGE is copied
+ * into a new zeroed page; any other page is this mm's alone (no fork), so
+ * can_share_swap_page() lets the task reuse it: the PTE just becomes writable. */
+static void do_wp_page(struct vm_area_struct *vma, pte_t *pte)
+{
+	if (pte->page == ZERO_PAGE(0)) {
+		pte->page = alloc_zeroed_page();
+		pte->flags = maybe_mkwrite(pte_flags_for(vma->vm_flags), vma) | _PAGE_ANON;
+		return;
+	}
+	pte->flags = maybe_mkwrite(pte->flags | _PAGE_ACCESSED, vma);
+}
+
+/* do_swap_page: the page comes back (the model keeps it in the PTE), accessed, mapped
+ * read-only unless this is a write (exclusive in the model, so made writable at once). */
+static void do_swap_page(struct vm_area_struct *vma, pte_t *pte, bool write)
+{
+	mark_page_accessed(pte->page);
+	pte->flags = pte_flags_for(vma->vm_flags) | _PAGE_ANON;
+	if (write)
+		pte->flags = maybe_mkwrite(pte->flags, vma);
+}
+
+/* handle_mm_fault -> handle_pte_fault, 2.6.11: a missing PTE is a new page (shmem's
+ * do_no_page, or do_anonymous_page), a swapped one do_swap_page, a write to a present
+ * read-only one do_wp_page; anything else only makes the PTE young. The caller checked
+ * the VMA's permissions (do_page_fault, get_user_pages). */
 int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
 		    bool write)
 {
 	pte_t *pte = pte_offset(mm, addr);
 
-	(void)write;
 	spin_lock(&mm->page_table_lock);
 	if (!(pte->flags & _PAGE_PRESENT)) {
-		if (vma->vm_file)
+		if (vma->vm_file) { /* do_no_page -> shmem_nopage: the page cache's page */
 			pte->page = shmem_getpage(
 			    vma->vm_file, ((addr - vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff);
-		else if (!pte->page) /* do_anonymous_page; else do_swap_page: it is back */
-			pte->page = alloc_zeroed_page();
+			mark_page_accessed(pte->page);
+			pte->flags = pte_flags_for(vma->vm_flags);
+		} else if (pte->page) {
+			do_swap_page(vma, pte, write);
+		} else {
+			do_anonymous_page(vma, pte, write);
+		}
+	} else if (write && !(pte->flags & _PAGE_RW)) {
+		do_wp_page(vma, pte);
+	} else {
+		pte->flags |= _PAGE_ACCESSED;
 	}
-	pte->flags = pte_flags_for(vma->vm_flags) | (vma->vm_file ? 0 : _PAGE_ANON);
 	spin_unlock(&mm->page_table_lock);
 	return 0;
 }
@@ -129,12 +195,22 @@ static bool untouched_anonymous_page(struct mm_struct *mm, struct vm_area_struct
 	return true;
 }
 
-/* follow_page: is the page at addr mapped (and writable, for a write)? */
-static bool follow_page(struct mm_struct *mm, unsigned long addr, bool write)
+/* __follow_page: the page mapped at addr, if the PTE allows the access (the user's read
+ * for READ, a write for WRITE); marks it accessed. No lock of its own. */
+static struct page *__follow_page(struct mm_struct *mm, unsigned long addr, bool read, bool write)
 {
 	pte_t *pte = pte_offset(mm, addr);
 
-	return pte && (pte->flags & _PAGE_PRESENT) && (!write || (pte->flags & _PAGE_RW));
+	if (!pte || !(pte->flags & _PAGE_PRESENT) || (write && !(pte->flags & _PAGE_RW)) ||
+	    (read && !(pte->flags & _PAGE_USER)))
+		return NULL;
+	mark_page_accessed(pte->page);
+	return pte->page;
+}
+
+static bool follow_page(struct mm_struct *mm, unsigned long addr, bool write)
+{
+	return __follow_page(mm, addr, false, write) != NULL;
 }
 
 /* get_user_pages, 2.6.11, without pages[] or vmas[] (make_pages_present's use): fault in
@@ -207,20 +283,20 @@ void change_protection(struct mm_struct *mm, unsigned long start, unsigned long 
 	spin_lock(&mm->page_table_lock);
 	for (unsigned long a = start; a < end; a += PAGE_SIZE) {
 		pte_t *pte = pte_offset(mm, a);
-		if (pte && (pte->flags & _PAGE_PRESENT))
-			pte->flags = pte_flags_for(vm_flags) | (pte->flags & _PAGE_ANON);
+		if (pte && (pte->flags & _PAGE_PRESENT)) /* pte_modify keeps young */
+			pte->flags =
+			    pte_flags_for(vm_flags) | (pte->flags & (_PAGE_ANON | _PAGE_ACCESSED));
 	}
 	spin_unlock(&mm->page_table_lock);
 }
 
-/* As in 2.6.11 (via __follow_page), a bare page-table walk with no lock: Olof's patch
- * uses it to ask whether get_user() would fault. */
+/* As in 2.6.11 (__follow_page(mm, addr, 1, 0)), a bare page-table walk with no lock:
+ * Olof's patch uses it to ask whether get_user() would fault. It marks the page
+ * accessed, which page_referenced() counts, but leaves the PTE's young bit alone. */
 int check_user_page_readable(struct mm_struct *mm, unsigned long addr)
 {
-	pte_t *pte = pte_offset(mm, addr);
-
 	sched_point("check_user_page_readable");
-	return pte && (pte->flags & _PAGE_PRESENT) && (pte->flags & _PAGE_USER);
+	return __follow_page(mm, addr, true, false) != NULL;
 }
 
 static void free_inode_if_unmapped(struct inode *inode)

@@ -1,26 +1,46 @@
-/* mm/mempolicy.c, 2.6.11: sys_get_mempolicy.
+/* mm/mempolicy.c, 2.6.11: sys_get_mempolicy().
  *
- * Simplified: every VMA and task has the default policy (set_mempolicy and mbind are
- * not modelled), the node mask is one word with node 0 set, and MPOL_F_NODE is refused
- * with -EINVAL. What matters is kept: with MPOL_F_ADDR the unfixed kernel copies to
- * user memory while holding mmap_sem for read.
+ * Every flag 2.6.11 takes, in its order of checks: MPOL_F_ADDR looks the VMA up under
+ * mmap_sem for read (find_vma_intersection: -EFAULT in a hole); MPOL_F_NODE with it asks
+ * lookup_node(), which faults the page in with get_user_pages() under that lock, and
+ * without it is -EINVAL (no task has an interleave policy). Then the policy is written
+ * to user memory with put_user() and the node mask with copy_nodes_to_user(), which
+ * clear_user()s the tail the user asked for beyond the kernel's MAX_NUMNODES bits.
+ * 2.6.11 drops mmap_sem before those writes; 2.6.11-rc4 writes while holding it, so a
+ * write fault there (a page not present, or a read-only private page after a read)
+ * takes mmap_sem again: the deadlock of the mempolicy half of the fix.
+ * Simplified: every task and VMA has the default policy (set_mempolicy and mbind are not
+ * modelled): its mask is empty (get_zonemask), every page is on node 0; MAX_NUMNODES is
+ * 32 (a NUMA i386 has 16, x86-64 64: the op asks for 64 bits either way).
  */
 #include "mempolicy.h"
 #include "mm.h"
 #include "uaccess.h"
 
 #define MAX_NUMNODES 32
+#define NODES_BYTES  (MAX_NUMNODES / 8) /* sizeof(DECLARE_BITMAP(nodes, MAX_NUMNODES)) */
 
-/* copy_nodes_to_user: the user's mask may be longer than ours; the rest is zeroed. */
-static long copy_nodes_to_user(unsigned long mask, unsigned long maxnode, uint32_t nodes)
+/* lookup_node: the node of the page at addr, faulted in if need be (page_to_nid). */
+static long lookup_node(struct mm_struct *mm, unsigned long addr)
 {
-	unsigned long copy = (MAX_NUMNODES + 7) / 8;
+	long err = get_user_pages(mm, addr & PAGE_MASK, 1, false);
 
-	if (maxnode == 0)
-		return 0;
-	if (copy > (maxnode + 7) / 8)
-		copy = (maxnode + 7) / 8;
-	return copy_to_user(mask, &nodes, copy) ? -EFAULT : 0;
+	return err >= 0 ? 0 : err;
+}
+
+static long copy_nodes_to_user(unsigned long mask, unsigned long maxnode)
+{
+	unsigned long copy = ((maxnode - 1 + 63) & ~63UL) / 8; /* ALIGN(maxnode-1, 64)/8 */
+	const uint8_t nodes[NODES_BYTES] = {0};                /* MPOL_DEFAULT: none */
+
+	if (copy > NODES_BYTES) {
+		if (copy > PAGE_SIZE)
+			return -EINVAL;
+		if (clear_user(mask + NODES_BYTES, copy - NODES_BYTES))
+			return -EFAULT;
+		copy = NODES_BYTES;
+	}
+	return copy_to_user(mask, nodes, copy) ? -EFAULT : 0;
 }
 
 long sys_get_mempolicy(unsigned long policy, unsigned long nmask, unsigned long maxnode,
@@ -28,19 +48,16 @@ long sys_get_mempolicy(unsigned long policy, unsigned long nmask, unsigned long 
 {
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma = NULL;
-	long err, pval = MPOL_DEFAULT;
-	uint32_t nodes = 1; /* get_zonemask(): node 0 */
+	long err, pval;
 
 	if (flags & ~(unsigned long)(MPOL_F_NODE | MPOL_F_ADDR))
 		return -EINVAL;
-	if (flags & MPOL_F_NODE)
-		return -EINVAL; /* not modelled */
 	if (nmask != 0 && maxnode < MAX_NUMNODES)
 		return -EINVAL;
 	if (flags & MPOL_F_ADDR) {
 		down_read(&mm->mmap_sem);
-		vma = find_extend_vma(mm, addr);
-		if (!vma) {
+		vma = find_vma(mm, addr); /* find_vma_intersection(mm, addr, addr + 1) */
+		if (!vma || addr + 1 <= vma->vm_start) {
 			up_read(&mm->mmap_sem);
 			return -EFAULT;
 		}
@@ -49,8 +66,21 @@ long sys_get_mempolicy(unsigned long policy, unsigned long nmask, unsigned long 
 		return -EINVAL;
 	}
 
+	if (flags & MPOL_F_NODE) {
+		if (!(flags & MPOL_F_ADDR)) {
+			err = -EINVAL; /* the default policy is not the task's interleave */
+			goto out;
+		}
+		err = lookup_node(mm, addr);
+		if (err < 0)
+			goto out;
+		pval = err;
+	} else {
+		pval = MPOL_DEFAULT;
+	}
+
 	if (vma && kcfg->mempolicy_up_read_first) {
-		/* Olof's fix: release mmap_sem before touching user memory */
+		/* the 2.6.11 fix: release mmap_sem before touching user memory */
 		up_read(&mm->mmap_sem);
 		vma = NULL;
 	}
@@ -60,7 +90,7 @@ long sys_get_mempolicy(unsigned long policy, unsigned long nmask, unsigned long 
 		goto out;
 	err = 0;
 	if (nmask)
-		err = copy_nodes_to_user(nmask, maxnode, nodes);
+		err = copy_nodes_to_user(nmask, maxnode);
 out:
 	if (vma)
 		up_read(&mm->mmap_sem);

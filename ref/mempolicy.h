@@ -1,4 +1,4 @@
-/* mm/mempolicy.c, 2.6.11: only what get_mempolicy(MPOL_F_ADDR) does with mmap_sem. */
+/* mm/mempolicy.c, 2.6.11: sys_get_mempolicy() with every flag it takes. */
 #ifndef SNAFU_MEMPOLICY_H
 #define SNAFU_MEMPOLICY_H
 

@@ -1,11 +1,17 @@
 /* The address space: mm_struct, VMAs, page tables, pages (include/linux/mm.h).
  *
  * Simplifications (each also in the README):
- *  - one mm shared by every task (threads); no fork, no COW; swap is a page kept by a
- *    not-present PTE (_PAGE_ANON), so a swapped-out page comes back with its contents;
+ *  - one mm shared by every task (threads); no fork, so a private page is never shared
+ *    and a write-protect fault on it reuses it (do_wp_page), except the ZERO_PAGE, which
+ *    it copies; swap is a page kept by a not-present PTE (_PAGE_ANON), so a swapped-out
+ *    page comes back with its contents (and is never in the swap cache of another mm);
+ *  - a fault holds page_table_lock throughout: 2.6.11 drops it to allocate or read a
+ *    page and checks the PTE again after (the race it handles is benign: two faults on
+ *    one PTE);
  *  - user mappings live in a 64 MiB window at TASK_UNMAPPED_BASE, placed first-fit
  *    bottom-up; adjacent VMAs are never merged (vma_merge is not modelled);
- *  - a fault allocates a zeroed page even for reads (no ZERO_PAGE);
+ *  - the LRU lists are not modelled: kswapd looks at the page a program names (the op
+ *    `reclaim`), one shrink_list() pass per op;
  *  - MAP_SHARED mappings are /dev/zero, i.e. shmem objects: each mmap() gets its own
  *    inode whose pages outlive the PTEs until its last VMA goes;
  *  - page tables are one flat level of PTEs for the window.
@@ -40,12 +46,24 @@
 #define VM_WRITE  0x0002
 #define VM_EXEC   0x0004
 #define VM_SHARED 0x0008
-#define VM_LOCKED 0x2000 /* mlock(): try_to_unmap_one() leaves its pages alone */
-#define VM_IO     0x4000
+/* what mprotect() may grant (-EACCES beyond it); VM_MAYSHARE: a MAP_SHARED mapping */
+#define VM_MAYREAD  0x0010
+#define VM_MAYWRITE 0x0020
+#define VM_MAYEXEC  0x0040
+#define VM_MAYSHARE 0x0080
+#define VM_LOCKED   0x2000 /* mlock(): try_to_unmap_one() leaves its pages alone */
+#define VM_IO       0x4000
 
 struct page {
 	unsigned char data[PAGE_SIZE];
+	bool referenced; /* PG_referenced: mark_page_accessed(); page_referenced() clears it */
 };
+
+/* The shared page of zeros a read fault on private anonymous memory maps read-only
+ * (do_anonymous_page): never written, never freed, on no LRU list, so kswapd never sees
+ * it; a write to it is a write-protect fault that gives the task a page of its own. */
+extern struct page empty_zero_page;
+#define ZERO_PAGE(addr) (&empty_zero_page)
 
 /* The shmem object behind a MAP_SHARED /dev/zero mapping. */
 struct inode {
@@ -62,10 +80,11 @@ struct vm_area_struct {
 	struct inode *vm_file;  /* NULL for private anonymous memory */
 };
 
-#define _PAGE_PRESENT 0x1
-#define _PAGE_RW      0x2
-#define _PAGE_USER    0x4 /* readable from user mode; PROT_NONE PTEs lack it */
-#define _PAGE_ANON    0x8 /* a private page; not present but with a page: swapped out */
+#define _PAGE_PRESENT  0x1
+#define _PAGE_RW       0x2
+#define _PAGE_USER     0x4  /* readable from user mode; PROT_NONE PTEs lack it */
+#define _PAGE_ANON     0x8  /* a private page; not present but with a page: swapped out */
+#define _PAGE_ACCESSED 0x20 /* "young": set by every access through the MMU */
 
 /* Both fields are atomic: Olof's check_user_page_readable() reads them with no lock,
  * as the MMU does; every write holds page_table_lock and clears flags before page. */
@@ -95,7 +114,7 @@ long do_mmap_pgoff(struct mm_struct *mm, unsigned long len, unsigned long prot,
 int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
 long sys_mmap2(unsigned long addr, unsigned long len, unsigned long prot, unsigned long flags);
 long sys_munmap(unsigned long addr, unsigned long len);
-long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot);
+unsigned long calc_vm_prot_bits(unsigned long prot);
 int split_at(struct mm_struct *mm, unsigned long addr); /* split_vma() at addr, if inside */
 
 /* mm/memory.c */
@@ -108,17 +127,22 @@ void change_protection(struct mm_struct *mm, unsigned long start, unsigned long 
 int check_user_page_readable(struct mm_struct *mm, unsigned long addr);
 int get_user_pages(struct mm_struct *mm, unsigned long start, int len, bool write);
 int make_pages_present(unsigned long addr, unsigned long end);
-unsigned pte_flags_for(unsigned long vm_flags);
+unsigned pte_flags_for(unsigned long vm_flags); /* vm_page_prot: protection_map[] */
+void mark_page_accessed(struct page *page);
 void vma_put_file(struct vm_area_struct *vma);
 
-/* mm/rmap.c: kswapd's side of page reclaim */
+/* mm/rmap.c and mm/vmscan.c: kswapd's side of page reclaim */
+int page_referenced(struct mm_struct *mm, unsigned long address);
 int try_to_unmap_one(struct mm_struct *mm, unsigned long address);
-#define SWAP_SUCCESS 0
-#define SWAP_AGAIN   1
-#define SWAP_FAIL    2
+int shrink_page(struct mm_struct *mm, unsigned long address); /* one shrink_list() pass */
+#define SWAP_SUCCESS  0
+#define SWAP_AGAIN    1
+#define SWAP_FAIL     2
+#define PAGE_ACTIVATE 3 /* shrink_page(): referenced, so activated and left mapped */
 
-/* mm/mlock.c */
+/* mm/mlock.c and mm/mprotect.c */
 long sys_mlock(unsigned long start, unsigned long len);
+long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot);
 
 /* mm/madvise.c and mm/mincore.c */
 #define MADV_DONTNEED 4

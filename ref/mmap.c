@@ -27,19 +27,11 @@ struct vm_area_struct *find_extend_vma(struct mm_struct *mm, unsigned long addr)
 	return vma && vma->vm_start <= addr ? vma : NULL;
 }
 
-static unsigned long calc_vm_flags(unsigned long prot, unsigned long flags)
+/* include/linux/mman.h */
+unsigned long calc_vm_prot_bits(unsigned long prot)
 {
-	unsigned long vm = 0;
-
-	if (prot & PROT_READ)
-		vm |= VM_READ;
-	if (prot & PROT_WRITE)
-		vm |= VM_WRITE;
-	if (prot & PROT_EXEC)
-		vm |= VM_EXEC;
-	if (flags & MAP_SHARED)
-		vm |= VM_SHARED;
-	return vm;
+	return (prot & PROT_READ ? VM_READ : 0) | (prot & PROT_WRITE ? VM_WRITE : 0) |
+	       (prot & PROT_EXEC ? VM_EXEC : 0);
 }
 
 /* First fit, bottom-up from TASK_UNMAPPED_BASE. */
@@ -112,7 +104,10 @@ long do_mmap_pgoff(struct mm_struct *mm, unsigned long len, unsigned long prot, 
 	struct vm_area_struct *vma = insert_vma(mm, at);
 	vma->vm_start = addr;
 	vma->vm_end = addr + len;
-	vma->vm_flags = calc_vm_flags(prot, flags);
+	/* do_mmap_pgoff: the MAY bits always (anonymous memory, or /dev/zero opened for
+	 * reading and writing); MAP_SHARED adds VM_SHARED and VM_MAYSHARE */
+	vma->vm_flags = calc_vm_prot_bits(prot) | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC |
+			(flags & MAP_SHARED ? VM_SHARED | VM_MAYSHARE : 0);
 	vma->vm_pgoff = 0;
 	vma->vm_file = NULL;
 	if (flags & MAP_SHARED) {
@@ -179,52 +174,4 @@ long sys_munmap(unsigned long addr, unsigned long len)
 	ret = do_munmap(mm, addr, len);
 	up_write(&mm->mmap_sem);
 	return ret;
-}
-
-long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot)
-{
-	struct mm_struct *mm = current->mm;
-	unsigned long end;
-	int err;
-
-	if (start & ~PAGE_MASK)
-		return -EINVAL;
-	if (!len)
-		return 0;
-	len = PAGE_ALIGN(len);
-	end = start + len;
-	if (end <= start)
-		return -ENOMEM;
-	if (prot & ~(unsigned long)(PROT_READ | PROT_WRITE | PROT_EXEC))
-		return -EINVAL;
-
-	down_write(&mm->mmap_sem);
-	/* the range must be mapped without holes, else -ENOMEM (checked before any change) */
-	err = -ENOMEM;
-	unsigned long covered = start;
-	for (int i = 0; i < mm->map_count && covered < end; i++) {
-		struct vm_area_struct *v = &mm->mmap[i];
-		if (v->vm_end <= covered)
-			continue;
-		if (v->vm_start > covered)
-			break;
-		covered = v->vm_end;
-	}
-	if (covered < end)
-		goto out;
-	err = split_at(mm, start);
-	if (!err)
-		err = split_at(mm, end);
-	if (err)
-		goto out;
-	for (int i = 0; i < mm->map_count; i++) {
-		struct vm_area_struct *v = &mm->mmap[i];
-		if (v->vm_start >= start && v->vm_end <= end)
-			v->vm_flags = (v->vm_flags & VM_SHARED) | calc_vm_flags(prot, 0);
-	}
-	change_protection(mm, start, end, calc_vm_flags(prot, 0));
-	err = 0;
-out:
-	up_write(&mm->mmap_sem);
-	return err;
 }

@@ -1,12 +1,42 @@
-/* mm/rmap.c, 2.6.11: try_to_unmap_one(), kswapd's way of taking a page from a process.
+/* mm/rmap.c, 2.6.11: page_referenced() and try_to_unmap_one(), kswapd's view of a page
+ * mapped by a process.
  *
- * It holds only mm->page_table_lock, never mmap_sem: a page can vanish from under a
- * task that holds mmap_sem for read and has just checked that the page is there
- * (Olof's RFC checks exactly that). Simplified: the page is chosen by the program
- * (the op `reclaim`), not by the LRU; the referenced ("young") bit is not modelled;
- * the anon_vma walk that finds the mapping is replaced by the address.
+ * Both hold only mm->page_table_lock, never mmap_sem: a page can vanish from under a
+ * task that holds mmap_sem for read and has just checked that the page is there (Olof's
+ * RFC checks exactly that). Simplified: the page is found by its address in the one mm
+ * (the anon_vma or i_mmap walk and vma_address() are replaced by it); the swap token is
+ * not modelled.
  */
 #include "mm.h"
+
+/* A page kswapd can see at address: a present PTE mapping a page on the LRU (not the
+ * ZERO_PAGE, which is on no list and has no reverse mapping). */
+static pte_t *lru_page_pte(struct mm_struct *mm, unsigned long address)
+{
+	pte_t *pte = pte_offset(mm, address);
+
+	if (!pte || !(pte->flags & _PAGE_PRESENT) || pte->page == ZERO_PAGE(address))
+		return NULL;
+	return pte;
+}
+
+/* page_referenced: TestClearPageReferenced, plus page_referenced_one()'s
+ * ptep_clear_flush_young() on the one PTE that maps it. */
+int page_referenced(struct mm_struct *mm, unsigned long address)
+{
+	int referenced = 0;
+
+	spin_lock(&mm->page_table_lock);
+	pte_t *pte = lru_page_pte(mm, address);
+	if (pte) {
+		referenced += pte->page->referenced;
+		pte->page->referenced = false;
+		referenced += (pte->flags & _PAGE_ACCESSED) != 0;
+		pte->flags &= ~(unsigned)_PAGE_ACCESSED;
+	}
+	spin_unlock(&mm->page_table_lock);
+	return referenced;
+}
 
 int try_to_unmap_one(struct mm_struct *mm, unsigned long address)
 {
@@ -14,12 +44,15 @@ int try_to_unmap_one(struct mm_struct *mm, unsigned long address)
 
 	sim_trace(EV_NOTE, "kswapd", "kswapd: try_to_unmap_one", (long)address, 0);
 	spin_lock(&mm->page_table_lock);
-	pte_t *pte = pte_offset(mm, address);
-	if (!pte || !(pte->flags & _PAGE_PRESENT))
+	pte_t *pte = lru_page_pte(mm, address);
+	if (!pte)
 		goto out_unmap;
-	/* "If the page is mlock()d, we cannot swap it out." */
+	/* "If the page is mlock()d, we cannot swap it out. If it's recently referenced
+	 * (perhaps page_referenced skipped over this mm) then we should reactivate it." */
 	struct vm_area_struct *vma = find_vma(mm, address);
-	if (vma && vma->vm_start <= address && (vma->vm_flags & VM_LOCKED)) {
+	if ((vma && vma->vm_start <= address && (vma->vm_flags & VM_LOCKED)) ||
+	    (pte->flags & _PAGE_ACCESSED)) {
+		pte->flags &= ~(unsigned)_PAGE_ACCESSED; /* ptep_clear_flush_young */
 		ret = SWAP_FAIL;
 		goto out_unmap;
 	}

@@ -21,7 +21,7 @@ void schedule(void)
 		tsk->state = TASK_RUNNING;
 		return;
 	}
-	sim_sleep(&tsk->state, 0);
+	sim_sleep(&tsk->state, SIM_NO_DEADLINE);
 }
 
 int64_t schedule_timeout(int64_t timeout)

@@ -46,6 +46,7 @@ static unsigned long mmu_copy(unsigned long uaddr, void *buf, unsigned long n, b
 				return n;
 			continue; /* re-execute the access */
 		}
+		pte->flags |= _PAGE_ACCESSED; /* the MMU sets the young bit */
 		unsigned char *mem = pte->page->data + (uaddr & ~PAGE_MASK);
 		sim_hw_begin();
 		if (write)
@@ -89,6 +90,26 @@ unsigned long copy_to_user(unsigned long to, const void *from, unsigned long n)
 	if (!access_ok(to, n))
 		return n;
 	return mmu_copy(to, (void *)from, n, true, false);
+}
+
+/* arch/i386/lib/usercopy.c: zero user memory, faulting like any user write. */
+unsigned long clear_user(unsigned long to, unsigned long n)
+{
+	static const unsigned char zeros[PAGE_SIZE];
+	unsigned long left = 0;
+
+	might_sleep();
+	sched_point("clear_user");
+	sim_trace(EV_UACCESS, "clear_user", NULL, (long)to, (long)n);
+	if (!access_ok(to, n))
+		return n;
+	for (unsigned long done = 0; done < n && !left; done += PAGE_SIZE) {
+		unsigned long chunk = n - done < PAGE_SIZE ? n - done : PAGE_SIZE;
+		left = mmu_copy(to + done, (void *)zeros, chunk, true, false);
+		if (left)
+			left += n - done - chunk;
+	}
+	return left;
 }
 
 /* No might_sleep(): the caller has raised the preempt count, so a fault takes the

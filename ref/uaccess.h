@@ -7,6 +7,7 @@
 int get_user_u32(uint32_t *val, unsigned long uaddr); /* get_user(): -EFAULT or 0 */
 int put_user_u32(uint32_t val, unsigned long uaddr);  /* put_user() */
 unsigned long copy_to_user(unsigned long to, const void *from, unsigned long n);
+unsigned long clear_user(unsigned long to, unsigned long n); /* bytes left uncleared */
 unsigned long __copy_from_user_inatomic(void *to, unsigned long from, unsigned long n);
 
 #define get_user(x, p) get_user_u32(&(x), p)

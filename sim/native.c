@@ -177,7 +177,7 @@ bool sim_sleep(_Atomic long *state, uint64_t deadline)
 	bool timed_out = false;
 	struct timespec abs;
 
-	if (deadline) {
+	if (deadline != SIM_NO_DEADLINE) {
 		uint64_t ns = N.start_ns + deadline * 1000000u;
 		abs.tv_sec = (time_t)(ns / 1000000000u);
 		abs.tv_nsec = (long)(ns % 1000000000u);
@@ -185,7 +185,8 @@ bool sim_sleep(_Atomic long *state, uint64_t deadline)
 	pthread_mutex_lock(&nt->mu);
 	mark_blocked(t, true);
 	while (*state != 0 && !timed_out) {
-		if (deadline) /* CLOCK_MONOTONIC: see the condattr in sim_spawn */
+		if (deadline !=
+		    SIM_NO_DEADLINE) /* CLOCK_MONOTONIC: see the condattr in sim_spawn */
 			timed_out = pthread_cond_timedwait(&nt->cv, &nt->mu, &abs) != 0;
 		else
 			pthread_cond_wait(&nt->cv, &nt->mu);

@@ -82,7 +82,7 @@ struct sim_task *sim_spawn(struct sim_task *t, void (*fn)(struct sim_task *))
 	t->op = 0;
 	t->op_points = 0;
 	t->spinning_on = NULL;
-	t->timer_at = 0;
+	t->timer_at = SIM_NO_DEADLINE;
 	t->timed_out = false;
 	t->fn = fn;
 	if (!S.fibers[i])
@@ -241,7 +241,7 @@ bool sim_block_until(uint64_t deadline)
 	t->timer_at = deadline;
 	t->timed_out = false;
 	sim_block();
-	t->timer_at = 0;
+	t->timer_at = SIM_NO_DEADLINE;
 	return t->timed_out;
 }
 
@@ -251,7 +251,7 @@ void sim_wake(struct sim_task *t)
 	if (t->state != SIM_BLOCKED)
 		return;
 	t->state = SIM_RUNNABLE;
-	t->timer_at = 0;
+	t->timer_at = SIM_NO_DEADLINE;
 }
 
 bool sim_sleep(_Atomic long *state, uint64_t deadline)
@@ -260,7 +260,8 @@ bool sim_sleep(_Atomic long *state, uint64_t deadline)
 	bool timed_out = false;
 
 	while (*state != 0 && !timed_out)
-		timed_out = deadline ? sim_block_until(deadline) : (sim_block(), false);
+		timed_out =
+		    deadline != SIM_NO_DEADLINE ? sim_block_until(deadline) : (sim_block(), false);
 	tsan_acquire(t);
 	return timed_out && *state != 0;
 }
@@ -320,7 +321,7 @@ static bool fire_timer(void)
 
 	for (int i = 0; i < S.ntasks; i++) {
 		struct sim_task *t = S.tasks[i];
-		if (t->state == SIM_BLOCKED && t->timer_at &&
+		if (t->state == SIM_BLOCKED && t->timer_at != SIM_NO_DEADLINE &&
 		    (!first || t->timer_at < first->timer_at))
 			first = t;
 	}
@@ -330,7 +331,7 @@ static bool fire_timer(void)
 		S.now = first->timer_at;
 	first->timed_out = true;
 	first->state = SIM_RUNNABLE;
-	first->timer_at = 0;
+	first->timer_at = SIM_NO_DEADLINE;
 	struct sim_task *saved = sim_cur;
 	sim_cur = first;
 	sim_trace(EV_TIMER, "timer", NULL, (long)S.now, 0);

@@ -55,7 +55,7 @@ struct sim_task {
 	uint32_t points;    /* scheduling points passed */
 	uint16_t op;        /* operations begun (sim_op_begin) */
 	uint16_t op_points; /* scheduling points passed in the current operation */
-	uint64_t timer_at;  /* virtual time a timed sleep ends; 0: none */
+	uint64_t timer_at;  /* virtual time a timed sleep ends; SIM_NO_DEADLINE: none */
 	bool timed_out;
 	struct sim_spin *spinning_on; /* fibers: the spinlock this task waits for */
 	void (*fn)(struct sim_task *);
@@ -145,6 +145,7 @@ void sim_point(const char *site);
  * checks its condition, then sleeps while the word is not 0 (TASK_RUNNING); a waker
  * sets the word to 0 and calls sim_wake(). deadline: virtual ticks, 0 for none.
  * Returns true if the deadline passed first. */
+#define SIM_NO_DEADLINE UINT64_MAX /* a sleep without a timer (time 0 is a deadline) */
 bool sim_sleep(_Atomic long *state, uint64_t deadline);
 
 /* The spinning itself (struct sim_spin above). */
