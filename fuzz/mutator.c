@@ -27,6 +27,13 @@ static uint32_t rnd(uint32_t n)
 	return n ? rng % n : 0;
 }
 
+/* A preemption's target: another task mostly, the earliest pending timer one time in
+ * eight (prog/codec.c: to bytes from 0xf0 up). */
+static uint8_t to_byte(void)
+{
+	return rnd(8) ? (uint8_t)rnd(4) : 0xf0;
+}
+
 /* A fresh op record, biased like a person would write one: a real mapping, page 0
  * (else 1..3), word 0, one-page mappings and small values. */
 static void random_op(uint8_t *r, int nmaps)
@@ -91,7 +98,7 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 			uint32_t op = rnd((uint32_t)task_instances(&p, task));
 			uint8_t r[PREEMPT_BYTES] = {
 			    (uint8_t)(task - 1), (uint8_t)op, (uint8_t)(op >> 8),
-			    (uint8_t)rnd(rnd(2) ? 12 : PREEMPT_MAX_POINT), (uint8_t)rnd(4)};
+			    (uint8_t)rnd(rnd(2) ? 12 : PREEMPT_MAX_POINT), to_byte()};
 			memmove(buf + end + PREEMPT_BYTES, buf + end, n - end);
 			memcpy(buf + end, r, PREEMPT_BYTES);
 			n += PREEMPT_BYTES;
@@ -105,7 +112,7 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 			int field = rnd(3) == 0 ? 1 : 3;
 			r[field] = (uint8_t)(r[field] + (rnd(2) ? 1 : -1) * (int)(1 + rnd(3)));
 			if (rnd(4) == 0)
-				r[4] = (uint8_t)rnd(4);
+				r[4] = to_byte();
 		}
 		break;
 	case 7: /* drop a preemption */

@@ -6,7 +6,8 @@
  *   8 bytes per op    [task | kind] [A map] [A page] [A word | misaligned | each-page]
  *                     [B map] [B page | B word] [x] [y]
  *   5 bytes per preemption, at the end before the last byte:
- *                     [task] [op lo] [op hi] [point] [to: which other task]
+ *                     [task] [op lo] [op hi] [point] [to: which other task; 0xf0 and up:
+ *                     the earliest pending timer]
  *   last byte         number of preemptions (mod 16, at most what fits)
  *
  * The format id is a hash of everything that gives bytes their meaning: the op table's
@@ -51,7 +52,8 @@ struct kind_coding {
 };
 /* Bump when this file's coding changes in a way the op table does not show (small(),
  * the record layout, how preemptions are read). */
-#define CODEC_REVISION 1
+#define CODEC_REVISION 2    /* 2: a preemption's to byte 0xf0..0xff is `to timer` */
+#define TO_TIMER_BYTE  0xf0 /* a preemption's to byte from here up: `to timer` */
 #define HEADER_MAGIC   0xf5 /* not text, and never a byte 0 of the form before headers */
 
 static struct kind_coding coding[OP_NKINDS];
@@ -394,7 +396,9 @@ int prog_decode(const uint8_t *data, size_t size, struct program *p)
 		s->task = (uint8_t)task;
 		s->op = (uint16_t)(1 + (r[1] | r[2] << 8) % n);
 		s->point = (uint16_t)(1 + r[3] % PREEMPT_MAX_POINT);
-		s->to = (uint8_t)(1 + (s->task + r[4] % (p->ntasks - 1)) % p->ntasks);
+		s->to = r[4] >= TO_TIMER_BYTE
+			    ? SIM_TO_TIMER
+			    : (uint8_t)(1 + (s->task + r[4] % (p->ntasks - 1)) % p->ntasks);
 	}
 	return 0;
 }
@@ -416,7 +420,9 @@ size_t prog_encode(const struct program *p, uint8_t *out, size_t cap)
 		out[n++] = (uint8_t)((s->op - 1) & 0xff);
 		out[n++] = (uint8_t)((s->op - 1) >> 8);
 		out[n++] = (uint8_t)(s->point - 1);
-		out[n++] = (uint8_t)((s->to - s->task - 1 + 2 * p->ntasks) % p->ntasks);
+		out[n++] = s->to == SIM_TO_TIMER
+			       ? TO_TIMER_BYTE
+			       : (uint8_t)((s->to - s->task - 1 + 2 * p->ntasks) % p->ntasks);
 	}
 	out[n++] = (uint8_t)p->npreempts;
 	return n;

@@ -303,6 +303,8 @@ void prog_unfired_why(const struct program *p, const struct run_result *r, int i
 		snprintf(buf, len, "the run ended in task %d's op %d", s->task, st->task_ops);
 	else if (st->shadowed)
 		snprintf(buf, len, "an earlier preemption switched at that point");
+	else if (st->no_timer)
+		snprintf(buf, len, "no timer was pending at that point");
 	else if (st->to_state)
 		snprintf(buf, len, "task %d %s at that point", s->to,
 			 st->to_state == SIM_DONE + 1 ? "had ended" : "was blocked");

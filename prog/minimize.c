@@ -50,14 +50,15 @@ static void remap_preempts(const struct program *old, struct program *nw, const 
 	for (int i = 0; i < old->npreempts; i++) {
 		struct sim_preempt s = old->preempts[i];
 		int off, o = locate(old, &s, &off);
-		if (o < 0 || newidx[o] < 0 || !tmap[s.task] || !tmap[s.to])
+		if (o < 0 || newidx[o] < 0 || !tmap[s.task] ||
+		    (s.to != SIM_TO_TIMER && !tmap[s.to]))
 			continue;
 		int j = newidx[o];
 		if (off >= op_instances(nw, j))
 			continue;
 		s.op = (uint16_t)(instance_start(nw, j) + off + 1);
 		s.task = (uint8_t)tmap[s.task];
-		s.to = (uint8_t)tmap[s.to];
+		s.to = s.to == SIM_TO_TIMER ? SIM_TO_TIMER : (uint8_t)tmap[s.to];
 		nw->preempts[nw->npreempts++] = s;
 	}
 }

@@ -93,6 +93,8 @@ void prog_canonicalize(struct program *p); /* group ops by task, number mappings
 #define PROG_ERR_LEN 512
 int prog_parse(const char *text, struct program *p, char *err, size_t errlen);
 void prog_print(const struct program *p, FILE *out);
+/* "preempt T at op N point P to U" (or "to timer"), as the text form writes it */
+const char *prog_preempt_str(const struct sim_preempt *s, char *buf, size_t len);
 int mmap_index_of(const struct program *p, int op); /* the mapping op i defines */
 int mmap_op_of(const struct program *p, int map);   /* the op that defines mapping */
 int op_instances(const struct program *p, int op);  /* runs of op i: pages for each-page */

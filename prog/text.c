@@ -7,6 +7,7 @@
  *   task 2
  *     mmap other pages=1 prot=rw            # private anonymous
  *   preempt 1 at op 2 point 7 to 2          # task 1's 2nd op, its 7th point
+ *   preempt 1 at op 2 point 9 to timer      # the earliest pending timer fires there
  *   expect 2.6.11-rc4 deadlock--do_page_fault--futex_wait
  *   expect 2.6.11 ok
  *
@@ -450,15 +451,19 @@ static int parse_line(struct parser *ps, struct program *p)
 		long task, op, point, to;
 		if (ps->nt != 9 || !tok_is(&t[2], "at") || !tok_is(&t[3], "op") ||
 		    !tok_is(&t[5], "point") || !tok_is(&t[7], "to"))
-			return fail(ps, t[0].col,
-				    "expected 'preempt TASK at op N point P to TASK'");
+			return fail(
+			    ps, t[0].col,
+			    "expected 'preempt TASK at op N point P to TASK' (or 'to timer')");
 		if (p->npreempts == SIM_MAX_PREEMPTS - 1)
 			return fail(ps, t[0].col, "expected at most %d preemptions",
 				    SIM_MAX_PREEMPTS - 1);
 		if (num_arg(ps, &t[1], "a task number", 1, PROG_MAX_TASKS, &task) ||
 		    num_arg(ps, &t[4], "an op number", 1, 65536, &op) ||
-		    num_arg(ps, &t[6], "a point", 1, PREEMPT_MAX_POINT, &point) ||
-		    num_arg(ps, &t[8], "a task number", 1, PROG_MAX_TASKS, &to))
+		    num_arg(ps, &t[6], "a point", 1, PREEMPT_MAX_POINT, &point))
+			return -1;
+		if (tok_is(&t[8], "timer"))
+			to = SIM_TO_TIMER;
+		else if (num_arg(ps, &t[8], "a task number or 'timer'", 1, PROG_MAX_TASKS, &to))
 			return -1;
 		ps->pre_line[p->npreempts] = ps->line;
 		ps->pre_col[p->npreempts] = t[4].col;
@@ -628,7 +633,7 @@ int prog_parse(const char *text, struct program *p, char *err, size_t errlen)
 		if (pr->op > n)
 			return fail(&ps, ps.pre_col[i], "expected an op number of task %d (1..%d)",
 				    pr->task, n);
-		if (!task_declared(&ps, pr->to))
+		if (pr->to != SIM_TO_TIMER && !task_declared(&ps, pr->to))
 			return fail_task(&ps, ps.pre_to_col[i], pr->to);
 	}
 	return 0;
@@ -656,6 +661,16 @@ static void print_prot(unsigned prot, FILE *out)
 		fputc('w', out);
 	if (prot & 4)
 		fputc('x', out);
+}
+
+const char *prog_preempt_str(const struct sim_preempt *s, char *buf, size_t len)
+{
+	char to[8] = "timer";
+
+	if (s->to != SIM_TO_TIMER)
+		snprintf(to, sizeof(to), "%d", s->to);
+	snprintf(buf, len, "preempt %d at op %d point %d to %s", s->task, s->op, s->point, to);
+	return buf;
 }
 
 void prog_print(const struct program *p, FILE *out)
@@ -711,9 +726,10 @@ void prog_print(const struct program *p, FILE *out)
 			fprintf(out, " each-page");
 		fputc('\n', out);
 	}
-	for (int i = 0; i < p->npreempts; i++)
-		fprintf(out, "preempt %d at op %d point %d to %d\n", p->preempts[i].task,
-			p->preempts[i].op, p->preempts[i].point, p->preempts[i].to);
+	for (int i = 0; i < p->npreempts; i++) {
+		char line[80];
+		fprintf(out, "%s\n", prog_preempt_str(&p->preempts[i], line, sizeof(line)));
+	}
 	for (int i = 0; i < p->nexpect; i++)
 		fprintf(out, "expect %s %s\n", p->expect[i].kernel, p->expect[i].verdict);
 }

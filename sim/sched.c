@@ -4,7 +4,8 @@
  *  - at every scheduling point the stream may name another runnable task to switch to;
  *  - otherwise the current task keeps running until it blocks or ends;
  *  - then the lowest-numbered runnable task runs;
- *  - when nobody can run, the earliest timer fires (virtual time jumps forward);
+ *  - when nobody can run, the earliest timer fires (virtual time jumps forward); the
+ *    stream may also fire it at any point (`to timer`), as a timer interrupt could;
  *  - when nobody can run and no timer is pending, the hang callback judges.
  */
 #include "sim.h"
@@ -33,6 +34,7 @@ static struct sim_sched {
 	bool stopping;
 	uint64_t now;
 	uint64_t steps;
+	bool picked_timer; /* stream_pick()'s pick is a timer that fired */
 } S;
 
 /* for the gdb helpers (repro/snafu-gdb.py): the task table by an unambiguous name */
@@ -130,6 +132,39 @@ void sim_stop(enum sim_result why)
 	abort();
 }
 
+/* The blocked task whose timer is due first, if any. */
+static struct sim_task *earliest_timer(void)
+{
+	struct sim_task *first = NULL;
+
+	for (int i = 0; i < S.ntasks; i++) {
+		struct sim_task *t = S.tasks[i];
+		if (t->state == SIM_BLOCKED && t->timer_at != SIM_NO_DEADLINE &&
+		    (!first || t->timer_at < first->timer_at))
+			first = t;
+	}
+	return first;
+}
+
+/* Fire the earliest timer: the clock jumps to it, its task can run, timed out. */
+static struct sim_task *fire_timer(void)
+{
+	struct sim_task *first = earliest_timer();
+
+	if (!first)
+		return NULL;
+	if (first->timer_at > S.now)
+		S.now = first->timer_at;
+	first->timed_out = true;
+	first->state = SIM_RUNNABLE;
+	first->timer_at = SIM_NO_DEADLINE;
+	struct sim_task *saved = sim_cur;
+	sim_cur = first;
+	sim_trace(EV_TIMER, "timer", NULL, (long)S.now, 0);
+	sim_cur = saved;
+	return first;
+}
+
 /* The preemption the stream holds for this task at this point, if any: the first one
  * that names this point and a task that can run. What becomes of the others goes to
  * cfg.pre_status (it changes nothing in the run). */
@@ -138,6 +173,7 @@ static struct sim_task *stream_pick(const struct sim_task *t)
 	struct sim_preempt_status *status = S.cfg.pre_status;
 	struct sim_task *pick = NULL;
 
+	S.picked_timer = false;
 	for (int i = 0; i < S.cfg.npreempts; i++) {
 		const struct sim_preempt *p = &S.cfg.preempts[i];
 		if (p->task != t->id || (p->op && p->op != t->op))
@@ -147,6 +183,18 @@ static struct sim_task *stream_pick(const struct sim_task *t)
 			status[i].points = at > 65535 ? 65535 : (uint16_t)at;
 		if (p->point != at)
 			continue;
+		if (p->to == SIM_TO_TIMER) {
+			if (!pick && earliest_timer()) {
+				pick = fire_timer();
+				S.picked_timer = true;
+				if (status)
+					status[i].fired = true;
+			} else if (status && !status[i].fired) {
+				status[i].shadowed = pick != NULL;
+				status[i].no_timer = !pick;
+			}
+			continue;
+		}
 		struct sim_task *to = sim_task(p->to);
 		if (!pick && to && to != t && to->state == SIM_RUNNABLE) {
 			pick = to;
@@ -199,13 +247,14 @@ void sim_point(const char *site)
 		sim_stop(SIM_LIVELOCK);
 	if (S.cfg.npreempts && (to = stream_pick(t))) {
 		sim_trace(EV_PREEMPT, site, NULL, to->id, 0);
-		sim_last_preempt = (struct sim_decision){.step = S.steps,
-							 .from = t->id,
-							 .to = to->id,
-							 .op = t->op,
-							 .point = t->op_points,
-							 .why = "preempt",
-							 .site = site};
+		sim_last_preempt =
+		    (struct sim_decision){.step = S.steps,
+					  .from = t->id,
+					  .to = to->id,
+					  .op = t->op,
+					  .point = t->op_points,
+					  .why = S.picked_timer ? "timer" : "preempt",
+					  .site = site};
 		S.next = to;
 		to_scheduler();
 	}
@@ -312,31 +361,6 @@ static struct sim_task *lowest_runnable(void)
 		if (S.tasks[i]->state == SIM_RUNNABLE)
 			return S.tasks[i];
 	return NULL;
-}
-
-/* Nobody can run: fire the earliest timer, if any. */
-static bool fire_timer(void)
-{
-	struct sim_task *first = NULL;
-
-	for (int i = 0; i < S.ntasks; i++) {
-		struct sim_task *t = S.tasks[i];
-		if (t->state == SIM_BLOCKED && t->timer_at != SIM_NO_DEADLINE &&
-		    (!first || t->timer_at < first->timer_at))
-			first = t;
-	}
-	if (!first)
-		return false;
-	if (first->timer_at > S.now)
-		S.now = first->timer_at;
-	first->timed_out = true;
-	first->state = SIM_RUNNABLE;
-	first->timer_at = SIM_NO_DEADLINE;
-	struct sim_task *saved = sim_cur;
-	sim_cur = first;
-	sim_trace(EV_TIMER, "timer", NULL, (long)S.now, 0);
-	sim_cur = saved;
-	return true;
 }
 
 enum sim_result sim_run(void)

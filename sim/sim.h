@@ -26,8 +26,12 @@ struct sim_preempt {
 	uint8_t task;
 	uint16_t op;
 	uint16_t point;
-	uint8_t to;
+	uint8_t to; /* the task to switch to, or SIM_TO_TIMER */
 };
+/* `to timer`: fire the earliest pending timer now (the clock jumps to it) and switch to
+ * the task it wakes, as a timer interrupt may at any point; without one pending the
+ * preemption does not fire. */
+#define SIM_TO_TIMER 0
 
 /* What became of one preemption of the schedule (sim_config.pre_status). The simulator
  * fills it in; real threads (sim/native.c) follow no schedule and leave it zeroed. */
@@ -37,6 +41,7 @@ struct sim_preempt_status {
 	bool op_ended;     /* the op is over (the task began the next, or ended) */
 	bool shadowed;     /* the point came, but an earlier preemption switched there */
 	uint8_t to_state;  /* the point came, but `to` could not run: its sim_state + 1 */
+	bool no_timer;     /* the point came, but `to timer` found no timer pending */
 	uint16_t points;   /* the points the op (op 0: the task) passed, at most 65535 */
 	uint16_t task_ops; /* the operations the task began */
 };

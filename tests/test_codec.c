@@ -160,7 +160,8 @@ static bool well_formed(const struct program *p, const char *what)
 	for (int i = 0; i < p->npreempts; i++) {
 		const struct sim_preempt *s = &p->preempts[i];
 		int n = task_instances(p, s->task);
-		ok = s->task >= 1 && s->task <= p->ntasks && s->to >= 1 && s->to <= p->ntasks &&
+		ok = s->task >= 1 && s->task <= p->ntasks &&
+		     (s->to == SIM_TO_TIMER || (s->to >= 1 && s->to <= p->ntasks)) &&
 		     s->to != s->task && s->point >= 1 && s->point <= PREEMPT_MAX_POINT &&
 		     s->op >= 1 && (s->op <= n || (n == 0 && s->op == 1));
 		CHECK_SOME(ok, "%s: preemption %d: task %d op %d (of %d) point %d to %d", what, i,

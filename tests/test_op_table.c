@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NBYTES     5000
-#define NTEXT      100000
+#define NBYTES 5000
+#define NTEXT  100000
 /* Recorded before the op table (byte form 1d8b, the same coding); again when mlock came
  * (byte form 551e): a new op moves the kind codes, and both digests encode programs. */
 #define WANT_BYTES 0xb34833c018cf3660ull

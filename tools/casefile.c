@@ -117,12 +117,11 @@ int case_write_minimized(struct program *p, const struct kernel_config *k, const
 			while (r.pre[u].fired)
 				u++;
 			prog_unfired_why(p, &r, u, why, sizeof(why));
-			snprintf(
-			    notes[nnotes++], sizeof(notes[0]),
-			    "# no expect line for %s (%s there), as preempt %d at op %d point %d "
-			    "to %d does not fire: %s\n",
-			    kernels[i].name, r.verdict, p->preempts[u].task, p->preempts[u].op,
-			    p->preempts[u].point, p->preempts[u].to, why);
+			char line[80];
+			snprintf(notes[nnotes++], sizeof(notes[0]),
+				 "# no expect line for %s (%s there), as %s does not fire: %s\n",
+				 kernels[i].name, r.verdict,
+				 prog_preempt_str(&p->preempts[u], line, sizeof(line)), why);
 			continue;
 		}
 		struct expectation *e = &p->expect[p->nexpect++];

@@ -259,11 +259,10 @@ int warn_schedule(const char *name, const struct program *p, const struct kernel
 	for (int i = 0; i < r->npreempts; i++) {
 		if (r->pre[i].fired)
 			continue;
-		const struct sim_preempt *s = &p->preempts[i];
+		char line[80];
 		prog_unfired_why(p, r, i, why, sizeof(why));
-		fprintf(stderr,
-			"%s [%s]: warning: preempt %d at op %d point %d to %d did not fire: %s\n",
-			case_name(name), k->name, s->task, s->op, s->point, s->to, why);
+		fprintf(stderr, "%s [%s]: warning: %s did not fire: %s\n", case_name(name), k->name,
+			prog_preempt_str(&p->preempts[i], line, sizeof(line)), why);
 	}
 	if (stop_at > r->steps)
 		fprintf(stderr,
