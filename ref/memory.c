@@ -1,5 +1,7 @@
-/* mm/memory.c: page tables, the fault-in path, zapping, and protection changes.
- * Every PTE change happens under mm->page_table_lock, as in 2.6.11. */
+/* mm/memory.c, 2.6.11: page tables, the fault paths (handle_mm_fault, do_anonymous_page,
+ * do_wp_page, do_swap_page, shmem's do_no_page), get_user_pages, zapping, and protection
+ * changes (change_protection is mm/mprotect.c's). Every PTE change happens under
+ * mm->page_table_lock, as in 2.6.11; mark_page_accessed is mm/swap.c's. */
 #include "mm.h"
 
 #include <stdlib.h>

@@ -1,5 +1,6 @@
-/* mm/mmap.c and mm/mprotect.c: VMAs and the three syscalls that change them, each
- * under mmap_sem held for write. */
+/* mm/mmap.c, 2.6.11: VMAs (find_vma, split_vma), do_mmap_pgoff and do_munmap, and the
+ * system calls mmap2 and munmap, each under mmap_sem held for write (mprotect is in
+ * ref/mprotect.c). */
 #include "mm.h"
 
 #include <stdlib.h>

@@ -1,5 +1,6 @@
-/* kernel/sched.c and friends: sleeping, waking, signals, and the small checkers that
- * lockdep and might_sleep() provide in the real kernel. */
+/* kernel/sched.c, kernel/timer.c (schedule_timeout) and kernel/signal.c, 2.6.11:
+ * sleeping, waking, signals, and the small checkers that lockdep and might_sleep()
+ * provide in the real kernel. */
 #include "kernel.h"
 #include "report.h"
 

@@ -1,4 +1,5 @@
-/* The MMU and the user-access functions.
+/* The MMU and the user-access functions (include/asm-i386/uaccess.h and
+ * arch/i386/lib/usercopy.c, 2.6.11).
  *
  * An access walks the PTE; if it is absent or forbids the access, the "hardware" raises
  * a page fault and, when do_page_fault() handled it, re-executes the access, which may
