@@ -486,9 +486,9 @@ static int parse_line(struct parser *ps, struct program *p)
 		snprintf(name, sizeof(name), "%.*s", t[1].len, t[1].s);
 		if (!kernel_by_name(name)) {
 			char list[256] = "";
-			for (int i = 0; i < nkernels; i++)
+			for_each_kernel (k)
 				snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
-					 i ? ", " : "", kernels[i].name);
+					 list[0] ? ", " : "", k->name);
 			return fail(ps, t[1].col, "expected a kernel name (%s), found '%s'", list,
 				    name);
 		}

@@ -103,8 +103,8 @@ static int cmd_kernels(int argc, char **argv)
 {
 	if (argc > 1)
 		die_usage("no arguments", argv[1], 2);
-	for (int i = 0; i < nkernels; i++)
-		printf("%-18s %s\n", kernels[i].name, kernels[i].summary);
+	for_each_kernel (k)
+		printf("%-18s %s\n", k->name, k->summary);
 	return 0;
 }
 
