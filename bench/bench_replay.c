@@ -137,8 +137,8 @@ int main(int argc, char **argv)
 	const struct kernel_config *k = kernel_by_name(kname);
 	if (!k) {
 		fprintf(stderr, "bench_replay: argument 2 '%s': expected a kernel:", kname);
-		for (int i = 0; i < nkernels; i++)
-			fprintf(stderr, " %s", kernels[i].name);
+		for_each_kernel (l)
+			fprintf(stderr, " %s", l->name);
 		fprintf(stderr, "\n");
 		return 2;
 	}

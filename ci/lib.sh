@@ -1,7 +1,8 @@
 # shellcheck shell=bash
-# Shared by ci/oss-fuzz-build.sh and ci/afl-build.sh (sourced, from the repository root):
-# what to compile, read from CMakeLists.txt, and which kernels there are, read from
-# ref/kernels.c, so neither script keeps a list of its own that could drift.
+# For ci/afl-build.sh (sourced, from the repository root): what to compile, read from
+# CMakeLists.txt, and which kernels there are, read from ref/kernels.c, so the script keeps
+# no list of its own that could drift. (The OSS-Fuzz build, ci/oss-fuzz-build.sh, goes
+# through CMake and asks `snafu kernels` instead.)
 
 # cmake_list NAME: the words of set(NAME ...) or add_executable(NAME ...) in CMakeLists.txt
 cmake_list() {

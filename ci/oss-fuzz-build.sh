@@ -3,24 +3,25 @@
 # are set (any argument), as OSS-Fuzz's `compile` does through .clusterfuzzlite/build.sh.
 #
 # OSS-Fuzz runs each binary in $OUT without flags, so there is one binary per kernel
-# worth fuzzing continuously: every listed kernel (ref/kernels.c, not the test-only ones)
-# that has no known finding in ci/known-findings.txt, i.e. the fixes believed to hold.
-# The unfixed ones would only report their known deadlock again and again; ci/fuzz.sh
-# covers them. fuzz/futex_mm_fuzzer.c is compiled once per kernel with
-# -DSNAFU_FUZZ_KERNEL='"NAME"'; the binary is futex_mm_fuzzer_NAME with dots and dashes as
-# underscores, with NAME_seed_corpus.zip (corpus/futex_mm_fuzzer), NAME.dict and
-# NAME.options beside it.
-# The case parser's target, case_text_fuzzer (fuzz/case_text_fuzzer.c: text in, the
-# print/parse and byte-form round trips checked), is built too, with
-# case_text_fuzzer_seed_corpus.zip (corpus/case_text_fuzzer) and case_text_fuzzer.dict.
+# worth fuzzing continuously: every listed kernel (`snafu kernels`, not the test-only
+# ones) that has no known finding in ci/known-findings.txt, i.e. the fixes believed to
+# hold. The unfixed ones would only report their known deadlock again and again;
+# ci/fuzz.sh covers them. The binary is futex_mm_fuzzer_NAME (fuzz/futex_mm_fuzzer.c with
+# -DSNAFU_FUZZ_KERNEL='"NAME"'), dots and dashes as underscores, with NAME_seed_corpus.zip
+# (corpus/futex_mm_fuzzer), NAME.dict and NAME.options beside it. The case parser's
+# target, case_text_fuzzer (fuzz/case_text_fuzzer.c: text in, the print/parse and
+# byte-form round trips checked), is built too, with case_text_fuzzer_seed_corpus.zip
+# (corpus/case_text_fuzzer) and case_text_fuzzer.dict.
 #
-# Compile with $CC $CFLAGS, link with $CXX $CXXFLAGS $LIB_FUZZING_ENGINE; no CMake. The
-# source lists are read from CMakeLists.txt (SNAFU_SIM_SRCS, SNAFU_REF_SRCS,
-# SNAFU_PROG_SRCS and the two fuzz targets' sources), so CMakeLists.txt stays
-# the one list: a shared list file would need CMakeLists.txt to read it, and parsing keeps
-# it untouched. A list that comes out empty, or names a missing file, stops the build.
-# As in CMakeLists.txt, sim/ (the scheduler) is built without coverage, and ref/, prog/
-# and the harness without comparison tracing (-fno-sanitize-coverage=trace-cmp).
+# Two CMake builds, no source list of their own:
+#  1. snafu, plainly ($CC without $CFLAGS), in $WORK/snafu-oss-fuzz/host, only to ask it
+#     `snafu kernels`;
+#  2. the targets: CMakeLists.txt with -DSNAFU_OSS_FUZZ=ON compiles with $CC $CFLAGS and
+#     links with $CXX $CXXFLAGS $LIB_FUZZING_ENGINE straight into $OUT (see there), in
+#     $WORK/snafu-oss-fuzz/fuzz. As in the other builds, sim/ (the scheduler) is built
+#     without coverage, ref/, prog/ and the harness without comparison tracing.
+# Without $WORK, a temporary directory. CMake is the one build system; the OSS-Fuzz image
+# needs cmake (.clusterfuzzlite/Dockerfile installs it).
 #
 # $SANITIZER: address, undefined and coverage work (the fibers' hand-written stack switch
 # tells ASan about every switch). memory is refused: MemorySanitizer has no fiber API, so
@@ -56,27 +57,12 @@ x86_64) ;;
 *) die "ARCHITECTURE=$ARCHITECTURE is not supported: x86-64 only (sim/fiber.c switches stacks by hand)" ;;
 esac
 
-# shellcheck source=ci/lib.sh
-. ci/lib.sh
-sim_srcs=$(srcs_of SNAFU_SIM_SRCS) || exit 1
-ref_srcs=$(srcs_of SNAFU_REF_SRCS) || exit 1
-prog_srcs=$(srcs_of SNAFU_PROG_SRCS) || exit 1
-harness_srcs=$(srcs_of futex_mm_fuzzer) || exit 1
-harness_main=fuzz/futex_mm_fuzzer.c
-grep -qxF "$harness_main" <<<"$harness_srcs" || die "CMakeLists.txt: futex_mm_fuzzer is no longer built from $harness_main"
-text_srcs=$(srcs_of case_text_fuzzer) || exit 1
-
-# the kernels: listed (not test_only) and without a known finding
-known=$(sed 's/#.*//' ci/known-findings.txt | awk 'NF {print $1}' | sort -u)
-kernels=$(listed_kernels | grep -vxF -f <(echo "$known") || true)
-[ -n "$kernels" ] || die "no kernel to fuzz: ref/kernels.c lists none without a known finding"
-
-warn=(-std=gnu11 -Wall -Wextra -Wshadow -Wstrict-prototypes -fno-omit-frame-pointer)
-[ "${SNAFU_WERROR:-1}" = 0 ] || warn+=(-Werror)
-# AFL++'s driver takes every argument for an input file: no libFuzzer flags in argv
-[ "${FUZZING_ENGINE:-libfuzzer}" = afl ] && warn+=(-DSNAFU_FUZZ_NO_DEFAULT_FLAGS)
+command -v cmake >/dev/null || die "cmake not found: the build goes through CMakeLists.txt (apt-get install cmake)"
+gen=()
+command -v ninja >/dev/null && gen=(-G Ninja)
+jobs=$(nproc 2>/dev/null || echo 2)
 if [ -n "${WORK:-}" ]; then
-	obj=$WORK/snafu-oss-fuzz-objs
+	obj=$WORK/snafu-oss-fuzz
 	rm -rf "$obj"
 	mkdir -p "$obj"
 else
@@ -84,72 +70,35 @@ else
 	trap 'rm -rf "$obj"' EXIT
 fi
 mkdir -p "$OUT"
-read -r -a cflags <<<"$CFLAGS"
-read -r -a cxxflags <<<"$CXXFLAGS"
-read -r -a engine <<<"$LIB_FUZZING_ENGINE"
+OUT=$(cd "$OUT" && pwd)
 
-compile() { # SRC OBJ EXTRA...
-	local src=$1 o=$2
-	shift 2
-	"$CC" "${cflags[@]}" "${warn[@]}" "$@" -c "$src" -o "$o"
-}
-objs=() lib_objs=()
-for f in $sim_srcs; do
-	o=$obj/$(tr / _ <<<"${f%.c}").o
-	compile "$f" "$o" -fno-sanitize=fuzzer-no-link
-	lib_objs+=("$o")
-done
-for f in $ref_srcs $prog_srcs; do
-	o=$obj/$(tr / _ <<<"${f%.c}").o
-	compile "$f" "$o" -fno-sanitize-coverage=trace-cmp
-	lib_objs+=("$o")
-done
-objs=("${lib_objs[@]}")
-for f in $(grep -vxF "$harness_main" <<<"$harness_srcs"); do
-	o=$obj/$(tr / _ <<<"${f%.c}").o
-	compile "$f" "$o" -fno-sanitize-coverage=trace-cmp
-	objs+=("$o")
-done
+# 1. the kernels: snafu lists them (not the test-only ones); those without a known finding
+env -u CFLAGS -u CXXFLAGS -u LDFLAGS cmake -S "$root" -B "$obj/host" "${gen[@]}" \
+	-DCMAKE_C_COMPILER="$CC" -DSNAFU_SANITIZE=none >"$obj/host.log" 2>&1 ||
+	{ tail -20 "$obj/host.log" >&2; die "cmake (snafu, to list the kernels) failed"; }
+cmake --build "$obj/host" --target snafu --parallel "$jobs" >>"$obj/host.log" 2>&1 ||
+	{ tail -20 "$obj/host.log" >&2; die "building snafu (to list the kernels) failed"; }
+listed=$("$obj/host/bin/snafu" kernels | awk '{print $1}')
+[ -n "$listed" ] || die "snafu kernels lists no kernel"
+known=$(sed 's/#.*//' ci/known-findings.txt | awk 'NF {print $1}' | sort -u)
+kernels=$(grep -vxF -f <(echo "$known") <<<"$listed" || true)
+[ -n "$kernels" ] || die "no kernel to fuzz: snafu kernels lists none without a known finding"
 
-zip_dir() { # ZIP DIR: the files of DIR, flat
-	if command -v zip >/dev/null; then
-		(cd "$2" && zip -q -j "$1" ./*)
-	else
-		python3 - "$1" "$2" <<'EOF'
-import os, sys, zipfile
-with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
-    for name in sorted(os.listdir(sys.argv[2])):
-        path = os.path.join(sys.argv[2], name)
-        if os.path.isfile(path):
-            z.write(path, name)
-EOF
-	fi
-}
-seed_zip=$obj/seed_corpus.zip
-zip_dir "$seed_zip" corpus/futex_mm_fuzzer
-
+# 2. the targets, with OSS-Fuzz's compiler and flags, into $OUT
+no_default_flags=OFF
+# AFL++'s driver takes every argument for an input file: no libFuzzer flags in argv
+[ "${FUZZING_ENGINE:-libfuzzer}" = afl ] && no_default_flags=ON
+werror=ON
+[ "${SNAFU_WERROR:-1}" = 0 ] && werror=OFF
+CC=$CC CXX=$CXX CFLAGS=$CFLAGS CXXFLAGS=$CXXFLAGS cmake -S "$root" -B "$obj/fuzz" "${gen[@]}" \
+	-DSNAFU_OSS_FUZZ=ON -DSNAFU_OSS_FUZZ_OUT="$OUT" -DSNAFU_FUZZ_KERNELS="$(tr '\n' ';' <<<"$kernels")" \
+	-DSNAFU_FUZZING_ENGINE="$LIB_FUZZING_ENGINE" -DSNAFU_FUZZ_NO_DEFAULT_FLAGS=$no_default_flags \
+	-DSNAFU_WERROR=$werror >"$obj/fuzz.log" 2>&1 ||
+	{ tail -20 "$obj/fuzz.log" >&2; die "cmake -DSNAFU_OSS_FUZZ=ON failed"; }
+cmake --build "$obj/fuzz" --parallel "$jobs" >&2
 for k in $kernels; do
-	target=$(target_name "$k")
-	o=$obj/$target.o
-	compile "$harness_main" "$o" -fno-sanitize-coverage=trace-cmp -DSNAFU_FUZZ_KERNEL="\"$k\""
-	"$CXX" "${cxxflags[@]}" "$o" "${objs[@]}" "${engine[@]}" -o "$OUT/$target"
-	cp "$seed_zip" "$OUT/${target}_seed_corpus.zip"
-	cp fuzz/futex_mm_fuzzer.dict "$OUT/$target.dict"
-	sed "s/^dict = .*/dict = $target.dict/" fuzz/futex_mm_fuzzer.options >"$OUT/$target.options"
-	log "$OUT/$target (kernel $k)"
+	t=futex_mm_fuzzer_$(tr '.-' '__' <<<"$k")
+	[ -x "$OUT/$t" ] || die "$OUT/$t was not built"
+	log "$OUT/$t (kernel $k)"
 done
-
-# the case parser's target: its own sources, the same library objects, its seeds and its
-# dictionary
-text_objs=()
-for f in $text_srcs; do
-	o=$obj/text_$(tr / _ <<<"${f%.c}").o
-	compile "$f" "$o"
-	text_objs+=("$o")
-done
-"$CXX" "${cxxflags[@]}" "${text_objs[@]}" "${lib_objs[@]}" "${engine[@]}" -o "$OUT/case_text_fuzzer"
-zip_dir "$obj/case_text_seed_corpus.zip" corpus/case_text_fuzzer
-cp "$obj/case_text_seed_corpus.zip" "$OUT/case_text_fuzzer_seed_corpus.zip"
-cp fuzz/case_text_fuzzer.dict "$OUT/case_text_fuzzer.dict"
-printf '[libfuzzer]\ndict = case_text_fuzzer.dict\n' >"$OUT/case_text_fuzzer.options"
 log "$OUT/case_text_fuzzer (the case parser)"

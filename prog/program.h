@@ -12,7 +12,7 @@
 #define PROG_MAX_TASKS    4
 #define PROG_MAX_OPS      256
 #define PROG_MAX_MAPS     255
-#define PROG_MAX_EXPECT   8
+#define PROG_MAX_EXPECT   16
 #define OP_BYTES          8
 #define PREEMPT_BYTES     5
 #define PREEMPT_MAX_POINT 32 /* a preemption names a point 1..32 within an op */
@@ -60,9 +60,13 @@ struct op {
 };
 
 struct expectation {
-	char kernel[32];
-	char verdict[160]; /* "ok" or a DEDUP token */
+	char kernel[32];   /* a kernel's name, or EXPECT_ANY_KERNEL */
+	char verdict[160]; /* "ok", EXPECT_UNFIRED or a DEDUP token */
 };
+/* `expect * VERDICT`: the verdict of every listed kernel without an expect line of its own */
+#define EXPECT_ANY_KERNEL "*"
+/* `expect KERNEL unfired`: the run ends ok and at least one preemption does not fire */
+#define EXPECT_UNFIRED "unfired"
 
 struct program {
 	int ntasks;

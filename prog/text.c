@@ -9,7 +9,7 @@
  *   preempt 1 at op 2 point 7 to 2          # task 1's 2nd op, its 7th point
  *   preempt 1 at op 2 point 9 to timer      # the earliest pending timer fires there
  *   expect 2.6.11-rc4 deadlock--do_page_fault--futex_wait
- *   expect 2.6.11 ok
+ *   expect * ok                             # every other listed kernel
  *
  * Addresses are a mapping name or `null`, plus an optional +offset. A mapping is named
  * by the mmap that creates it, anywhere in the file (another task may create it); a
@@ -482,20 +482,22 @@ static int parse_line(struct parser *ps, struct program *p)
 	if (tok_is(&t[0], "expect")) {
 		if (ps->nt != 3 || t[1].len >= 32 || t[2].len >= 160)
 			return fail(ps, t[0].col,
-				    "expected 'expect KERNEL VERDICT' (VERDICT: ok or "
-				    "a DEDUP token)");
+				    "expected 'expect KERNEL VERDICT' (KERNEL: a kernel or *; "
+				    "VERDICT: ok, unfired or a DEDUP token)");
 		if (p->nexpect == PROG_MAX_EXPECT)
 			return fail(ps, t[0].col, "expected at most %d expect lines",
 				    PROG_MAX_EXPECT);
 		char name[32];
 		snprintf(name, sizeof(name), "%.*s", t[1].len, t[1].s);
-		if (!kernel_by_name(name)) {
+		if (strcmp(name, EXPECT_ANY_KERNEL) && !kernel_by_name(name)) {
 			char list[256] = "";
-			for (int i = 0; i < nkernels; i++)
+			for_each_kernel (k)
 				snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
-					 i ? ", " : "", kernels[i].name);
-			return fail(ps, t[1].col, "expected a kernel name (%s), found '%s'", list,
-				    name);
+					 list[0] ? ", " : "", k->name);
+			return fail(ps, t[1].col,
+				    "expected a kernel name (%s) or * (every kernel without a "
+				    "line of its own), found '%s'",
+				    list, name);
 		}
 		for (int i = 0; i < p->nexpect; i++)
 			if (!strcmp(p->expect[i].kernel, name))

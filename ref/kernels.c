@@ -61,17 +61,32 @@ const struct kernel_config kernels[] = {
 	.test_only = true,
 	.test_futex_wake_unlocked = true,
     },
+    {.name = NULL},
 };
-#define NKERNELS_ALL ((int)(sizeof(kernels) / sizeof(kernels[0])))
-/* The listed kernels; the test-only ones come last and are found only by name. */
-const int nkernels = NKERNELS_ALL - 1;
 
 const struct kernel_config *kcfg = &kernels[0];
 
 const struct kernel_config *kernel_by_name(const char *name)
 {
-	for (int i = 0; i < NKERNELS_ALL; i++)
-		if (!strcmp(kernels[i].name, name))
-			return &kernels[i];
+	for (const struct kernel_config *k = kernels; k->name; k++)
+		if (!strcmp(k->name, name))
+			return k;
 	return NULL;
+}
+
+const struct kernel_config *kernel_next(const struct kernel_config *k)
+{
+	for (k = k ? k + 1 : kernels; k->name; k++)
+		if (!k->test_only)
+			return k;
+	return NULL;
+}
+
+int kernel_count(void)
+{
+	int n = 0;
+
+	for_each_kernel (k)
+		n++;
+	return n;
 }

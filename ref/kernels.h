@@ -35,9 +35,25 @@ struct kernel_config {
 	bool test_futex_wake_unlocked;
 };
 
+/* Every kernel, test-only ones included, in any order; the array ends with an entry whose
+ * name is NULL. The listed kernels are the entries without test_only, wherever they
+ * are: `snafu kernels` prints them, and they are the ones tested, evaluated and checked
+ * (replay --check). kernel_by_name() finds test-only ones too. */
 extern const struct kernel_config kernels[];
-extern const int nkernels;
 const struct kernel_config *kernel_by_name(const char *name);
+
+/* The listed kernel after k (NULL: the first listed one); NULL after the last. */
+const struct kernel_config *kernel_next(const struct kernel_config *k);
+/* How many kernels are listed. */
+int kernel_count(void);
+/* for_each_kernel(k) { ... }: k runs over the listed kernels, in table order. */
+#define for_each_kernel(k) \
+	for (const struct kernel_config *k = kernel_next(NULL); k; k = kernel_next(k))
+
+/* Legacy, for fuzz/futex_mm_fuzzer.c and tools/evaluate.c until they use for_each_kernel:
+ * kernels[0..nkernels-1] are the listed kernels only while every test-only kernel comes
+ * after them in the table (tests/test_kernels.c says so while this is here). */
+#define nkernels kernel_count()
 
 /* The kernel the model runs now (set before each run). */
 extern const struct kernel_config *kcfg;

@@ -20,7 +20,8 @@ ops=$(grep -o '\.name = "[a-z_]*", \.weight' "$src/prog/ops.c" | cut -d'"' -f2)
 [ "$(wc -w <<<"$ops")" -ge 15 ] && ok || bad "prog/ops.c: op_table[]'s names not found (renamed?)"
 kernel_names=$(grep -o '\.name = "[^"]*"' "$src/ref/kernels.c" | cut -d'"' -f2)
 for w in $ops $kernel_names task tasks preempt at op point to expect schedule pages= prot= val= \
-	timeout= nr= nr_wake= nr_requeue= nmask addr= flags= vec= shared private each-page null; do
+	timeout= nr= nr_wake= nr_requeue= nmask addr= flags= vec= shared private each-page null \
+	unfired '*'; do
 	grep -qF "=\"$w\"" "$dict" || bad "$dict: no \"$w\""
 done
 ok

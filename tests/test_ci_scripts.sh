@@ -95,7 +95,7 @@ grep -q -- "--seconds=0: expected" "$tmp/flags.log" && ok || bad "ci/fuzz.sh: --
 	grep -q -- '--no-merge .*(the default)' "$tmp/help.log" && ok || bad "ci/fuzz.sh --help: no --merge"
 
 # the workflows: the job that uploads the merged corpus asks for the merge
-for wf in "$src"/ci/*.yml; do
+for wf in "$src"/.github/workflows/*.yml; do
 	if grep -q 'path: corpus/futex_mm_fuzzer/' "$wf"; then
 		grep -q 'ci/fuzz.sh .*--merge' "$wf" && ok || bad "${wf##*/} uploads the corpus but runs ci/fuzz.sh without --merge"
 	fi

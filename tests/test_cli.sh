@@ -343,18 +343,30 @@ no_stray_files "$tmp/outdir" "show -o after errors"
 ############################################################################
 # 4. The saved cases: replay, and the text and byte forms round-tripping.
 
-# expected KERNEL CASE: the case's expect line's verdict for KERNEL
-expected() { awk -v k="$1" '$1 == "expect" && $2 == k {print $3}' "$2"; }
+# expected KERNEL CASE: the verdict the case expects of KERNEL: its own expect line's,
+# else its `expect *` line's
+expected() {
+	awk -v k="$1" '$1 == "expect" && $2 == k {own = $3} $1 == "expect" && $2 == "*" {any = $3}
+		END {print own != "" ? own : any}' "$2"
+}
 
 for c in "${cases[@]}"; do
 	name=$(basename "$c" .case)
 	d="$tmp/case-$name"
 	mkdir "$d"
 
-	# every kernel the case names: a finding is a report and exit 1, ok is exit 0
-	for k in $(awk '$1 == "expect" {print $2}' "$c"); do
+	# every listed kernel (a saved case covers them all): a finding is a report and exit
+	# 1, ok is exit 0; unfired is ok with a warning for the preemption that did not fire
+	for k in $kernels; do
 		want=$(expected "$k" "$c")
+		check "$name [$k]: an expect line covers it" test -n "$want"
 		run "$snafu" replay --kernel="$k" "$c"
+		if [ "$want" = unfired ]; then
+			check "$name [$k]: unfired: exit 0 (got $rc)" test "$rc" = 0
+			check "$name [$k]: unfired: verdict ok" grep -q "\[$k\]: ok$" "$tmp/out"
+			check "$name [$k]: unfired: a warning" grep -q "\[$k\]: warning: preempt .* did not fire" "$tmp/err"
+			continue
+		fi
 		check "$name [$k]: nothing on stderr" test ! -s "$tmp/err"
 		if [ "$want" = ok ]; then
 			check "$name [$k]: exit 0 (got $rc)" test "$rc" = 0
@@ -589,7 +601,58 @@ printf 'task 1\n  mmap a\n  load a\ntask 2\n  mmap b\npreempt 1 at op 2 point 30
 	>"$tmp/ten/late-ok.case"
 run "$snafu" replay --check --quiet "$tmp/ten/late-ok.case"
 check "replay --check, unfired preemption: exit 1 (got $rc)" test "$rc" = 1
-check "replay --check, unfired preemption: MISMATCH" grep -q "ok (expected ok) MISMATCH, 1 of 1 preemption did not fire" "$tmp/out"
+check "replay --check, unfired preemption: MISMATCH" grep -q "\[2.6.11-rc4\]: ok, 1 of 1 preemption did not fire (expected ok) MISMATCH$" "$tmp/out"
+
+# `expect KERNEL unfired`: the run ends ok and a preemption does not fire; `expect *`
+# covers every listed kernel without a line of its own; a listed kernel with neither is
+# a MISMATCH that says what to add.
+sed 's/^expect 2.6.11-rc4 ok$/expect 2.6.11-rc4 unfired/' "$tmp/ten/late-ok.case" >"$tmp/ten/unfired.case"
+run "$snafu" replay --check --quiet --kernel=2.6.11-rc4 "$tmp/ten/unfired.case"
+check "replay --check, expect unfired: exit 0 (got $rc)" test "$rc" = 0
+check "replay --check, expect unfired: PASS" grep -q "\[2.6.11-rc4\]: ok, 1 of 1 preemption did not fire (expected unfired) PASS$" "$tmp/out"
+run "$snafu" replay --check --quiet "$tmp/ten/unfired.case"
+check "replay --check, kernels without an expect line: exit 1 (got $rc)" test "$rc" = 1
+check "replay --check: one verdict line per listed kernel" \
+	test "$(grep -c ' \(PASS\|MISMATCH\)$' "$tmp/out")" = "$(wc -w <<<"$kernels")"
+check "replay --check, no expect line: the MISMATCH says what to add" grep -q \
+	"unfired.case \[2.6.11\]: ok, 1 of 1 preemption did not fire (no expect line: add 'expect 2.6.11 unfired', or an 'expect \* VERDICT' line) MISMATCH$" "$tmp/out"
+printf 'expect * unfired\n' >>"$tmp/ten/unfired.case"
+run "$snafu" replay --check --quiet "$tmp/ten/unfired.case"
+check "replay --check, expect * unfired: exit 0 (got $rc)" test "$rc" = 0
+check "replay --check, expect * unfired: every listed kernel PASS" \
+	test "$(grep -c ' PASS$' "$tmp/out")" = "$(wc -w <<<"$kernels")"
+run "$snafu" show "$tmp/ten/unfired.case"
+check "show prints expect * back" grep -qx 'expect \* unfired' "$tmp/out"
+check "show prints expect KERNEL unfired back" grep -qx 'expect 2.6.11-rc4 unfired' "$tmp/out"
+printf 'expect * ok\n' >>"$tmp/ten/unfired.case"
+run "$snafu" replay --check "$tmp/ten/unfired.case"
+expect_error "two expect * lines" "$tmp/ten/unfired.case:9:8: expected one expect line per kernel"
+# unfired where the preemption fires, and the fired case's own verdict: MISMATCH
+sed -n '/^task/,$p' "$art" | grep -v '^expect' >"$tmp/ten/fires.case"
+printf 'expect 2.6.11-rc4 unfired\nexpect * ok\n' >>"$tmp/ten/fires.case"
+run "$snafu" replay --check --quiet "$tmp/ten/fires.case"
+check "replay --check, unfired where it fires: exit 1 (got $rc)" test "$rc" = 1
+check "replay --check, unfired where it fires: MISMATCH" grep -q \
+	"\[2.6.11-rc4\]: deadlock--do_page_fault--futex_wait (expected unfired) MISMATCH$" "$tmp/out"
+check "replay --check, expect * ok: the other kernels PASS" \
+	test "$(grep -c ' PASS$' "$tmp/out")" = "$(($(wc -w <<<"$kernels") - 1))"
+run "$snafu" replay --check --quiet --kernel=2.6.11 "$tmp/ten/fires.case"
+check "replay --check --kernel, covered by expect *: PASS" grep -q "\[2.6.11\]: ok (expected ok) PASS$" "$tmp/out"
+run "$snafu" replay --check --quiet --kernel=test-futex-wake-unlocked "$tmp/ten/fires.case"
+expect_error "replay --check --kernel=TEST-ONLY: expect * covers listed kernels only" \
+	"$tmp/ten/fires.case: no expect line for kernel test-futex-wake-unlocked"
+# a finding with a preemption that does not fire: no expect line fits
+printf 'preempt 2 at op 1 point 31 to 1\n' >>"$tmp/ten/fires.case"
+run "$snafu" replay --check --quiet "$tmp/ten/fires.case"
+check "replay --check, a finding with an unfired preemption: MISMATCH" grep -q \
+	"\[2.6.11-rc4\]: deadlock--do_page_fault--futex_wait, 1 of 2 preemptions did not fire (expected unfired) MISMATCH$" "$tmp/out"
+grep -v '^expect' "$tmp/ten/fires.case" >"$tmp/ten/nofit.case"
+run "$snafu" replay --check --quiet "$tmp/ten/nofit.case"
+check "replay --check without expect lines: exit 2 (got $rc)" test "$rc" = 2
+printf 'expect 2.6.11 ok\n' >>"$tmp/ten/nofit.case"
+run "$snafu" replay --check --quiet "$tmp/ten/nofit.case"
+check "replay --check, no expect line and none fits: MISMATCH, saying so" grep -q \
+	"\[2.6.11-rc4\]: deadlock--do_page_fault--futex_wait, 1 of 2 preemptions did not fire (no expect line, and none fits a finding with an unfired preemption: change the schedule) MISMATCH$" "$tmp/out"
 run "$snafu" replay --quiet --stop-at-step=100000 "$art"
 check "--stop-at-step past the end: exit 1, the finding (got $rc)" test "$rc" = 1
 check "--stop-at-step past the end: the warning gives the run's steps" grep -q \

@@ -323,26 +323,33 @@ static void test_runs(void)
 		for (size_t j = 0; j < n; j++)
 			in[j] = (uint8_t)(xorshift() >> 24);
 		decode_payload(in, n, &p1);
-		for (int k = 0; k < nkernels && k < 16; k++) {
+		int k = 0;
+		for_each_kernel (kc) {
+			if (k == 16)
+				break;
 			struct run_opts quick = {0}, traced = {.trace = true};
 			static struct run_result r1, r2;
-			prog_run(&p1, &kernels[k], &quick, &r1);
-			prog_run(&p1, &kernels[k], &traced, &r2);
+			prog_run(&p1, kc, &quick, &r1);
+			prog_run(&p1, kc, &traced, &r2);
 			bool same = r1.digest == r2.digest && r1.result == r2.result &&
 				    !strcmp(r1.verdict, r2.verdict) && r1.steps == r2.steps;
 			CHECK_SOME(same, "program %d on %s: %016llx %s, then %016llx %s", i,
-				   kernels[k].name, (unsigned long long)r1.digest, r1.verdict,
+				   kc->name, (unsigned long long)r1.digest, r1.verdict,
 				   (unsigned long long)r2.digest, r2.verdict);
 			CHECK_SOME(r1.verdict[0] != 0, "program %d on %s: empty verdict", i,
-				   kernels[k].name);
+				   kc->name);
 			if (!same && dumped++ < 3)
 				hexdump(in, n);
-			findings[k] += r1.result != SIM_OK;
+			findings[k++] += r1.result != SIM_OK;
 		}
 	}
-	for (int k = 0; k < nkernels && k < 16; k++)
-		printf("test_codec: %s: %d of %d random programs with a finding\n", kernels[k].name,
-		       findings[k], NRUNS);
+	int k = 0;
+	for_each_kernel (kc) {
+		if (k == 16)
+			break;
+		printf("test_codec: %s: %d of %d random programs with a finding\n", kc->name,
+		       findings[k++], NRUNS);
+	}
 }
 
 int main(void)

@@ -15,13 +15,27 @@
 #include <limits.h>
 #include <string.h>
 
-#define RC4   1 /* 2.6.11-rc4 */
-#define OLOF  2 /* olof-rfc */
-#define FIXED 4 /* 2.6.11 */
-#define ALL   (RC4 | OLOF | FIXED)
+/* Which kernels a case is for, from their switches (struct kernel_config), so that a new
+ * kernel in ref/kernels.c is tested without a word here. */
+typedef bool (*kernel_pred)(const struct kernel_config *k);
 
-static const char *const kernel_names[] = {"2.6.11-rc4", "olof-rfc", "2.6.11"};
-#define NKERNELS 3
+static bool every(const struct kernel_config *k)
+{
+	(void)k;
+	return true;
+}
+
+/* get_futex_key() runs before the word is read (every kernel but olof-rfc) */
+static bool key_first(const struct kernel_config *k)
+{
+	return k->futex_read != FUTEX_READ_CHECK_PAGE;
+}
+
+/* olof-rfc's check_user_page_readable() loop faults the page in before get_futex_key() */
+static bool faults_first(const struct kernel_config *k)
+{
+	return k->futex_read == FUTEX_READ_CHECK_PAGE;
+}
 
 #define NOT_RUN 1000 /* the op never returned */
 
@@ -40,25 +54,25 @@ static bool want_ok(const struct run_result *r, const struct want *w)
 	return w->ret == NOT_RUN ? !r->ran[w->op] : r->ran[w->op] && r->ret[w->op] == w->ret;
 }
 
-/* Run the program on each kernel in `which` and compare the ops' return values; every case
- * must end without a finding and without a SIGSEGV. */
-static void check_case(const char *name, int which, const char *text, const struct want *want,
-		       int nwant)
+/* Run the program on each listed kernel `which` is true of and compare the ops' return values;
+ * every case must end without a finding and without a SIGSEGV. */
+static void check_case(const char *name, kernel_pred which, const char *text,
+		       const struct want *want, int nwant)
 {
 	struct run_result r;
 
-	for (int k = 0; k < NKERNELS; k++) {
-		if (!(which & (1 << k)))
+	for_each_kernel (k) {
+		if (!which(k))
 			continue;
-		run_text(text, kernel_names[k], &r);
+		run_text(text, k->name, &r);
 		CHECK(r.result == SIM_OK && !strcmp(r.verdict, "ok"), "%s [%s]: verdict %s", name,
-		      kernel_names[k], r.verdict);
+		      k->name, r.verdict);
 		CHECK_EQ(r.segv, 0, name);
 		for (int i = 0; i < nwant; i++) {
 			const struct want *w = &want[i];
 			CHECK(want_ok(&r, w), "%s [%s]: op %d: got %s%ld, want %s%ld", name,
-			      kernel_names[k], w->op, r.ran[w->op] ? "" : "(never returned) ",
-			      r.ret[w->op], w->ret == NOT_RUN ? "never returned " : "",
+			      k->name, w->op, r.ran[w->op] ? "" : "(never returned) ", r.ret[w->op],
+			      w->ret == NOT_RUN ? "never returned " : "",
 			      w->ret == NOT_RUN ? 0L : w->ret);
 		}
 	}
@@ -69,19 +83,19 @@ static void test_wait(void)
 {
 	/* selftest futex_wait_uninitialized_heap, LTP futex_wait04: a never-touched private
 	 * page holds 0, so val=1 gives -EWOULDBLOCK at once (through the faulting read) */
-	check_case("untouched private page, val=1", ALL,
+	check_case("untouched private page, val=1", every,
 		   "task 1\n"
 		   "  mmap m pages=1 prot=rw\n"
 		   "  futex_wait m val=1\n",
 		   WANT({1, -EWOULDBLOCK}));
 	/* the same on a MAP_SHARED /dev/zero page (the seed testcase's mapping) */
-	check_case("untouched shared page, val=1", ALL,
+	check_case("untouched shared page, val=1", every,
 		   "task 1\n"
 		   "  mmap m pages=4 prot=rw shared\n"
 		   "  futex_wait m+8192 val=1\n",
 		   WANT({1, -EWOULDBLOCK}));
 	/* LTP futex_wait01: value mismatch -EWOULDBLOCK, match with a timeout -ETIMEDOUT */
-	check_case("value mismatch and timeout", ALL,
+	check_case("value mismatch and timeout", every,
 		   "task 1\n"
 		   "  mmap m pages=1 prot=rw\n"
 		   "  store m+12 val=7\n"
@@ -91,7 +105,7 @@ static void test_wait(void)
 		   WANT({2, -EWOULDBLOCK}, {3, -ETIMEDOUT}, {4, -ETIMEDOUT}));
 	/* LTP futex_wait07 (signal): a kill while the waiter sleeps gives -EINTR, with or
 	 * without a timeout left */
-	check_case("signal while sleeping", ALL,
+	check_case("signal while sleeping", every,
 		   "task 1\n"
 		   "  mmap m pages=1 prot=rw\n"
 		   "  futex_wait m val=0\n"
@@ -103,7 +117,7 @@ static void test_wait(void)
 		   "  kill 2\n",
 		   WANT({1, -EINTR}, {2, -EINTR}, {4, 0}, {5, 0}));
 	/* nothing to wait for: a waiter nobody wakes is not a hang, the run just ends */
-	check_case("waiter nobody wakes", ALL,
+	check_case("waiter nobody wakes", every,
 		   "task 1\n"
 		   "  mmap m pages=1 prot=rw\n"
 		   "  futex_wait m val=0\n",
@@ -114,7 +128,7 @@ static void test_wait(void)
 static void test_errors(void)
 {
 	/* LTP futex_wait06, futex_wake05: NULL and unmapped addresses give -EFAULT */
-	check_case("NULL address", ALL,
+	check_case("NULL address", every,
 		   "task 1\n"
 		   "  mmap m pages=1 prot=rw\n"
 		   "  futex_wait null val=0\n"
@@ -122,7 +136,7 @@ static void test_errors(void)
 		   "  futex_cmp_requeue null m val=0 nr_wake=1 nr_requeue=1\n"
 		   "  futex_requeue m null nr_wake=1 nr_requeue=1\n",
 		   WANT({1, -EFAULT}, {2, -EFAULT}, {3, -EFAULT}, {4, -EFAULT}));
-	check_case("unmapped address", ALL,
+	check_case("unmapped address", every,
 		   "task 1\n"
 		   "  mmap m pages=1 prot=rw\n"
 		   "  munmap m pages=1\n"
@@ -133,7 +147,7 @@ static void test_errors(void)
 		   WANT({2, -EFAULT}, {3, -EFAULT}, {5, -EFAULT}));
 	/* PROT_NONE: 2.6.11's get_futex_key() says -EACCES (modern kernels -EFAULT); futex_wake
 	 * never reads the word, so it says -EACCES on every kernel */
-	check_case("PROT_NONE, get_futex_key first", RC4 | FIXED,
+	check_case("PROT_NONE, get_futex_key first", key_first,
 		   "task 1\n"
 		   "  mmap m pages=1 prot=none\n"
 		   "  futex_wait m val=0\n"
@@ -144,7 +158,7 @@ static void test_errors(void)
 	/* ... but olof-rfc's check_user_page_readable() loop runs before get_futex_key() in
 	 * futex_wait and futex_requeue: its get_user() fault fails the VM_READ check in
 	 * do_page_fault, so those return -EFAULT */
-	check_case("PROT_NONE, olof-rfc faults first", OLOF,
+	check_case("PROT_NONE, olof-rfc faults first", faults_first,
 		   "task 1\n"
 		   "  mmap m pages=1 prot=none\n"
 		   "  futex_wait m val=0\n"
@@ -153,7 +167,7 @@ static void test_errors(void)
 		   "  futex_requeue m m+4 nr_wake=1 nr_requeue=1\n",
 		   WANT({1, -EFAULT}, {2, -EACCES}, {3, -EFAULT}, {4, -EFAULT}));
 	/* a futex word must be 4-byte aligned: -EINVAL (get_futex_key) */
-	check_case("misaligned word", ALL,
+	check_case("misaligned word", every,
 		   "task 1\n"
 		   "  mmap m pages=1 prot=rw\n"
 		   "  futex_wait m+2 val=0\n"
@@ -167,7 +181,7 @@ static void test_wake(void)
 {
 	/* LTP futex_wake01: a wake with no waiters returns 0 for any nr (INT_MAX is in
 	 * test_wake_int_max below: the text form stops at 127) */
-	check_case("wake with no waiters", ALL,
+	check_case("wake with no waiters", every,
 		   "task 1\n"
 		   "  mmap m pages=1 prot=rw\n"
 		   "  futex_wake m nr=0\n"
@@ -177,7 +191,7 @@ static void test_wake(void)
 		   WANT({1, 0}, {2, 0}, {3, 0}, {4, 0}));
 	/* a woken futex_wait returns 0, and wakes come in queue order (T1 first); a timed
 	 * waiter woken before its timeout returns 0 too */
-	check_case("woken waiter returns 0", ALL,
+	check_case("woken waiter returns 0", every,
 		   "task 1\n"
 		   "  mmap f pages=1 prot=rw\n"
 		   "  futex_wait f val=0 timeout=100\n"
@@ -190,7 +204,7 @@ static void test_wake(void)
 		   "  futex_wake f nr=1\n",
 		   WANT({1, 0}, {2, 0}, {3, 0}, {4, 1}, {5, 1}, {6, 0}));
 	/* 2.6.11's futex_wake wakes one even when nr is 0 (it counts before it compares) */
-	check_case("wake nr=0 wakes one", ALL,
+	check_case("wake nr=0 wakes one", every,
 		   "task 1\n"
 		   "  mmap f pages=1 prot=rw\n"
 		   "  futex_wait f val=0\n"
@@ -202,7 +216,7 @@ static void test_wake(void)
 		   WANT({1, 0}, {2, NOT_RUN}, {4, 1}));
 	/* waiters on different words of one page, or in different mappings, are not woken
 	 * by a wake of another word: the key includes the offset and the mapping */
-	check_case("wake matches the key only", ALL,
+	check_case("wake matches the key only", every,
 		   "task 1\n"
 		   "  mmap f pages=1 prot=rw shared\n"
 		   "  futex_wait f val=0\n"
@@ -217,7 +231,7 @@ static void test_wake(void)
 		   WANT({1, 0}, {3, NOT_RUN}, {4, NOT_RUN}, {6, 1}));
 	/* ... and a private key includes the page: the same offset in the next page is
 	 * another futex */
-	check_case("wake matches the key only, private", ALL,
+	check_case("wake matches the key only, private", every,
 		   "task 1\n"
 		   "  mmap f pages=2 prot=rw\n"
 		   "  futex_wait f val=0\n"
@@ -236,7 +250,7 @@ static void test_requeue(void)
 {
 	/* selftest futex_requeue: CMP_REQUEUE (f1, nr_wake 0, nr_requeue 1) with one waiter
 	 * returns 1, then a wake on f2 returns 1; nobody is left on f1 */
-	check_case("CMP_REQUEUE one waiter (0, 1)", ALL,
+	check_case("CMP_REQUEUE one waiter (0, 1)", every,
 		   "task 1\n"
 		   "  mmap f pages=1 prot=rw\n"
 		   "  futex_wait f val=0\n"
@@ -248,7 +262,7 @@ static void test_requeue(void)
 		   WANT({1, 0}, {3, 1}, {4, 0}, {5, 1}));
 	/* selftest futex_requeue scaled to three waiters: (nr_wake 1, nr_requeue 2) returns 3
 	 * (the one woken plus the two moved), then a wake of f2 returns 2 */
-	check_case("CMP_REQUEUE three waiters (1, 2)", ALL,
+	check_case("CMP_REQUEUE three waiters (1, 2)", every,
 		   "task 1\n"
 		   "  mmap f pages=1 prot=rw\n"
 		   "  futex_wait f val=0\n"
@@ -262,7 +276,7 @@ static void test_requeue(void)
 		   "  futex_wake f+4 nr=127\n",
 		   WANT({1, 0}, {2, 0}, {3, 0}, {5, 3}, {6, 2}));
 	/* requeue moves at most nr_requeue: (0, 1) of three leaves two on f1 */
-	check_case("CMP_REQUEUE (0, 1) of three", ALL,
+	check_case("CMP_REQUEUE (0, 1) of three", every,
 		   "task 1\n"
 		   "  mmap f pages=2 prot=rw shared\n"
 		   "  futex_wait f val=0\n"
@@ -277,7 +291,7 @@ static void test_requeue(void)
 		   "  futex_wake f nr=127\n",
 		   WANT({1, 0}, {2, 0}, {3, 0}, {5, 1}, {6, 1}, {7, 2}));
 	/* LTP futex_cmp_requeue02: a value mismatch gives -EAGAIN and moves nobody */
-	check_case("CMP_REQUEUE value mismatch", ALL,
+	check_case("CMP_REQUEUE value mismatch", every,
 		   "task 1\n"
 		   "  mmap f pages=1 prot=rw\n"
 		   "  futex_wait f val=0\n"
@@ -288,14 +302,14 @@ static void test_requeue(void)
 		   "  futex_wake f nr=1\n",
 		   WANT({1, 0}, {3, -EAGAIN}, {4, 0}, {5, 1}));
 	/* CMP_REQUEUE on a never-touched page reads it (faulting it in) and compares 0 */
-	check_case("CMP_REQUEUE on an untouched page", ALL,
+	check_case("CMP_REQUEUE on an untouched page", every,
 		   "task 1\n"
 		   "  mmap f pages=2 prot=rw\n"
 		   "  futex_cmp_requeue f+4096 f val=1 nr_wake=1 nr_requeue=1\n"
 		   "  futex_cmp_requeue f+4096 f val=0 nr_wake=1 nr_requeue=1\n",
 		   WANT({1, -EAGAIN}, {2, 0}));
 	/* plain FUTEX_REQUEUE: the same counts, and it never compares the word */
-	check_case("REQUEUE three waiters (1, 2)", ALL,
+	check_case("REQUEUE three waiters (1, 2)", every,
 		   "task 1\n"
 		   "  mmap f pages=1 prot=rw\n"
 		   "  futex_wait f val=0\n"
@@ -334,9 +348,9 @@ static void test_wake_i_of_n(void)
 				 "  futex_wake f+64 nr=%d\n"
 				 "  futex_wake f+64 nr=127\n",
 				 shared ? " shared" : "", i);
-			for (int k = 0; k < NKERNELS; k++) {
-				run_text(text, kernel_names[k], &r);
-				const char *kn = kernel_names[k];
+			for_each_kernel (k) {
+				const char *kn = k->name;
+				run_text(text, kn, &r);
 				CHECK(!strcmp(r.verdict, "ok"), "wake %d of 3 [%s]: %s", i, kn,
 				      r.verdict);
 				CHECK(r.ran[5] && r.ret[5] == i, "wake %d of 3 [%s]: returned %ld",
@@ -369,9 +383,9 @@ static void test_waker_runs_after_waiters_sleep(void)
 			   "  futex_wake f nr=127\n";
 	struct run_result r;
 
-	for (int k = 0; k < NKERNELS; k++) {
+	for_each_kernel (k) {
 		int n, dropped, asleep = 0, wake = -1;
-		run_text(text, kernel_names[k], &r);
+		run_text(text, k->name, &r);
 		const struct sim_trace_ev *ev = sim_trace_events(&n, &dropped);
 		for (int i = 0; i < n && wake < 0; i++) {
 			if (ev[i].kind == EV_SLEEP && ev[i].task <= 3 && ev[i].fn &&
@@ -381,12 +395,12 @@ static void test_waker_runs_after_waiters_sleep(void)
 			    !strcmp(ev[i].fn, "sys_futex"))
 				wake = i;
 		}
-		CHECK(wake > 0, "[%s] no futex_wake from T4", kernel_names[k]);
+		CHECK(wake > 0, "[%s] no futex_wake from T4", k->name);
 		CHECK_EQ(asleep, 0xe, "waiters asleep before T4's futex_wake (bit per task)");
 		CHECK_EQ(r.ret[5], 3, "futex_wake");
 		for (int w = 1; w <= 3; w++)
-			CHECK(r.ran[w] && r.ret[w] == 0, "[%s] waiter T%d got %ld", kernel_names[k],
-			      w, r.ret[w]);
+			CHECK(r.ran[w] && r.ret[w] == 0, "[%s] waiter T%d got %ld", k->name, w,
+			      r.ret[w]);
 	}
 }
 
@@ -405,9 +419,9 @@ static void test_wake_leaves_the_rest_asleep(void)
 			   "  futex_wake f nr=2\n";
 	struct run_result r;
 
-	for (int k = 0; k < NKERNELS; k++) {
-		run_text(text, kernel_names[k], &r);
-		CHECK(!strcmp(r.verdict, "ok"), "[%s] verdict %s", kernel_names[k], r.verdict);
+	for_each_kernel (k) {
+		run_text(text, k->name, &r);
+		CHECK(!strcmp(r.verdict, "ok"), "[%s] verdict %s", k->name, r.verdict);
 		CHECK_EQ(r.ret[5], 2, "wake nr=2");
 		CHECK(r.ran[1] && r.ret[1] == 0, "T1 woken first");
 		CHECK(r.ran[2] && r.ret[2] == 0, "T2 woken second");
@@ -442,10 +456,10 @@ static void test_direct_calls(void)
 {
 	task_fn fns[] = {direct_t1};
 
-	for (int k = 0; k < NKERNELS; k++) {
-		kcfg = kernel_by_name(kernel_names[k]);
+	for_each_kernel (k) {
+		kcfg = k;
 		memset(rets, 0x55, sizeof(rets));
-		CHECK_EQ(run_tasks(1, fns, NULL, 0), SIM_OK, kernel_names[k]);
+		CHECK_EQ(run_tasks(1, fns, NULL, 0), SIM_OK, k->name);
 		CHECK_EQ(rets[0], 0, "wake INT_MAX with no waiters");
 		CHECK_EQ(rets[1], -ENOSYS, "FUTEX_FD");
 		CHECK_EQ(rets[2], -ENOSYS, "op 5");

@@ -3,12 +3,14 @@
 # (libFuzzer, ASan, into a temporary $OUT) makes one target per fixed kernel, each with its
 # seed corpus zip, dictionary and options; every target runs its seed corpus and 3,000
 # executions with no finding (they are the fixed kernels); so does the case parser's
-# target, case_text_fuzzer; MSan is refused with a reason.
+# target, case_text_fuzzer; MSan is refused with a reason. The build goes through CMake
+# (-DSNAFU_OSS_FUZZ=ON); the kernels are the ones `snafu kernels` lists.
 set -uo pipefail
-src=$2
+bin=$1 src=$2
 command -v clang >/dev/null && command -v clang++ >/dev/null ||
 	{ echo "skipped: no clang/clang++"; exit 77; }
 command -v python3 >/dev/null || { echo "skipped: no python3 (to unzip the seed corpora)"; exit 77; }
+command -v cmake >/dev/null || { echo "skipped: no cmake"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib.sh"
@@ -23,16 +25,21 @@ env -i PATH="$PATH" HOME="$tmp" CC=clang CXX=clang++ CFLAGS="$flags" CXXFLAGS="$
 rc=$?
 [ $rc = 0 ] && ok || { bad "./build.sh with OSS-Fuzz's variables: exit $rc"; tail -20 "$tmp/build.log"; }
 
-# the fixed kernels: listed, not in ci/known-findings.txt
-want=$(cd "$src" && . ci/lib.sh && listed_kernels |
-	grep -vxF -f <(sed 's/#.*//' ci/known-findings.txt | awk 'NF {print $1}'))
+# the fixed kernels: listed (snafu kernels), not in ci/known-findings.txt
+known=$(sed 's/#.*//' "$src/ci/known-findings.txt" | awk 'NF {print $1}' | sort -u)
+[ -n "$known" ] && ok || bad "ci/known-findings.txt names no kernel"
+want=$("$bin/snafu" kernels | awk '{print $1}' | grep -vxF -f <(echo "$known"))
 [ -n "$want" ] && ok || bad "no fixed kernel listed"
 got=$(cd "$tmp/out" && find . -maxdepth 1 -type f -executable -name 'futex_mm_fuzzer_*' | sed 's|^\./||' | sort)
 expect=$(for k in $want; do echo "futex_mm_fuzzer_$(tr '.-' '__' <<<"$k")"; done | sort)
 [ "$got" = "$expect" ] && ok || bad "targets in \$OUT: '$(tr '\n' ' ' <<<"$got")', expected '$(tr '\n' ' ' <<<"$expect")'"
-for k in 2.6.11-rc4 olof-rfc; do # the unfixed ones are not continuous-fuzzing targets
+for k in $known; do # the unfixed ones are not continuous-fuzzing targets
 	[ ! -e "$tmp/out/futex_mm_fuzzer_$(tr '.-' '__' <<<"$k")" ] && ok || bad "a target for the unfixed $k"
 done
+# the build is CMake's: no source or kernel list of its own
+grep -q 'SNAFU_OSS_FUZZ=ON' "$src/ci/oss-fuzz-build.sh" &&
+	! grep -q 'ci/lib.sh\|srcs_of\|listed_kernels\|kernels\.c' "$src/ci/oss-fuzz-build.sh" &&
+	ok || bad "ci/oss-fuzz-build.sh does not build through CMake alone"
 
 for k in $want; do
 	t=futex_mm_fuzzer_$(tr '.-' '__' <<<"$k")

@@ -24,8 +24,19 @@ FILE *case_open_out(const char *out, char *tmp, size_t len);
  * on stderr and with the temporary removed. */
 int case_close_out(FILE *f, const char *tmp, const char *out);
 
+/* The verdict word an expect line gives run r: EXPECT_UNFIRED when it ended ok with a
+ * preemption that did not fire, else its verdict where the whole schedule fired; NULL
+ * when no word fits (a finding with a preemption that did not fire). */
+const char *case_expect_word(const struct run_result *r);
+
+/* Whether run r meets the expect line's verdict want (replay --check): a verdict met
+ * with the whole schedule fired, or EXPECT_UNFIRED met by an ok run with a preemption
+ * that did not fire. */
+bool case_expect_met(const char *want, const struct run_result *r);
+
 /* Minimize *p, which gives the finding `verdict` on kernel k, keeping that signature;
- * then write it as a case with an expect line for every kernel to OUT, or to stdout when
+ * then write it as a case with an expect line for every listed kernel (where one
+ * fits: case_expect_word) to OUT, or to stdout when
  * OUT is NULL. IN (where the input came from) and BY (the command) go in the header
  * comment. Returns 0, or 2 after one line on stderr. */
 int case_write_minimized(struct program *p, const struct kernel_config *k, const char *verdict,

@@ -94,8 +94,8 @@ const struct kernel_config *kernel_arg(const char *name)
 	if (!k) {
 		fprintf(stderr, "%s: unknown kernel '%s'; valid kernels:", prog_name,
 			shown(name, buf, sizeof(buf)));
-		for (int i = 0; i < nkernels; i++)
-			fprintf(stderr, " %s", kernels[i].name);
+		for_each_kernel (l)
+			fprintf(stderr, " %s", l->name);
 		fprintf(stderr, "\n");
 		exit(2);
 	}

@@ -48,8 +48,10 @@ static const struct cli_command commands[] = {
      "  replay [OPTIONS] CASE.. run cases; exit 1 on a finding\n"
      "      --kernel=NAME       kernel to run (default " SNAFU_DEFAULT_KERNEL ")\n"
      "      --check             compare with the cases' expect lines instead; with no\n"
-     "                          --kernel, check every kernel the case names; a schedule\n"
-     "                          that does not fire in full is a MISMATCH too\n"
+     "                          --kernel, check every listed kernel (its own line, else\n"
+     "                          'expect *'; neither is a MISMATCH) and any test-only\n"
+     "                          kernel the case names; a schedule that does not fire in\n"
+     "                          full is a MISMATCH too, unless expected 'unfired'\n"
      "      --repeat=N          run N times, fail unless every trace digest agrees\n"
      "      --digest            print the trace digest of each run\n"
      "      --trace             print every event of the run\n"
@@ -110,8 +112,8 @@ static int cmd_kernels(int argc, char **argv)
 {
 	if (argc > 1)
 		die_usage("no arguments", argv[1], 2);
-	for (int i = 0; i < nkernels; i++)
-		printf("%-18s %s\n", kernels[i].name, kernels[i].summary);
+	for_each_kernel (k)
+		printf("%-18s %s\n", k->name, k->summary);
 	return 0;
 }
 
@@ -131,6 +133,90 @@ static void print_trace(FILE *out)
 			fprintf(out, " 0x%lx %ld", e->arg, e->arg2);
 		fputc('\n', out);
 	}
+}
+
+struct replay_opts {
+	bool check, digest, trace, quiet, nosched;
+	long repeat;
+	unsigned long long stop_at;
+};
+
+/* The verdict the case's own expect line gives kernel k, or NULL. */
+static const char *expect_of(const struct program *p, const struct kernel_config *k)
+{
+	for (int e = 0; e < p->nexpect; e++)
+		if (!strcmp(p->expect[e].kernel, k->name))
+			return p->expect[e].verdict;
+	return NULL;
+}
+
+/* Run case p (from path) on kernel k as `replay` does: want is NULL without --check,
+ * else the expected verdict, "" when the case has no expect line for k. Returns 0 (no
+ * finding, or as expected), 1 (a finding, or not as expected) or -1 (the runs disagree:
+ * replay stops there, exit status 1). */
+static int replay_one(const struct replay_opts *ro, const char *path, const struct program *p,
+		      const struct kernel_config *k, const char *want)
+{
+	const char *name = case_name(path);
+	struct run_opts o = {.trace = !ro->quiet || ro->trace,
+			     .no_schedule = ro->nosched,
+			     .stop_at_step = ro->stop_at};
+	struct run_result r, first_r;
+	int status = 0;
+
+	for (long n = 0; n < ro->repeat; n++) {
+		prog_run(p, k, &o, &r);
+		if (n == 0) {
+			first_r = r;
+			warn_schedule(path, p, k, &r, ro->stop_at);
+		} else if (r.digest != first_r.digest || strcmp(r.verdict, first_r.verdict)) {
+			printf("%s [%s]: NONDETERMINISTIC: run %ld digest %016llx, run 1 %016llx\n",
+			       name, k->name, n + 1, (unsigned long long)r.digest,
+			       (unsigned long long)first_r.digest);
+			return -1;
+		}
+	}
+	if (ro->trace)
+		print_trace(stdout);
+	if (r.result != SIM_OK && !ro->quiet && !ro->check)
+		prog_report(stdout, k);
+	if (ro->check) {
+		/* a saved case is exact: its whole schedule fires, unless its expect line
+		 * says `unfired` (the run ends ok and a preemption does not fire) */
+		bool ok = *want && case_expect_met(want, &r);
+		char unfired[64] = "";
+		if (r.unfired)
+			snprintf(unfired, sizeof(unfired), ", %d of %d preemption%s did not fire",
+				 r.unfired, r.npreempts, r.npreempts == 1 ? "" : "s");
+		if (*want) {
+			printf("%s [%s]: %s%s (expected %s) %s\n", name, k->name, r.verdict,
+			       unfired, want, ok ? "PASS" : "MISMATCH");
+		} else {
+			const char *word = case_expect_word(&r);
+			if (word)
+				printf("%s [%s]: %s%s (no expect line: add 'expect %s %s', or an "
+				       "'expect * VERDICT' line) MISMATCH\n",
+				       name, k->name, r.verdict, unfired, k->name, word);
+			else
+				printf(
+				    "%s [%s]: %s%s (no expect line, and none fits a finding with "
+				    "an unfired preemption: change the schedule) MISMATCH\n",
+				    name, k->name, r.verdict, unfired);
+		}
+		if (!ok) {
+			if (r.result != SIM_OK && !ro->quiet)
+				prog_report(stdout, k);
+			status = 1;
+		}
+	} else {
+		printf("%s [%s]: %s\n", name, k->name, r.verdict);
+		if (r.result != SIM_OK)
+			status = 1;
+	}
+	if (ro->digest)
+		printf("%s [%s]: digest %016llx steps %llu runs %ld\n", name, k->name,
+		       (unsigned long long)r.digest, (unsigned long long)r.steps, ro->repeat);
+	return status;
 }
 
 static int cmd_replay(int argc, char **argv)
@@ -180,91 +266,70 @@ static int cmd_replay(int argc, char **argv)
 		return 2;
 	}
 	static struct program p;
+	struct replay_opts ro = {.check = check,
+				 .digest = digest,
+				 .trace = trace,
+				 .quiet = quiet,
+				 .nosched = nosched,
+				 .repeat = repeat,
+				 .stop_at = stop_at};
 	for (int c = first; c < argc; c++) {
 		const char *name = case_name(argv[c]);
 		load_case(argv[c], &p);
-		/* which kernels to run: --kernel, else the expected ones when checking */
-		const struct kernel_config *ks[16];
-		const char *want[16];
-		int nk = 0;
-		if (check && !only) {
-			for (int e = 0; e < p.nexpect && nk < 16; e++) {
-				ks[nk] = kernel_by_name(p.expect[e].kernel);
-				if (!ks[nk]) {
-					fprintf(stderr,
-						"%s: expect line %d names unknown kernel '%s'\n",
-						name, e + 1, p.expect[e].kernel);
-					return 2;
-				}
-				want[nk++] = p.expect[e].verdict;
-			}
-			if (!nk) {
-				fprintf(stderr,
-					"%s: expected 'expect KERNEL VERDICT' lines for --check\n",
-					name);
-				return 2;
-			}
-		} else {
-			ks[0] = only ? only : kernel_by_name(SNAFU_DEFAULT_KERNEL);
-			want[0] = NULL;
-			for (int e = 0; e < p.nexpect; e++)
-				if (!strcmp(p.expect[e].kernel, ks[0]->name))
-					want[0] = p.expect[e].verdict;
-			if (check && !want[0]) {
-				fprintf(stderr, "%s: no expect line for kernel %s\n", name,
-					ks[0]->name);
-				return 2;
-			}
-			nk = 1;
+		if (!check) {
+			int st =
+			    replay_one(&ro, argv[c], &p,
+				       only ? only : kernel_by_name(SNAFU_DEFAULT_KERNEL), NULL);
+			if (st < 0)
+				return 1;
+			status |= st;
+			continue;
 		}
-		for (int k = 0; k < nk; k++) {
-			struct run_opts o = {.trace = !quiet || trace,
-					     .no_schedule = nosched,
-					     .stop_at_step = stop_at};
-			struct run_result r, first_r;
-			for (long n = 0; n < repeat; n++) {
-				prog_run(&p, ks[k], &o, &r);
-				if (n == 0) {
-					first_r = r;
-					warn_schedule(argv[c], &p, ks[k], &r, stop_at);
-				} else if (r.digest != first_r.digest ||
-					   strcmp(r.verdict, first_r.verdict)) {
-					printf("%s [%s]: NONDETERMINISTIC: run %ld digest %016llx, "
-					       "run 1 "
-					       "%016llx\n",
-					       name, ks[k]->name, n + 1,
-					       (unsigned long long)r.digest,
-					       (unsigned long long)first_r.digest);
-					return 1;
-				}
+		/* checking: each kernel's own expect line, else the `expect *` line, which
+		 * covers every listed kernel without one of its own */
+		const char *any = NULL;
+		for (int e = 0; e < p.nexpect; e++)
+			if (!strcmp(p.expect[e].kernel, EXPECT_ANY_KERNEL))
+				any = p.expect[e].verdict;
+		if (only) {
+			const char *want = expect_of(&p, only);
+			if (!want && !only->test_only)
+				want = any;
+			if (!want) {
+				fprintf(
+				    stderr,
+				    "%s: no expect line for kernel %s: add 'expect %s VERDICT'%s\n",
+				    name, only->name, only->name,
+				    only->test_only ? "" : " or 'expect * VERDICT'");
+				return 2;
 			}
-			if (trace)
-				print_trace(stdout);
-			if (r.result != SIM_OK && !quiet && !check)
-				prog_report(stdout, ks[k]);
-			if (check) {
-				/* a saved case is exact: its whole schedule fires */
-				bool ok = !strcmp(r.verdict, want[k]) && !r.unfired;
-				printf("%s [%s]: %s (expected %s) %s", name, ks[k]->name, r.verdict,
-				       want[k], ok ? "PASS" : "MISMATCH");
-				if (r.unfired)
-					printf(", %d of %d preemption%s did not fire", r.unfired,
-					       r.npreempts, r.npreempts == 1 ? "" : "s");
-				putchar('\n');
-				if (!ok) {
-					if (r.result != SIM_OK && !quiet)
-						prog_report(stdout, ks[k]);
-					status = 1;
-				}
-			} else {
-				printf("%s [%s]: %s\n", name, ks[k]->name, r.verdict);
-				if (r.result != SIM_OK)
-					status = 1;
-			}
-			if (digest)
-				printf("%s [%s]: digest %016llx steps %llu runs %ld\n", name,
-				       ks[k]->name, (unsigned long long)r.digest,
-				       (unsigned long long)r.steps, repeat);
+			int st = replay_one(&ro, argv[c], &p, only, want);
+			if (st < 0)
+				return 1;
+			status |= st;
+			continue;
+		}
+		if (!p.nexpect) {
+			fprintf(stderr, "%s: expected 'expect KERNEL VERDICT' lines for --check\n",
+				name);
+			return 2;
+		}
+		/* every listed kernel, in table order; then the test-only ones the case names */
+		for_each_kernel (k) {
+			const char *want = expect_of(&p, k);
+			int st = replay_one(&ro, argv[c], &p, k, want ? want : any ? any : "");
+			if (st < 0)
+				return 1;
+			status |= st;
+		}
+		for (int e = 0; e < p.nexpect; e++) {
+			const struct kernel_config *k = kernel_by_name(p.expect[e].kernel);
+			if (!k || !k->test_only)
+				continue;
+			int st = replay_one(&ro, argv[c], &p, k, p.expect[e].verdict);
+			if (st < 0)
+				return 1;
+			status |= st;
 		}
 	}
 	return status;

@@ -1,0 +1,67 @@
+/* The kernel table (ref/kernels.c) is counted, not assumed: the listed kernels are the
+ * entries without test_only, wherever they are in the table; for_each_kernel() yields
+ * exactly those, in table order; kernel_by_name() finds every entry, test-only ones too;
+ * names are unique; a case can hold an expect line for every kernel and an `expect *`.
+ */
+#include "harness.h"
+
+#include "../ref/kernels.h"
+
+#include <string.h>
+
+int main(void)
+{
+	int all = 0, listed = 0, test_only = 0;
+
+	for (const struct kernel_config *k = kernels; k->name; k++) {
+		all++;
+		if (k->test_only)
+			test_only++;
+		CHECK(kernel_by_name(k->name) == k, "kernel_by_name(%s) finds its entry", k->name);
+		CHECK(k->summary && k->summary[0], "%s has a summary", k->name);
+		CHECK(strlen(k->name) < sizeof(((struct expectation *)0)->kernel),
+		      "%s fits an expect line", k->name);
+		CHECK(strcmp(k->name, EXPECT_ANY_KERNEL), "a kernel named %s", k->name);
+	}
+	CHECK(kernel_by_name("no-such-kernel") == NULL, "an unknown name");
+
+	/* for_each_kernel: the entries without test_only, in table order, each once */
+	const struct kernel_config *prev = NULL;
+	for_each_kernel (k) {
+		CHECK(!k->test_only, "%s is listed but test-only", k->name);
+		CHECK(!prev || k > prev, "%s comes after %s", k->name, prev->name);
+		for (const struct kernel_config *e = prev ? prev + 1 : kernels; e < k; e++)
+			CHECK(e->test_only,
+			      "%s, between two listed kernels, is skipped but not "
+			      "test-only",
+			      e->name);
+		prev = k;
+		listed++;
+	}
+	if (prev)
+		for (const struct kernel_config *e = prev + 1; e->name; e++)
+			CHECK(e->test_only, "%s, after the last listed kernel, is not test-only",
+			      e->name);
+	CHECK_EQ(listed, all - test_only, "listed kernels: entries without test_only");
+	CHECK_EQ(kernel_count(), listed, "kernel_count()");
+	CHECK(listed > 0, "no kernel listed");
+	CHECK(kcfg && kcfg->name, "kcfg points at a kernel");
+
+	/* unique names */
+	for (const struct kernel_config *a = kernels; a->name; a++)
+		for (const struct kernel_config *b = a + 1; b->name; b++)
+			CHECK(strcmp(a->name, b->name), "%s twice", a->name);
+
+	/* a case may name every kernel once and have an `expect *` line (prog/text.c) */
+	CHECK(all + 1 <= PROG_MAX_EXPECT, "%d kernels and `expect *`: raise PROG_MAX_EXPECT (%d)",
+	      all, PROG_MAX_EXPECT);
+
+	/* Legacy: fuzz/futex_mm_fuzzer.c and tools/evaluate.c still index kernels[] with
+	 * nkernels, which holds only while the test-only kernels come last. Drop this check
+	 * with the nkernels macro once they use for_each_kernel. */
+	for (int i = 0; i < nkernels; i++)
+		CHECK(!kernels[i].test_only, "legacy nkernels: %s (entry %d) is test-only",
+		      kernels[i].name, i);
+
+	return harness_exit();
+}
