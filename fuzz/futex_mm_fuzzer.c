@@ -130,8 +130,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	kernel = kernel_by_name(name);
 	if (!kernel) {
 		fprintf(stderr, "futex_mm_fuzzer: unknown kernel '%s'; valid kernels:", name);
-		for (int i = 0; i < nkernels; i++)
-			fprintf(stderr, " %s", kernels[i].name);
+		for_each_kernel (k)
+			fprintf(stderr, " %s", k->name);
 		fprintf(stderr, "\n");
 		exit(2);
 	}

@@ -56,7 +56,9 @@
 
 struct page {
 	unsigned char data[PAGE_SIZE];
-	bool referenced; /* PG_referenced: mark_page_accessed(); page_referenced() clears it */
+	/* PG_referenced: mark_page_accessed() sets it, page_referenced() clears it; a page
+	 * flag, set and cleared atomically (SetPageReferenced is set_bit), with no lock */
+	_Atomic bool referenced;
 };
 
 /* The shared page of zeros a read fault on private anonymous memory maps read-only

@@ -9,6 +9,8 @@
  */
 #include "mm.h"
 
+#include <stdatomic.h>
+
 /* A page kswapd can see at address: a present PTE mapping a page on the LRU (not the
  * ZERO_PAGE, which is on no list and has no reverse mapping). */
 static pte_t *lru_page_pte(struct mm_struct *mm, unsigned long address)
@@ -29,8 +31,7 @@ int page_referenced(struct mm_struct *mm, unsigned long address)
 	spin_lock(&mm->page_table_lock);
 	pte_t *pte = lru_page_pte(mm, address);
 	if (pte) {
-		referenced += pte->page->referenced;
-		pte->page->referenced = false;
+		referenced += atomic_exchange(&pte->page->referenced, false); /* TestClear */
 		referenced += (pte->flags & _PAGE_ACCESSED) != 0;
 		pte->flags &= ~(unsigned)_PAGE_ACCESSED;
 	}

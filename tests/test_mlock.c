@@ -51,8 +51,8 @@ static void test_mlock(void)
 				"  reclaim r+4096\n";       /* 5: still nothing there */
 	struct run_result r;
 
-	for (int k = 0; k < nkernels; k++) {
-		const char *kn = kernels[k].name;
+	for_each_kernel (kc) {
+		const char *kn = kc->name;
 		run_text(text, kn, &r);
 		CHECK(r.result == SIM_OK, "[%s] verdict %s", kn, r.verdict);
 		check(&r, kn, 1, 0, "mlock of the middle page");

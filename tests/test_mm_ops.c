@@ -153,6 +153,14 @@ static void reclaim_kswapd_t2(void)
 	struct page *page = priv->page;
 	uint32_t v = 0;
 
+	/* both pages were just written: young, and referenced (do_anonymous_page's
+	 * SetPageReferenced, shmem_nopage's mark_page_accessed) */
+	CHECK_EQ(try_to_unmap_one(mm, addr1), SWAP_FAIL, "a young page is refused");
+	CHECK(!(priv->flags & _PAGE_ACCESSED), "and its young bit cleared");
+	CHECK(page_referenced(mm, addr1) == 1 && page_referenced(mm, addr2) == 2,
+	      "page_referenced counts PG_referenced and the young bit");
+	CHECK_EQ(page_referenced(mm, addr1), 0, "and clears both");
+	page_referenced(mm, addr2);
 	CHECK_EQ(try_to_unmap_one(mm, addr1), SWAP_SUCCESS, "reclaim of the private page");
 	CHECK_EQ(try_to_unmap_one(mm, addr2), SWAP_SUCCESS, "reclaim of the shmem page");
 	CHECK_EQ(mm->mmap_sem.activity, -1, "T1 still holds mmap_sem for write");
@@ -188,8 +196,10 @@ static void test_reclaim_takes_no_mmap_sem(void)
 	}
 }
 
-/* Reclaim's effects from a program: contents survive (swap / page cache), an absent page
- * or an address outside every mapping gives SWAP_AGAIN (1) and no harm. */
+/* Reclaim's effects from a program: a page in use takes two passes (the first finds it
+ * referenced and only activates it: 3), contents survive (swap / page cache), an absent
+ * page or an address outside every mapping gives SWAP_AGAIN (1) and no harm, and a swap-in
+ * by a read maps the page read-only again (the next write is a write-protect fault). */
 static void test_reclaim_effects(void)
 {
 	const char *text = "task 1\n"
@@ -198,44 +208,58 @@ static void test_reclaim_effects(void)
 			   "  store m+4096 val=6\n"                /* 2 */
 			   "  reclaim m\n"                         /* 3 */
 			   "  reclaim m\n"                         /* 4 */
-			   "  futex_wait m val=5 timeout=1\n"      /* 5 */
-			   "  reclaim m each-page\n"               /* 6 */
-			   "  load m+4096\n"                       /* 7 */
-			   "  futex_wait m+4096 val=6 timeout=1\n" /* 8 */
-			   "  mmap s pages=2 prot=rw shared\n"     /* 9 */
-			   "  store s val=7\n"                     /* 10 */
-			   "  reclaim s\n"                         /* 11 */
-			   "  reclaim s+4096\n"                    /* 12 */
-			   "  futex_wait s val=7 timeout=1\n"      /* 13 */
-			   "  reclaim null\n"                      /* 14 */
-			   "  reclaim m+409600\n"                  /* 15: page 100, no VMA */
-			   "  load m\n";                           /* 16 */
+			   "  reclaim m\n"                         /* 5 */
+			   "  futex_wait m val=5 timeout=1\n"      /* 6: swaps m in */
+			   "  reclaim m each-page\n"               /* 7 */
+			   "  reclaim m each-page\n"               /* 8 */
+			   "  load m+4096\n"                       /* 9 */
+			   "  futex_wait m+4096 val=6 timeout=1\n" /* 10 */
+			   "  mmap s pages=2 prot=rw shared\n"     /* 11 */
+			   "  store s val=7\n"                     /* 12 */
+			   "  reclaim s\n"                         /* 13 */
+			   "  reclaim s\n"                         /* 14 */
+			   "  reclaim s+4096\n"                    /* 15 */
+			   "  futex_wait s val=7 timeout=1\n"      /* 16 */
+			   "  reclaim null\n"                      /* 17 */
+			   "  reclaim m+409600\n"                  /* 18: page 100, no VMA */
+			   "  load m\n"                            /* 19 */
+			   "  store m val=8\n"                     /* 20 */
+			   "  futex_wait m val=8 timeout=1\n";     /* 21 */
 	struct run_result r;
 
 	for_each_kernel (k) {
 		const char *kn = k->name;
 		run_text(text, kn, &r);
 		check_ok(&r, kn);
-		CHECK_RET(&r, 3, SWAP_SUCCESS, kn, "reclaim of a present private page");
-		CHECK_RET(&r, 4, SWAP_AGAIN, kn, "reclaim again: not present");
-		CHECK_RET(&r, 5, -ETIMEDOUT, kn, "the word still holds 5");
-		CHECK_RET(&r, 6, SWAP_SUCCESS, kn, "each-page, last page present");
-		CHECK_RET(&r, 7, 0, kn, "load of the swapped-out page");
-		CHECK_RET(&r, 8, -ETIMEDOUT, kn, "the word still holds 6");
-		CHECK_RET(&r, 11, SWAP_SUCCESS, kn, "reclaim of a present shmem page");
-		CHECK_RET(&r, 12, SWAP_AGAIN, kn, "reclaim of a never-touched page");
-		CHECK_RET(&r, 13, -ETIMEDOUT, kn, "the shmem word still holds 7");
-		CHECK_RET(&r, 14, SWAP_AGAIN, kn, "reclaim of NULL");
-		CHECK_RET(&r, 15, SWAP_AGAIN, kn, "reclaim outside every VMA");
-		CHECK_RET(&r, 16, 0, kn, "load after all that");
-		/* m+4096: the store's fault and the load's after the reclaim, on every kernel */
-		int n = 0;
+		CHECK_RET(&r, 3, PAGE_ACTIVATE, kn, "first pass over a written private page");
+		CHECK_RET(&r, 4, SWAP_SUCCESS, kn, "second pass: to swap");
+		CHECK_RET(&r, 5, SWAP_AGAIN, kn, "reclaim again: not present");
+		CHECK_RET(&r, 6, -ETIMEDOUT, kn, "the word still holds 5");
+		CHECK_RET(&r, 7, PAGE_ACTIVATE, kn, "each-page, first pass: referenced");
+		CHECK_RET(&r, 8, SWAP_SUCCESS, kn, "each-page, second pass: unmapped");
+		CHECK_RET(&r, 9, 0, kn, "load of the swapped-out page");
+		CHECK_RET(&r, 10, -ETIMEDOUT, kn, "the word still holds 6");
+		CHECK_RET(&r, 13, PAGE_ACTIVATE, kn, "first pass over a present shmem page");
+		CHECK_RET(&r, 14, SWAP_SUCCESS, kn, "second pass: out of the PTE");
+		CHECK_RET(&r, 15, SWAP_AGAIN, kn, "reclaim of a never-touched page");
+		CHECK_RET(&r, 16, -ETIMEDOUT, kn, "the shmem word still holds 7");
+		CHECK_RET(&r, 17, SWAP_AGAIN, kn, "reclaim of NULL");
+		CHECK_RET(&r, 18, SWAP_AGAIN, kn, "reclaim outside every VMA");
+		CHECK_RET(&r, 19, 0, kn, "load after all that");
+		CHECK_RET(&r, 20, 0, kn, "store to the page swapped in by a read");
+		CHECK_RET(&r, 21, -ETIMEDOUT, kn, "it took the store");
+		/* m+4096: the store's fault and the load's after the reclaim; m: the store after
+		 * the read swap-in is a write-protect fault */
+		int n = 0, wp = 0;
 		for (int i = find_event(0, 1, 0, EV_FAULT, NULL); i >= 0;
 		     i = find_event(i + 1, 1, 0, EV_FAULT, NULL)) {
 			int nev, dropped;
-			n += sim_trace_events(&nev, &dropped)[i].arg == r.ret[0] + 4096;
+			const struct sim_trace_ev *ev = sim_trace_events(&nev, &dropped);
+			n += ev[i].arg == r.ret[0] + 4096;
+			wp += ev[i].arg == r.ret[0] && ev[i].arg2;
 		}
 		CHECK_EQ(n, 2, "faults at m+4096");
+		CHECK_EQ(wp, 2, "write faults at m: the first store and the one after the swap-in");
 	}
 }
 
@@ -301,10 +325,11 @@ static void test_madvise_effects(void)
 			   "  futex_wait s val=5 timeout=1\n"      /* 11 */
 			   "  store m+8192 val=9\n"                /* 12 */
 			   "  reclaim m+8192\n"                    /* 13 */
-			   "  madvise m pages=4\n"                 /* 14: m and s */
-			   "  futex_wait m+8192 val=0 timeout=1\n" /* 15 */
-			   "  futex_wait s val=5 timeout=1\n"      /* 16 */
-			   "  futex_wait m val=0 timeout=1\n";     /* 17 */
+			   "  reclaim m+8192\n"                    /* 14 */
+			   "  madvise m pages=4\n"                 /* 15: m and s */
+			   "  futex_wait m+8192 val=0 timeout=1\n" /* 16 */
+			   "  futex_wait s val=5 timeout=1\n"      /* 17 */
+			   "  futex_wait m val=0 timeout=1\n";     /* 18 */
 	struct run_result r;
 
 	for_each_kernel (k) {
@@ -318,11 +343,12 @@ static void test_madvise_effects(void)
 		CHECK(r.ret[8] == r.ret[0] + 3 * 4096, "[%s] s is adjacent to m", kn);
 		CHECK_RET(&r, 10, 0, kn, "madvise of the shmem page");
 		CHECK_RET(&r, 11, -ETIMEDOUT, kn, "the shmem page kept 5");
-		CHECK_RET(&r, 13, SWAP_SUCCESS, kn, "reclaim");
-		CHECK_RET(&r, 14, 0, kn, "madvise over two adjacent VMAs");
-		CHECK_RET(&r, 15, -ETIMEDOUT, kn, "the swapped-out page was thrown away too");
-		CHECK_RET(&r, 16, -ETIMEDOUT, kn, "the shmem page still holds 5");
-		CHECK_RET(&r, 17, -ETIMEDOUT, kn, "the first page reads 0");
+		CHECK_RET(&r, 13, PAGE_ACTIVATE, kn, "reclaim: referenced");
+		CHECK_RET(&r, 14, SWAP_SUCCESS, kn, "reclaim again: to swap");
+		CHECK_RET(&r, 15, 0, kn, "madvise over two adjacent VMAs");
+		CHECK_RET(&r, 16, -ETIMEDOUT, kn, "the swapped-out page was thrown away too");
+		CHECK_RET(&r, 17, -ETIMEDOUT, kn, "the shmem page still holds 5");
+		CHECK_RET(&r, 18, -ETIMEDOUT, kn, "the first page reads 0");
 	}
 }
 
@@ -492,20 +518,21 @@ static void test_mincore_results(void)
 			   "  mincore s+4096 pages=1 vec=v\n"  /* 6 */
 			   "  futex_wait v val=0 timeout=1\n"  /* 7 */
 			   "  reclaim s\n"                     /* 8 */
-			   "  madvise s pages=2\n"             /* 9 */
-			   "  mincore s pages=2 vec=v\n"       /* 10 */
-			   "  futex_wait v val=1 timeout=1\n"  /* 11 */
-			   "  mincore v pages=1 vec=v\n"       /* 12 */
-			   "  mincore s+2 pages=1 vec=v\n"     /* 13 */
-			   "  mincore s pages=1 vec=null\n"    /* 14 */
-			   "  mmap ro pages=1 prot=r\n"        /* 15 */
-			   "  mincore s pages=1 vec=ro\n"      /* 16 */
-			   "  mmap h pages=3 prot=rw shared\n" /* 17 */
-			   "  munmap h+4096 pages=1\n"         /* 18 */
-			   "  mincore h pages=3 vec=v\n"       /* 19 */
-			   "  mincore h+4096 pages=1 vec=v\n"  /* 20 */
-			   "  munmap h pages=3\n"              /* 21 */
-			   "  mincore h pages=1 vec=v\n";      /* 22 */
+			   "  reclaim s\n"                     /* 9 */
+			   "  madvise s pages=2\n"             /* 10 */
+			   "  mincore s pages=2 vec=v\n"       /* 11 */
+			   "  futex_wait v val=1 timeout=1\n"  /* 12 */
+			   "  mincore v pages=1 vec=v\n"       /* 13 */
+			   "  mincore s+2 pages=1 vec=v\n"     /* 14 */
+			   "  mincore s pages=1 vec=null\n"    /* 15 */
+			   "  mmap ro pages=1 prot=r\n"        /* 16 */
+			   "  mincore s pages=1 vec=ro\n"      /* 17 */
+			   "  mmap h pages=3 prot=rw shared\n" /* 18 */
+			   "  munmap h+4096 pages=1\n"         /* 19 */
+			   "  mincore h pages=3 vec=v\n"       /* 20 */
+			   "  mincore h+4096 pages=1 vec=v\n"  /* 21 */
+			   "  munmap h pages=3\n"              /* 22 */
+			   "  mincore h pages=1 vec=v\n";      /* 23 */
 	struct run_result r;
 
 	for_each_kernel (k) {
@@ -517,17 +544,18 @@ static void test_mincore_results(void)
 		CHECK_RET(&r, 5, -EWOULDBLOCK, kn, "vec is not all zero");
 		CHECK_RET(&r, 6, 0, kn, "mincore of page 1 alone");
 		CHECK_RET(&r, 7, -ETIMEDOUT, kn, "vec {0, 0}");
-		CHECK_RET(&r, 8, SWAP_SUCCESS, kn, "reclaim of shmem page 0");
-		CHECK_RET(&r, 9, 0, kn, "madvise of the shmem pages");
-		CHECK_RET(&r, 10, 0, kn, "mincore after reclaim and madvise");
-		CHECK_RET(&r, 11, -ETIMEDOUT, kn, "page 0 is still in the page cache");
-		CHECK_RET(&r, 12, -ENOMEM, kn, "anonymous memory");
-		CHECK_RET(&r, 13, -EINVAL, kn, "misaligned start");
-		CHECK_RET(&r, 14, -EFAULT, kn, "vec NULL");
-		CHECK_RET(&r, 16, -EFAULT, kn, "vec read-only");
-		CHECK_RET(&r, 19, -ENOMEM, kn, "range with a hole");
-		CHECK_RET(&r, 20, -ENOMEM, kn, "the hole alone");
-		CHECK_RET(&r, 22, -ENOMEM, kn, "nothing mapped");
+		CHECK_RET(&r, 8, PAGE_ACTIVATE, kn, "reclaim of shmem page 0: referenced");
+		CHECK_RET(&r, 9, SWAP_SUCCESS, kn, "reclaim again: out of the PTE");
+		CHECK_RET(&r, 10, 0, kn, "madvise of the shmem pages");
+		CHECK_RET(&r, 11, 0, kn, "mincore after reclaim and madvise");
+		CHECK_RET(&r, 12, -ETIMEDOUT, kn, "page 0 is still in the page cache");
+		CHECK_RET(&r, 13, -ENOMEM, kn, "anonymous memory");
+		CHECK_RET(&r, 14, -EINVAL, kn, "misaligned start");
+		CHECK_RET(&r, 15, -EFAULT, kn, "vec NULL");
+		CHECK_RET(&r, 17, -EFAULT, kn, "vec read-only");
+		CHECK_RET(&r, 20, -ENOMEM, kn, "range with a hole");
+		CHECK_RET(&r, 21, -ENOMEM, kn, "the hole alone");
+		CHECK_RET(&r, 23, -ENOMEM, kn, "nothing mapped");
 	}
 }
 
