@@ -50,11 +50,6 @@ int kernel_count(void);
 #define for_each_kernel(k) \
 	for (const struct kernel_config *k = kernel_next(NULL); k; k = kernel_next(k))
 
-/* Legacy, for fuzz/futex_mm_fuzzer.c and tools/evaluate.c until they use for_each_kernel:
- * kernels[0..nkernels-1] are the listed kernels only while every test-only kernel comes
- * after them in the table (tests/test_kernels.c says so while this is here). */
-#define nkernels kernel_count()
-
 /* The kernel the model runs now (set before each run). */
 extern const struct kernel_config *kcfg;
 

@@ -65,7 +65,7 @@ if [ -n "$extra" ]; then
 fi
 [ ! -e "$tmp/found" ] || [ -z "$(ls -A "$tmp/found")" ] && ok || bad "ci/fuzz.sh wrote into found/ without a new finding"
 
-grep -q '^ci/fuzz.sh: merged [0-9]* new inputs into' "$tmp/fuzz.log" && ok || bad "ci/fuzz.sh --merge: no merge line"
+grep -q "^fuzz: merged [0-9]* new inputs into $tmp/corpus " "$tmp/fuzz.log" && ok || bad "ci/fuzz.sh --merge: no merge line"
 
 # 4. a finding not in the known list: exit 1, minimized case and report; without --merge
 #    (the default) the corpus stays as it is
@@ -74,9 +74,9 @@ before=$(corpus_sum)
 printf 'olof-rfc deadlock--do_page_fault--futex_wait\n' >"$tmp/known.txt"
 SNAFU_KNOWN=$tmp/known.txt "$src/ci/fuzz.sh" --seconds=3 --jobs=2 --kernel=2.6.11-rc4 >"$tmp/new.log" 2>&1
 rc=$?
-[ "$(corpus_sum)" = "$before" ] && ! grep -q '^ci/fuzz.sh: merged' "$tmp/new.log" && ok ||
+[ "$(corpus_sum)" = "$before" ] && ! grep -q '^fuzz: merged' "$tmp/new.log" && ok ||
 	bad "ci/fuzz.sh without --merge changed \$SNAFU_MERGE_INTO"
-grep -q 'corpus/futex_mm_fuzzer left as it is' "$tmp/new.log" && ok || bad "ci/fuzz.sh without --merge: no note"
+grep -qF "$tmp/corpus left as it is" "$tmp/new.log" && ok || bad "ci/fuzz.sh without --merge: no note"
 c=$(find "$tmp/found/2.6.11-rc4" -name '*.case' 2>/dev/null | head -1)
 if [ $rc = 1 ] && [ -n "$c" ] && grep -q "NEW findings: .*${c##*/}" "$tmp/new.log" &&
 	[ -s "${c%.case}.report" ] && [ -s "${c%.case}.input" ]; then ok; else
@@ -89,7 +89,7 @@ fi
 "$src/ci/fuzz.sh" --seconds=0 >/dev/null 2>&1
 [ $? = 2 ] && ok || bad "ci/fuzz.sh --seconds=0: not exit 2"
 "$src/ci/fuzz.sh" --no-merge --merge --seconds=0 >"$tmp/flags.log" 2>&1
-grep -q -- "--seconds=0: expected" "$tmp/flags.log" && ok || bad "ci/fuzz.sh: --merge or --no-merge refused"
+grep -q -- "'--seconds=0': expected" "$tmp/flags.log" && ok || bad "ci/fuzz.sh: --merge or --no-merge refused"
 "$src/ci/fuzz.sh" --help >"$tmp/help.log" 2>&1
 [ $? = 0 ] && grep -q -- '--merge .*merge the inputs that add coverage' "$tmp/help.log" &&
 	grep -q -- '--no-merge .*(the default)' "$tmp/help.log" && ok || bad "ci/fuzz.sh --help: no --merge"

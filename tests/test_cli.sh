@@ -711,7 +711,7 @@ run "$snafu" replay "$art" --frob
 expect_error "replay CASE --frob: its position" "snafu: argument 3 '--frob': expected "
 run "$snafu" replay "$art" --repeat 0
 expect_error "replay CASE --repeat 0: its position" "snafu: argument 3 '--repeat=0': expected "
-for cmd in kernels replay record minimize stress trace show evaluate; do
+for cmd in kernels replay record minimize stress trace show fuzz evaluate; do
 	for h in -h --help; do
 		run "$snafu" "$cmd" "$art" $h
 		check "$cmd ... $h: exit 0 (got $rc)" test "$rc" = 0

@@ -41,14 +41,16 @@ if [ $rc = 2 ] && grep -q "valid kernels: 2.6.11-rc4" "$tmp/nope.log"; then ok; 
 
 # 4. fuzz/run.sh: finding -> minimized case -> report with the article's table. The
 #    fuzzer is deterministic for a seed (no ASLR-dependent comparison feedback), so
-#    the first seeds whose first finding is futex_wait's are fixed: take the first.
+#    the first seeds whose first finding is futex_wait's are fixed: take the first. Run
+#    from the source tree, as ./build.sh fuzz does: the commands it prints name
+#    build/bin/snafu relative to the working directory.
 export SNAFU_BIN=$bin SNAFU_FOUND=$tmp/found SNAFU_WORK=$tmp/work
 case_file=
 for seed in 1 2 3 4 5; do
 	rm -rf "$tmp/found" "$tmp/work"
-	bash "$src/fuzz/run.sh" --kernel=2.6.11-rc4 -seed=$seed -runs=50000 >"$tmp/run.log" 2>&1
+	(cd "$src" && bash fuzz/run.sh --kernel=2.6.11-rc4 -seed=$seed -runs=50000) >"$tmp/run.log" 2>&1
 	rc=$?
-	case_file=$(ls "$tmp"/found/deadlock--do_page_fault--futex_wait.case 2>/dev/null | head -1)
+	case_file=$(ls "$tmp"/found/2.6.11-rc4/deadlock--do_page_fault--futex_wait.case 2>/dev/null | head -1)
 	[ -n "$case_file" ] && break
 done
 if [ $rc = 1 ] && [ -n "$case_file" ]; then ok; else
@@ -197,7 +199,9 @@ EOF
 	if [ $rc = 1 ] && grep -q '^fuzz: a sanitizer report, not a finding of the model' "$tmp/prun.log" &&
 		grep -q 'runtime error: signed integer overflow' "$tmp/prun.log" &&
 		grep -qx 'DEDUP_TOKEN: ubsan-signed-integer-overflow--planted_add--planted_overflow' "$tmp/prun.log" &&
-		grep -q '^reproduce with: build/bin/futex_mm_fuzzer --kernel=2.6.11 .*/crash-' "$tmp/prun.log"; then
+		grep -qxF "reproduce with: $tmp/pbin/futex_mm_fuzzer --kernel=2.6.11 --ops=futex $tmp/found/2.6.11/ubsan-signed-integer-overflow--planted_add--planted_overflow.input" "$tmp/prun.log" &&
+		cmp -s "$tmp/found/2.6.11/ubsan-signed-integer-overflow--planted_add--planted_overflow.input" \
+			"$(ls "$tmp"/work/2.6.11/crash-* | head -1)"; then
 		ok
 	else
 		bad "fuzz/run.sh on a UBSan finding: exit $rc"; tail -20 "$tmp/prun.log"

@@ -56,12 +56,5 @@ int main(void)
 	CHECK(all + 1 <= PROG_MAX_EXPECT, "%d kernels and `expect *`: raise PROG_MAX_EXPECT (%d)",
 	      all, PROG_MAX_EXPECT);
 
-	/* Legacy: fuzz/futex_mm_fuzzer.c and tools/evaluate.c still index kernels[] with
-	 * nkernels, which holds only while the test-only kernels come last. Drop this check
-	 * with the nkernels macro once they use for_each_kernel. */
-	for (int i = 0; i < nkernels; i++)
-		CHECK(!kernels[i].test_only, "legacy nkernels: %s (entry %d) is test-only",
-		      kernels[i].name, i);
-
 	return harness_exit();
 }

@@ -5,8 +5,9 @@
  * expected.
  *
  * This file: main(), the command table (name, function, help) and the commands that live
- * here (kernels, replay, minimize, show, stress). What every command shares, the GNU-style
- * arguments (cli_normalize()), the error lines and load_case(), is in tools/cli.c.
+ * here (kernels, replay, minimize, show, stress); fuzz and evaluate are the driver of
+ * tools/fuzzdrv.c. What every command shares, the GNU-style arguments (cli_normalize()),
+ * the error lines and load_case(), is in tools/cli.c.
  */
 #include "../prog/exec.h"
 #include "../prog/minimize.h"
@@ -14,6 +15,7 @@
 #include "casefile.h"
 #include "cli.h"
 #include "evaluate.h"
+#include "fuzzdrv.h"
 #include "opdoc.h"
 #include "record.h"
 #include "trace.h"
@@ -94,6 +96,7 @@ static const struct cli_command commands[] = {
      "                          list the ops a case may use, their arguments and what\n"
      "                          they do (from the op table, prog/ops.c); --dict writes\n"
      "                          the fuzzers' dictionary entries\n"},
+    {"fuzz", cmd_fuzz, false, fuzz_value_opts, fuzz_help},
     {"evaluate", cmd_evaluate, false, evaluate_values,
      "  evaluate [OPTIONS]      fuzz every kernel with the same budget of executions and\n"
      "                          print a table: verdict, executions to the first finding,\n"

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# snafu fuzz, the driver under fuzz/run.sh, ci/fuzz.sh and snafu evaluate: bad usage is
+# one line and exit 2 before anything is written; a short --runs campaign on 2.6.11-rc4
+# finds the deadlock, minimizes it into FOUND/KERNEL/SIGNATURE.case with its report and
+# input, and exits 1; with that signature in --known it exits 0; the same seed with
+# --fresh gives the same table; the seeds reach the fuzzer as a list in name order; a
+# sanitizer finding of the planted fuzzer is saved with the fuzzer's report, not
+# minimized; --fork runs to its time box; GITHUB_STEP_SUMMARY gets the markdown table.
+#
+#   bash tests/test_snafu_fuzz.sh BIN_DIR SRC_DIR
+set -u
+bin=${1:?usage: test_snafu_fuzz.sh BIN_DIR SRC_DIR}
+src=${2:?usage: test_snafu_fuzz.sh BIN_DIR SRC_DIR}
+snafu=$bin/snafu
+[ -x "$bin/futex_mm_fuzzer" ] || {
+	echo "skipped: no futex_mm_fuzzer in this build (gcc?)"
+	exit 77
+}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-fuzz.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+tmp=$(cd "$tmp" && pwd -P)
+. "$(dirname "$0")/lib.sh"
+cd / || exit 2 # every path is printed whole
+run() { # run COMMAND...: $rc, stdout and stderr in $tmp/out and $tmp/err
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+show_output() {
+	sed -n '1,15s/^/    stdout: /p' "$tmp/out"
+	sed -n '1,10s/^/    stderr: /p' "$tmp/err"
+}
+
+# 1. Bad usage: one line naming the argument, exit 2, nothing on stdout, nothing written.
+for a in --bogus --runs=0 --runs=x --seconds=0 --jobs=0 --seed=0 --ops=mm --kernel=nope \
+	--out= --found= --known= --fork=2 --merge=x -runs=abc -bogus_flag=1 -seed=-1 -runs \
+	-artifact_prefix=/tmp/x/ extra; do
+	run "$snafu" fuzz --out="$tmp/bad" --found="$tmp/bad-found" "$a"
+	if [ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && [ ! -s "$tmp/out" ] &&
+		grep -qF -- "'${a#--kernel=}'" "$tmp/err" && [ ! -e "$tmp/bad" ] && [ ! -e "$tmp/bad-found" ]; then
+		ok
+	else
+		bad "fuzz $a: want exit 2 and one line naming it, got exit $rc"
+		show_output
+	fi
+done
+run "$snafu" fuzz --known="$tmp/none.txt" --out="$tmp/bad"
+check "fuzz --known=MISSING: exit 2, one line (got $rc)" test "$rc" = 2 -a "$(wc -l <"$tmp/err")" = 1
+printf '2.6.11 a b\n' >"$tmp/bad-known.txt"
+run "$snafu" fuzz --known="$tmp/bad-known.txt" --out="$tmp/bad"
+check "fuzz --known with a bad line: exit 2, FILE:LINE" grep -q "^$tmp/bad-known.txt:1: expected KERNEL SIGNATURE" "$tmp/err"
+run "$snafu" fuzz --fuzzer="$tmp/nope" --out="$tmp/bad"
+check "fuzz --fuzzer=MISSING: exit 2, names it" grep -q "$tmp/nope" "$tmp/err"
+check "nothing written on bad usage" test ! -e "$tmp/bad"
+
+# 2. A campaign bounded in executions: 2.6.11-rc4's deadlock, minimized and saved.
+fuzz() { run "$snafu" fuzz --kernel=2.6.11-rc4 --seed=1 --runs=20000 --fresh --out="$tmp/out1" \
+	--found="$tmp/found" "$@"; }
+fuzz
+check "fuzz on 2.6.11-rc4: exit 1 (got $rc)" test "$rc" = 1
+[ "$rc" = 1 ] || show_output
+c=$(ls "$tmp"/found/2.6.11-rc4/deadlock--do_page_fault--*.case 2>/dev/null | head -1)
+if [ -n "$c" ] && [ -s "${c%.case}.report" ] && [ -s "${c%.case}.input" ]; then ok; else
+	bad "no case, report and input in $tmp/found/2.6.11-rc4: '$(ls "$tmp/found/2.6.11-rc4" 2>&1)'"
+fi
+sig=$(basename "${c:-x.case}" .case)
+"$snafu" replay --check --quiet "${c:-/nonexistent}" >"$tmp/check.out" 2>&1
+check "the case passes its expect lines" test $? = 0
+check "the case expects its signature on 2.6.11-rc4" grep -qx "expect 2.6.11-rc4 $sig" "${c:-/dev/null}"
+check "the report is the case's replay" grep -qx "DEDUP_TOKEN: $sig" "${c%.case}.report"
+check "the input is the fuzzer's artifact" cmp -s "${c%.case}.input" "$(ls "$tmp"/out1/2.6.11-rc4/crash-* | head -1)"
+check "the case came from the artifact" grep -q "minimized by snafu minimize from $tmp/out1/2.6.11-rc4/crash-" "${c:-/dev/null}"
+check "stdout: NEW finding" grep -q "^fuzz: 2.6.11-rc4: NEW finding $sig: " "$tmp/out"
+check "stdout: the replay command" grep -qF "reproduce with: $snafu replay --kernel=2.6.11-rc4 $c" "$tmp/out"
+check "stdout: the table" grep -q "^2\.6\.11-rc4  *[0-9][0-9]*  $sig (1)  0 known, 1 new  NEW\$" "$tmp/out"
+check "stderr: the finding line" grep -q "^fuzz: 2.6.11-rc4: finding after [0-9]* executions, .*: $sig -> $c\$" "$tmp/err"
+check "stderr: NEW findings" grep -qx "fuzz: NEW findings: $c" "$tmp/err"
+check "the seeds: a list in name order" test "$(cat "$tmp/out1/2.6.11-rc4/seeds.txt")" = \
+	"$(cd "$src/corpus/futex_mm_fuzzer" && LC_ALL=C ls | sed "s|^|$tmp/out1/2.6.11-rc4/seeds/|" | paste -sd,)"
+check "the fuzzer got the list" grep -q "^fuzz: each runs .* -seed_inputs=@$tmp/out1/KERNEL/seeds.txt $tmp/out1/KERNEL/corpus " "$tmp/err"
+awk '/^kernel  +executions/ {on = 1} on && /^$/ {exit} on' "$tmp/out" >"$tmp/table1"
+
+# 3. The same seed, from an empty corpus again: the same table; known: exit 0.
+rm -rf "$tmp/found"
+printf '# known\n2.6.11-rc4 %s\n' "$sig" >"$tmp/known.txt"
+fuzz --known="$tmp/known.txt"
+check "fuzz with the signature known: exit 0 (got $rc)" test "$rc" = 0
+check "known: nothing saved" test ! -e "$tmp/found"
+check "known: the row" grep -q "^2\.6\.11-rc4  *[0-9][0-9]*  $sig (1)  1 known, 0 new  known bugs only\$" "$tmp/out"
+sed 's/1 known, 0 new  known bugs only$/0 known, 1 new  NEW/' "$tmp/out" |
+	awk '/^kernel  +executions/ {on = 1} on && /^$/ {exit} on' >"$tmp/table2"
+if [ -s "$tmp/table1" ] && cmp -s "$tmp/table1" "$tmp/table2"; then ok; else
+	bad "the same seed, --fresh: a different table"
+	diff "$tmp/table1" "$tmp/table2" | sed 's/^/    /'
+fi
+
+# 4. The fixed kernel: no finding in the budget, exit 0; the corpus stays for the next run.
+run "$snafu" fuzz --kernel=2.6.11 --seed=1 --runs=3000 --out="$tmp/out2" --found="$tmp/found2" --markdown
+check "fuzz on 2.6.11: exit 0 (got $rc)" test "$rc" = 0
+check "2.6.11: no finding in 3000 executions" grep -q "^fuzz: 2.6.11: no finding in 3000 executions" "$tmp/err"
+check "2.6.11: the markdown row" grep -qx '| 2.6.11 | 3000 | - | 0 known, 0 new | clean |' "$tmp/out"
+n=$(ls "$tmp/out2/2.6.11/corpus" | wc -l)
+run "$snafu" fuzz --kernel=2.6.11 --seed=2 --runs=10 --out="$tmp/out2" --found="$tmp/found2"
+check "without --fresh the corpus is kept ($n files before)" test "$n" -gt 0 -a "$(ls "$tmp/out2/2.6.11/corpus" | wc -l)" -ge "$n"
+
+# 5. A sanitizer report (a bug planted in the fuzzer, fuzz/planted.c): sorted by its
+#    DEDUP_TOKEN, saved with the fuzzer's report, not minimized.
+planted=$bin/futex_mm_fuzzer_planted
+psig=asan-heap-use-after-free--planted_read_freed--planted_use_after_free
+printf '\0' >"$tmp/x"
+if [ ! -x "$planted" ] || SNAFU_PLANT=asan-fuzz "$planted" -runs=1 "$tmp/x" >"$tmp/probe" 2>&1 ||
+	! grep -q 'ERROR: AddressSanitizer' "$tmp/probe"; then
+	echo "note: no ASan in this build; planted findings not checked"
+else
+	SNAFU_PLANT=asan-fuzz run "$snafu" fuzz --fuzzer="$planted" --kernel=2.6.11 --runs=100 \
+		--out="$tmp/out3" --found="$tmp/found3"
+	check "planted ASan bug: exit 1 (got $rc)" test "$rc" = 1
+	check "planted: sorted by its token" test -f "$tmp/found3/2.6.11/$psig.input"
+	check "planted: no case" test ! -e "$tmp/found3/2.6.11/$psig.case"
+	check "planted: the fuzzer's report" grep -qx "DEDUP_TOKEN: $psig" "$tmp/found3/2.6.11/$psig.report"
+	check "planted: said to be a sanitizer report" grep -q "^fuzz: a sanitizer report, not a finding of the model's" "$tmp/out"
+	check "planted: its report's head" grep -q "ERROR: AddressSanitizer: heap-use-after-free" "$tmp/out"
+fi
+
+# 6. --fork: to the time box, every finding; the step summary gets the table.
+: >"$tmp/summary"
+GITHUB_STEP_SUMMARY=$tmp/summary run "$snafu" fuzz --kernel=2.6.11 --kernel=2.6.11-rc4 --fork \
+	--jobs=2 --seconds=2 --known="$src/ci/known-findings.txt" --out="$tmp/out4" --found="$tmp/found4"
+check "--fork on 2.6.11 and 2.6.11-rc4, known findings: exit 0 (got $rc)" test "$rc" = 0
+[ "$rc" = 0 ] || show_output
+check "--fork: a row per kernel" test "$(grep -cE '^2\.6\.11(-rc4)? ' "$tmp/out")" = 2
+check "--fork: 2.6.11 clean" grep -q '^2\.6\.11  *[0-9][0-9]*  -  *0 known, 0 new  clean$' "$tmp/out"
+check "--fork: the seeds as a corpus directory" grep -q -- "-fork=2 -ignore_crashes=1 .* $tmp/out4/KERNEL/corpus $tmp/out4/KERNEL/seeds " "$tmp/err"
+check "step summary: heading" grep -qx '### snafu fuzz, 2 s per kernel' "$tmp/summary"
+check "step summary: the table" grep -q '^| 2\.6\.11 | [0-9]* | - | 0 known, 0 new | clean |$' "$tmp/summary"
+
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]

@@ -1,0 +1,98 @@
+/* The fuzz driver (tools/fuzzdrv.c): libFuzzer on one kernel or several, progress, the
+ * artifacts sorted by signature, the new findings minimized and saved, one table, the
+ * optional merge into the seed corpus. `snafu fuzz` is the driver with every option;
+ * `snafu evaluate` (tools/evaluate.c), fuzz/run.sh and ci/fuzz.sh are the driver with
+ * other defaults. Depends on tools/cli.h only. */
+#ifndef SNAFU_FUZZDRV_H
+#define SNAFU_FUZZDRV_H
+
+#include "../ref/kernels.h"
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#define FUZZ_PATH  4096
+#define FUZZ_CELLS 5
+
+/* The options a command built on the driver takes (struct fuzz_plan's opts). */
+enum {
+	FUZZ_KERNEL = 1u << 0,
+	FUZZ_RUNS = 1u << 1,
+	FUZZ_SECONDS = 1u << 2,
+	FUZZ_JOBS = 1u << 3,
+	FUZZ_FORK = 1u << 4,
+	FUZZ_OPS = 1u << 5,
+	FUZZ_SEED = 1u << 6,
+	FUZZ_FRESH = 1u << 7,
+	FUZZ_OUT = 1u << 8,
+	FUZZ_FOUND = 1u << 9,
+	FUZZ_KNOWN = 1u << 10,
+	FUZZ_MERGE = 1u << 11, /* --merge, --no-merge, --merge-into=DIR */
+	FUZZ_FUZZER = 1u << 12,
+	FUZZ_MARKDOWN = 1u << 13,
+	FUZZ_LIBFUZZER = 1u << 14, /* libFuzzer's own -NAME=VALUE flags */
+};
+
+/* One signature found on one kernel. */
+struct fuzz_finding {
+	char sig[256];
+	char input[FUZZ_PATH]; /* the smallest artifact with it (the first by name of those) */
+	long long size;
+	int count;                /* artifacts with it */
+	bool model;               /* snafu replays it to this finding: it is minimized */
+	bool known;               /* listed in --known for this kernel */
+	char base[FUZZ_PATH];     /* saved as BASE.input and BASE.report; "": not saved */
+	char casefile[FUZZ_PATH]; /* BASE.case, the minimized case; "": none */
+};
+
+/* One kernel's fuzzer and what came of it. */
+struct fuzz_job {
+	const struct kernel_config *k;
+	char dir[FUZZ_PATH]; /* OUT/KERNEL */
+	pid_t pid;           /* while it runs */
+	int state;           /* internal */
+	double start, secs;
+	long long execs;        /* -1: unknown */
+	bool error;             /* the fuzzer failed without an artifact: why says how */
+	char why[48];           /* "exit 3", "signal 9" */
+	bool listed;            /* --known lists this kernel */
+	int nseeds;             /* in OUT/KERNEL/seeds.txt */
+	struct fuzz_finding *f; /* by signature, in strcmp() order */
+	int nf, nknown, nnew;
+};
+
+/* A command built on the driver: its name, its options and their defaults, its table. */
+struct fuzz_plan {
+	const char *name;        /* "fuzz", "evaluate": messages, the command line shown */
+	unsigned opts;           /* FUZZ_*: the options it takes */
+	long long runs;          /* -runs (0: none) */
+	const char *ops;         /* --ops */
+	unsigned long long seed; /* -seed (0: libFuzzer picks) */
+	bool all_kernels;        /* every kernel, else SNAFU_DEFAULT_KERNEL */
+	bool fresh;              /* an empty corpus each run */
+	bool progress;           /* a progress line every 3 s (--progress=FILE to the fuzzer) */
+	bool judge;              /* a finding not in --known is NEW: printed in full, exit 1 */
+	bool cases_in_out;       /* every finding saved as OUT/KERNEL.{case,report,input} */
+	const char *out_name;    /* --out's default: this name beside snafu's directory */
+	const char *head[FUZZ_CELLS]; /* the table's columns */
+	int right;                    /* the one aligned right */
+	void (*row)(const struct fuzz_job *j, char cells[FUZZ_CELLS][FUZZ_PATH],
+		    bool code[FUZZ_CELLS]);
+};
+
+struct fuzz_totals {
+	int findings; /* signatures, over every kernel */
+	int unknown;  /* of those, not in --known (judge only) */
+	int errors;   /* fuzzers that failed without an artifact */
+};
+
+/* Parse the command's arguments (bad usage: one line, exit 2), fuzz, save, print the
+ * table; exit 130 when interrupted. */
+struct fuzz_totals fuzz_drive(const struct fuzz_plan *plan, int argc, char **argv);
+
+/* snafu fuzz: its help and the options that take a value (tools/snafu.c's table). */
+extern const char fuzz_help[];
+extern const char *const fuzz_value_opts[];
+int cmd_fuzz(int argc, char **argv);
+
+#endif
