@@ -1,6 +1,6 @@
 /* bench_replay: how many executions a second the fuzzer can hope for.
  *
- *   bench_replay [EXECUTIONS [KERNEL]]      (defaults: 20000, 2.6.11-rc4)
+ *   bench_replay [EXECUTIONS [KERNEL]]      (defaults: 20000, SNAFU_DEFAULT_KERNEL)
  *
  * Runs one program representative of fuzzing (three tasks, thirty ops: mappings made,
  * touched, protected and unmapped, futex waits with timeouts, wakes and a compare-and-
@@ -113,7 +113,7 @@ int main(int argc, char **argv)
 	struct run_opts fuzz = {.no_digest = true}, replay = {0};
 	char err[256], *end;
 	long execs = 20000;
-	const char *kname = "2.6.11-rc4";
+	const char *kname = SNAFU_DEFAULT_KERNEL;
 
 	if (argc > 3) {
 		fprintf(stderr,
