@@ -7,8 +7,12 @@
  */
 #include "mm.h"
 
-static long madvise_dontneed(struct mm_struct *mm, unsigned long start, unsigned long end)
+/* An mlock()ed VMA keeps its pages: -EINVAL (as for hugetlb, not modelled). */
+static long madvise_dontneed(struct mm_struct *mm, struct vm_area_struct *vma,
+			     unsigned long start, unsigned long end)
 {
+	if (vma->vm_flags & VM_LOCKED)
+		return -EINVAL;
 	zap_page_range(mm, start, end);
 	return 0;
 }
@@ -48,14 +52,14 @@ long sys_madvise(unsigned long start, unsigned long len_in, int behavior)
 		}
 		if (end <= vma->vm_end) {
 			if (start < end) {
-				error = madvise_dontneed(mm, start, end);
+				error = madvise_dontneed(mm, vma, start, end);
 				if (error)
 					goto out;
 			}
 			error = unmapped_error;
 			goto out;
 		}
-		error = madvise_dontneed(mm, start, vma->vm_end);
+		error = madvise_dontneed(mm, vma, start, vma->vm_end);
 		if (error)
 			goto out;
 		start = vma->vm_end;
