@@ -26,6 +26,7 @@ static struct {
 	char desc[PROG_MAX_OPS][64]; /* syscall details for the trace */
 	long ret[PROG_MAX_OPS];
 	bool ran[PROG_MAX_OPS];
+	uint32_t loaded[PROG_MAX_OPS];
 	bool loop;
 } R;
 
@@ -81,7 +82,9 @@ static long run_op(const struct op *o, int idx, unsigned long a)
 		ret = sys_mprotect(a, (o->x + 1ul) * PAGE_SIZE, o->y);
 		break;
 	case OP_LOAD:
-		return user_load(a, &v);
+		ret = user_load(a, &v);
+		R.loaded[idx] = v;
+		return ret;
 	case OP_STORE:
 		return user_store(a, o->x);
 	case OP_FUTEX_WAIT:
@@ -240,6 +243,7 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 	for (int i = 0; i < PROG_MAX_MAPS; i++)
 		R.map_addr[i] = 0;
 	memset(R.ran, 0, sizeof(R.ran[0]) * (size_t)p->nops);
+	memset(R.loaded, 0, sizeof(R.loaded[0]) * (size_t)p->nops);
 	if (o->trace)
 		for (int i = 0; i < p->nops; i++)
 			describe(&p->ops[i], R.desc[i], sizeof(R.desc[i]));
@@ -271,6 +275,7 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 	}
 	memcpy(r->ret, R.ret, sizeof(R.ret[0]) * (size_t)p->nops);
 	memcpy(r->ran, R.ran, sizeof(R.ran[0]) * (size_t)p->nops);
+	memcpy(r->loaded, R.loaded, sizeof(R.loaded[0]) * (size_t)p->nops);
 	snprintf(r->verdict, sizeof(r->verdict), "%s", r->result == SIM_OK ? "ok" : finding.token);
 	r->unfired = 0;
 	for (int i = 0; i < r->npreempts; i++)

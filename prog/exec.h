@@ -30,6 +30,9 @@ struct run_result {
 	/* each op's return value (the last one, for each-page ops); -ENOSYS... as Linux */
 	long ret[PROG_MAX_OPS];
 	bool ran[PROG_MAX_OPS]; /* whether the op ran to its return at all */
+	/* what each load read (0 after a SIGSEGV; the last run for each-page); 0 for other
+	 * ops (tests/differential compares it with the host's) */
+	uint32_t loaded[PROG_MAX_OPS];
 	/* the finding's signature, or "ok" */
 	char verdict[160];
 	/* the schedule (simulator): what became of each of the program's preemptions, and

@@ -1,0 +1,255 @@
+/* The comparison: the first op whose return value (or, for a load, value read) differs
+ * between the model and the host, and the context era.c judges it by: the address
+ * space before it as 2.6.11 has it, and for a load, the op that wrote what it read.
+ *
+ * Only the first disagreement counts: after it the two address spaces may differ, and
+ * every later difference could be an echo of it.
+ */
+#include "diff.h"
+
+#include <string.h>
+
+unsigned long diff_uaddr(const unsigned long *map_addr, const struct uref *u)
+{
+	unsigned long base = u->map == PROG_NULL_MAP ? 0 : map_addr[u->map];
+
+	return base + u->page * DIFF_PAGE + u->word * 4u + (u->misaligned ? 2u : 0u);
+}
+
+unsigned long diff_len(const struct program *p, int op)
+{
+	return op_has_pages(p->ops[op].kind) ? (p->ops[op].x + 1ul) * DIFF_PAGE : 0;
+}
+
+uint16_t shadow_page(const struct shadow *s, unsigned long addr)
+{
+	if (addr < DIFF_BASE || addr >= DIFF_BASE + DIFF_WINDOW)
+		return 0;
+	return s->pg[(addr - DIFF_BASE) / DIFF_PAGE];
+}
+
+bool shadow_any(const struct shadow *s, unsigned long start, unsigned long len, uint16_t mask,
+		uint16_t want)
+{
+	for (unsigned long a = start & ~(DIFF_PAGE - 1); a < start + len; a += DIFF_PAGE)
+		if ((shadow_page(s, a) & mask) == want)
+			return true;
+	return false;
+}
+
+static uint16_t *page_of(struct shadow *s, unsigned long addr)
+{
+	static uint16_t outside;
+
+	outside = 0;
+	if (addr < DIFF_BASE || addr >= DIFF_BASE + DIFF_WINDOW)
+		return &outside;
+	return &s->pg[(addr - DIFF_BASE) / DIFF_PAGE];
+}
+
+/* mprotect and mlock as 2.6.11 does them: VMA by VMA from start, up to the first hole
+ * (sys_mprotect(), do_mlock()); nothing if start is in a hole. */
+static void up_to_hole(struct shadow *s, unsigned long start, unsigned long len, uint16_t clear,
+		       uint16_t set)
+{
+	for (unsigned long a = start; a < start + len; a += DIFF_PAGE) {
+		uint16_t *pg = page_of(s, a);
+		if (!(*pg & SH_MAPPED))
+			return;
+		*pg = (uint16_t)((*pg & ~clear) | set);
+	}
+}
+
+/* What op i (one run of it, at a and b) did to the address space, given its return. */
+static void shadow_op(struct shadow *s, const struct op *o, long ret, unsigned long a,
+		      unsigned long b, unsigned long len)
+{
+	switch (o->kind) {
+	case OP_MMAP:
+		if (ret > 0)
+			for (unsigned long x = (unsigned long)ret; x < (unsigned long)ret + len;
+			     x += DIFF_PAGE)
+				*page_of(s, x) = (uint16_t)(SH_MAPPED | (o->y & 7) |
+							    ((o->y & 8) ? SH_SHARED : 0));
+		break;
+	case OP_MUNMAP:
+		if (ret == 0)
+			for (unsigned long x = a; x < a + len; x += DIFF_PAGE)
+				*page_of(s, x) = 0;
+		break;
+	case OP_MPROTECT:
+		if (ret == 0)
+			up_to_hole(s, a, len, SH_PROT | SH_MPROT_H, o->y & 7);
+		else if (ret == -ENOMEM_ && !(a & (DIFF_PAGE - 1))) /* a hole */
+			up_to_hole(s, a, len, SH_PROT, (uint16_t)((o->y & 7) | SH_MPROT_H));
+		break;
+	case OP_MLOCK: /* -ENOMEM: a hole; today's mlock faults nothing in then */
+		up_to_hole(s, a & ~(DIFF_PAGE - 1), len + (a & (DIFF_PAGE - 1)),
+			   ret == 0 ? SH_MLOCK_H : 0,
+			   (uint16_t)(SH_LOCKED | (ret == -ENOMEM_ ? SH_MLOCK_H : 0)));
+		break;
+	case OP_FUTEX_WAIT: /* today's get_futex_key() takes the page: faults it in */
+	case OP_FUTEX_WAKE:
+	case OP_FUTEX_REQUEUE:
+	case OP_FUTEX_CMP_REQUEUE:
+		for (int k = 0; k < 1 + op_uses_b(o->kind); k++) {
+			uint16_t *pg = page_of(s, k ? b : a);
+			if ((*pg & (SH_MAPPED | SH_SHARED)) == (SH_MAPPED | SH_SHARED))
+				*pg |= SH_FUTEX_IN;
+		}
+		break;
+	case OP_LOAD: { /* today reads a write-only page: faults it in */
+		uint16_t *pg = page_of(s, a);
+		if ((*pg & (SH_MAPPED | SH_SHARED | SH_PROT)) == (SH_MAPPED | SH_SHARED | 2))
+			*pg |= SH_LOAD_IN;
+		break;
+	}
+	case OP_MINCORE: /* anonymous memory or a hole: the kernels write different bytes */
+		if (ret != -EINVAL_ && (shadow_any(s, a, len, SH_MAPPED | SH_SHARED, SH_MAPPED) ||
+					shadow_any(s, a, len, SH_MAPPED, 0)))
+			for (unsigned long x = b; x < b + len / DIFF_PAGE; x++) {
+				uint16_t *pg = page_of(s, x);
+				if ((*pg & (SH_MAPPED | SH_SHARED)) == (SH_MAPPED | SH_SHARED))
+					*pg |= SH_VEC_IN;
+			}
+		break;
+	}
+}
+
+/* Replay ops [0, upto) into s; map_addr gets where each mapping is by then. */
+static void shadow_replay(const struct program *p, const struct run_result *m, int upto,
+			  struct shadow *s, unsigned long *map_addr)
+{
+	memset(s, 0, sizeof(*s));
+	memset(map_addr, 0, sizeof(map_addr[0]) * PROG_MAX_MAPS);
+	for (int i = 0; i < upto; i++) {
+		const struct op *o = &p->ops[i];
+		unsigned long a = diff_uaddr(map_addr, &o->a), b = diff_uaddr(map_addr, &o->b);
+		unsigned long len = diff_len(p, i);
+		for (int k = 0; k < op_instances(p, i); k++)
+			shadow_op(s, o, m->ret[i], a + (unsigned long)k * DIFF_PAGE, b, len);
+		if (o->kind == OP_MMAP && m->ret[i] > 0)
+			map_addr[mmap_index_of(p, i)] = (unsigned long)m->ret[i];
+	}
+}
+
+static bool overlaps(unsigned long lo1, unsigned long n1, unsigned long lo2, unsigned long n2)
+{
+	return n1 && n2 && lo1 < lo2 + n2 && lo2 < lo1 + n1;
+}
+
+/* Does op o (one run, at a and b; len bytes) write any of [x, x+n)? s is the address
+ * space before it. -EINVAL comes before any write. */
+static bool writes(const struct shadow *s, const struct op *o, long ret, unsigned long a,
+		   unsigned long b, unsigned long len, unsigned long x, unsigned long n)
+{
+	if (ret == -EINVAL_)
+		return false;
+	switch (o->kind) {
+	case OP_STORE:
+		return ret == 0 && overlaps(a, 4, x, n);
+	case OP_GET_MEMPOLICY: /* the policy at A, the node mask at A+8 (8 bytes in 2.6.11);
+				  -EFAULT mostly comes before both (no VMA at addr) */
+		return ret == 0 &&
+		       ((a && overlaps(a, 4, x, n)) || (o->x && overlaps(a + 8, 8, x, n)));
+	case OP_MINCORE: /* one byte a page, at the vector B */
+		return overlaps(b, len / DIFF_PAGE, x, n);
+	case OP_MMAP:
+		return ret > 0 && overlaps((unsigned long)ret, (o->x + 1ul) * DIFF_PAGE, x, n);
+	case OP_MUNMAP:
+		return ret == 0 && overlaps(a, len, x, n);
+	case OP_MADVISE: /* a private page reads zero again; a shared one keeps its data */
+		return overlaps(a, len, x, n) && !(shadow_page(s, x) & SH_SHARED);
+	}
+	return false;
+}
+
+/* The last op before `op` that wrote some of the n bytes at x, or -1. */
+static int find_writer(const struct program *p, const struct run_result *m, int op, unsigned long x,
+		       unsigned long n, unsigned long *wa, unsigned long *wb)
+{
+	static struct shadow s;
+	unsigned long map_addr[PROG_MAX_MAPS] = {0};
+	int w = -1;
+
+	memset(&s, 0, sizeof(s));
+	for (int i = 0; i < op; i++) {
+		const struct op *o = &p->ops[i];
+		unsigned long a = diff_uaddr(map_addr, &o->a), b = diff_uaddr(map_addr, &o->b);
+		unsigned long len = diff_len(p, i);
+		for (int k = 0; k < op_instances(p, i); k++) {
+			unsigned long ak = a + (unsigned long)k * DIFF_PAGE;
+			if (writes(&s, o, m->ret[i], ak, b, len, x, n)) {
+				w = i;
+				*wa = ak;
+				*wb = b;
+			}
+			shadow_op(&s, o, m->ret[i], ak, b, len);
+		}
+		if (o->kind == OP_MMAP && m->ret[i] > 0)
+			map_addr[mmap_index_of(p, i)] = (unsigned long)m->ret[i];
+	}
+	return w;
+}
+
+/* An answer that says the futex word was read: -EAGAIN (it differed), -ETIMEDOUT (it
+ * matched and the wait timed out), or a count (futex_cmp_requeue matched). */
+static bool value_answer(long ret)
+{
+	return ret == -EAGAIN_ || ret == -ETIMEDOUT_ || ret >= 0;
+}
+
+void diff_compare(const struct program *p, const struct run_result *m, const struct host_result *h,
+		  int from, struct divergence *d)
+{
+	unsigned long map_addr[PROG_MAX_MAPS];
+	int i;
+
+	d->kind = DIV_NONE;
+	d->p = p;
+	d->m = m;
+	d->h = h;
+	d->op = -1;
+	d->value = false;
+	d->writer = -1;
+	for (i = from; i < p->nops && d->kind == DIV_NONE; i++) {
+		const struct op *o = &p->ops[i];
+		if (o->task != 1 || o->kind == OP_RECLAIM)
+			continue;
+		if (!m->ran[i])
+			d->kind = DIV_FINDING;
+		else if (o->kind == OP_MMAP && m->ret[i] <= 0)
+			d->kind = DIV_NO_PLACE;
+		else if (m->ret[i] != h->ret[i])
+			d->kind = DIV_RET;
+		else if (o->kind == OP_LOAD && m->loaded[i] != h->loaded[i])
+			d->kind = DIV_VALUE;
+	}
+	if (d->kind == DIV_NONE)
+		return;
+	d->op = i - 1;
+	shadow_replay(p, m, d->op, &d->before, map_addr);
+	const struct op *o = &p->ops[d->op];
+	d->a = diff_uaddr(map_addr, &o->a) + (op_instances(p, d->op) - 1ul) * DIFF_PAGE;
+	d->b = diff_uaddr(map_addr, &o->b);
+	d->len = diff_len(p, d->op);
+	d->value =
+	    d->kind == DIV_VALUE ||
+	    (d->kind == DIV_RET && (o->kind == OP_FUTEX_WAIT || o->kind == OP_FUTEX_CMP_REQUEUE) &&
+	     value_answer(m->ret[d->op]) && value_answer(h->ret[d->op]));
+	if (!d->value)
+		return;
+	/* a load: the first byte that differs (bytes may come from several writers) */
+	unsigned long x = d->a, n = 4;
+	if (d->kind == DIV_VALUE) {
+		uint32_t diff = m->loaded[d->op] ^ h->loaded[d->op];
+		for (n = 1; !(diff & 0xff); diff >>= 8)
+			x++;
+	}
+	d->at = x;
+	d->writer = find_writer(p, m, d->op, x, n, &d->wa, &d->wb);
+	if (d->writer >= 0) {
+		shadow_replay(p, m, d->writer, &d->at_writer, map_addr);
+		d->wlen = diff_len(p, d->writer);
+	}
+}

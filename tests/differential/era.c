@@ -1,0 +1,406 @@
+/* The table of known differences between the model (2.6.11) and the host kernel.
+ *
+ * Each entry is a predicate on the first disagreement of a program (its op, the two
+ * answers, the address space before it as 2.6.11 has it, and for a load the op that
+ * wrote what it read), with its sources: the 2.6.11 file and function, and where today's
+ * kernel (or, for a known model defect, the model) does otherwise. docs/differential.md
+ * says the same in words. The first entry that matches wins; a disagreement that matches
+ * none is a DEFECT.
+ *
+ * Known model defects come first where they change what the address space looks like
+ * (an era predicate reads the 2.6.11 view, which the defect makes the model leave), and
+ * are no era differences: the 2.6.11 source disagrees with the model there.
+ */
+#include "diff.h"
+
+#define PROT_R     1
+#define PROT_W     2
+#define PROT_X     4
+#define MPOL_NODE_ 1
+#define MPOL_ADDR_ 2
+
+static const struct op *op_of(const struct divergence *d)
+{
+	return &d->p->ops[d->op];
+}
+
+static long mret(const struct divergence *d)
+{
+	return d->m->ret[d->op];
+}
+
+static long hret(const struct divergence *d)
+{
+	return d->h->ret[d->op];
+}
+
+static bool is_futex(int kind)
+{
+	return kind >= OP_FUTEX_WAIT && kind <= OP_FUTEX_CMP_REQUEUE;
+}
+
+/* Is a page of what op o reads or writes (at a, b; len bytes) in state (flags & mask)
+ * == want in s? */
+static bool op_touches(const struct shadow *s, const struct op *o, unsigned long a, unsigned long b,
+		       unsigned long len, uint16_t mask, uint16_t want)
+{
+	if (op_uses_a(o->kind) && shadow_any(s, a, 4, mask, want))
+		return true;
+	if (op_uses_b(o->kind) && shadow_any(s, b, 4, mask, want))
+		return true;
+	if (len && shadow_any(s, a & ~(DIFF_PAGE - 1), len + (a & (DIFF_PAGE - 1)), mask, want))
+		return true;
+	if (o->kind == OP_MINCORE && shadow_any(s, b, len / DIFF_PAGE, mask, want))
+		return true;
+	return o->kind == OP_GET_MEMPOLICY && o->x && shadow_any(s, a + 8, 8, mask, want);
+}
+
+static bool touches(const struct divergence *d, uint16_t mask, uint16_t want)
+{
+	if (op_touches(&d->before, op_of(d), d->a, d->b, d->len, mask, want))
+		return true;
+	return d->writer >= 0 &&
+	       op_touches(&d->at_writer, &d->p->ops[d->writer], d->wa, d->wb, d->wlen, mask, want);
+}
+
+/* --- the model's known defects that change the address space ---------------------- */
+
+static bool mprotect_hole(const struct divergence *d, const struct host_info *hi)
+{
+	(void)hi;
+	return touches(d, SH_MPROT_H, SH_MPROT_H);
+}
+
+/* --- futex keys: 2.6.11's get_futex_key() against today's ----------------------------- */
+
+static long key_2611(const struct shadow *s, unsigned long addr)
+{
+	uint16_t pg = shadow_page(s, addr);
+
+	if (addr % 4)
+		return -EINVAL_;
+	if (!(pg & SH_MAPPED))
+		return -EFAULT_; /* find_extend_vma() */
+	return (pg & PROT_R) ? 0 : -EACCES_;
+}
+
+/* Today: get_user_pages_fast(FOLL_WRITE), else read-only, refused for an anonymous
+ * page (or the ZERO_PAGE). The read-only try needs VM_READ, but its lockless walk
+ * takes a page whose PTE is there and user-readable without looking at the VMA: so an
+ * exec-only shared page works once something touched it, and gives -EFAULT before.
+ * `either` picks which (this file has no record of PTEs). */
+static long key_today(const struct shadow *s, unsigned long addr, bool either)
+{
+	uint16_t pg = shadow_page(s, addr);
+
+	if (addr % 4)
+		return -EINVAL_;
+	if (!(pg & SH_MAPPED))
+		return -EFAULT_;
+	if ((pg & PROT_W) || ((pg & PROT_R) && (pg & SH_SHARED)))
+		return 0;
+	if ((pg & (SH_SHARED | SH_PROT)) == (SH_SHARED | PROT_X))
+		return either ? 0 : -EFAULT_;
+	return -EFAULT_;
+}
+
+/* The page whose key 2.6.11 and today's kernel answer differently, when that explains
+ * both answers; 0 if none. The keys are taken in order (A, then B for a requeue), the
+ * first error is the answer. */
+static unsigned long futex_key_page(const struct divergence *d)
+{
+	const struct op *o = op_of(d);
+	unsigned long addr[2] = {d->a, d->b};
+	int n = 1 + op_uses_b(o->kind);
+
+	if (!is_futex(o->kind))
+		return 0;
+	for (int either = 0; either < 4; either++) { /* bit k: how page k answers today */
+		unsigned long page = 0;
+		long then = 0, now = 0;
+		for (int k = 0; k < n; k++) {
+			long t = key_2611(&d->before, addr[k]);
+			long w = key_today(&d->before, addr[k], either >> k & 1);
+			if (!page && t != w && !then && !now)
+				page = addr[k];
+			then = then ? then : t;
+			now = now ? now : w;
+		}
+		if (page && (!then || mret(d) == then) && (!now || hret(d) == now))
+			return page;
+	}
+	return 0;
+}
+
+static bool futex_no_read(const struct divergence *d, const struct host_info *hi)
+{
+	unsigned long page = futex_key_page(d);
+
+	(void)hi;
+	return page && !(shadow_page(&d->before, page) & PROT_R);
+}
+
+static bool futex_ro_private(const struct divergence *d, const struct host_info *hi)
+{
+	unsigned long page = futex_key_page(d);
+
+	(void)hi;
+	return page && (shadow_page(&d->before, page) & (PROT_R | PROT_W | SH_SHARED)) == PROT_R;
+}
+
+/* --- mincore: the call, and the vector a later load reads --------------------------- */
+
+/* The mincore op whose answer or vector differs: the op itself, or the load's writer. */
+static bool mincore_range(const struct divergence *d, const struct shadow **s, unsigned long *start,
+			  unsigned long *len)
+{
+	if (d->kind == DIV_RET && op_of(d)->kind == OP_MINCORE) {
+		*s = &d->before, *start = d->a, *len = d->len;
+		return true;
+	}
+	if (d->value && d->writer >= 0 && d->p->ops[d->writer].kind == OP_MINCORE) {
+		*s = &d->at_writer, *start = d->wa, *len = d->wlen;
+		return true;
+	}
+	return false;
+}
+
+/* A mincore whose answer (or vector) differs, over pages in state `flag`. */
+static bool mincore_over(const struct divergence *d, uint16_t mask, uint16_t want)
+{
+	const struct shadow *s;
+	unsigned long start, len;
+
+	return mincore_range(d, &s, &start, &len) && !(start % DIFF_PAGE) &&
+	       shadow_any(s, start, len, mask, want);
+}
+
+/* A mincore that says a shared page is in core on one side only, because of `flag`. */
+static bool mincore_sees(const struct divergence *d, uint16_t flag)
+{
+	uint16_t f = SH_MAPPED | SH_SHARED | flag;
+
+	return d->value && mincore_over(d, f, f);
+}
+
+/* --- user faults, mlock -------------------------------------------------------------- */
+
+static bool load_write_only(const struct divergence *d, const struct host_info *hi)
+{
+	(void)hi;
+	if (mincore_sees(d, SH_LOAD_IN))
+		return true; /* the page today's read faulted in, as a later mincore tells */
+	return d->kind == DIV_RET && op_of(d)->kind == OP_LOAD && mret(d) == -EFAULT_ &&
+	       hret(d) == 0 &&
+	       (shadow_page(&d->before, d->a) & (SH_MAPPED | SH_PROT)) == (SH_MAPPED | PROT_W);
+}
+
+static bool mlock_no_access(const struct divergence *d, const struct host_info *hi)
+{
+	(void)hi;
+	return d->kind == DIV_RET && op_of(d)->kind == OP_MLOCK && mret(d) == -EFAULT_ &&
+	       (hret(d) == 0 || hret(d) == -ENOMEM_) &&
+	       shadow_any(&d->before, d->a & ~(DIFF_PAGE - 1), d->len + (d->a & (DIFF_PAGE - 1)),
+			  SH_MAPPED | PROT_R | PROT_W, SH_MAPPED);
+}
+
+static bool mincore_hole(const struct divergence *d, const struct host_info *hi)
+{
+	(void)hi;
+	if (mincore_sees(d, SH_VEC_IN))
+		return true; /* a page an earlier mincore's vector faulted in on one side */
+	return mincore_over(d, SH_MAPPED, 0) &&
+	       (d->value || (mret(d) == -EFAULT_ && hret(d) == -ENOMEM_));
+}
+
+static bool mincore_anon(const struct divergence *d, const struct host_info *hi)
+{
+	(void)hi;
+	return mincore_over(d, SH_MAPPED | SH_SHARED, SH_MAPPED) &&
+	       (d->value || (mret(d) == -ENOMEM_ && hret(d) != -ENOMEM_));
+}
+
+static bool futex_faults_in(const struct divergence *d, const struct host_info *hi)
+{
+	(void)hi;
+	return mincore_sees(d, SH_FUTEX_IN);
+}
+
+static bool mlock_hole_populate(const struct divergence *d, const struct host_info *hi)
+{
+	(void)hi;
+	return mincore_sees(d, SH_MLOCK_H);
+}
+
+/* --- the host's configuration and the model's documented simplifications ------------- */
+
+static bool no_numa(const struct divergence *d, const struct host_info *hi)
+{
+	return !hi->numa && d->kind == DIV_RET && op_of(d)->kind == OP_GET_MEMPOLICY &&
+	       hret(d) == -ENOSYS_;
+}
+
+static bool task_policy(const struct divergence *d, const struct host_info *hi)
+{
+	return hi->task_policy && op_of(d)->kind == OP_GET_MEMPOLICY;
+}
+
+static bool mlock_limit(const struct divergence *d, const struct host_info *hi)
+{
+	long h = hret(d);
+
+	return !hi->unlimited_ml && d->kind == DIV_RET && op_of(d)->kind == OP_MLOCK &&
+	       (h == -ENOMEM_ || h == -EPERM_ || h == -EAGAIN_);
+}
+
+/* --- the model's other known defects --------------------------------------------------- */
+
+static bool mempolicy_node(const struct divergence *d, const struct host_info *hi)
+{
+	(void)hi;
+	return d->kind == DIV_RET && op_of(d)->kind == OP_GET_MEMPOLICY &&
+	       (op_of(d)->y & (MPOL_NODE_ | MPOL_ADDR_)) == (MPOL_NODE_ | MPOL_ADDR_) &&
+	       mret(d) == -EINVAL_;
+}
+
+/* A read of the node mask get_mempolicy wrote at A+8: its first 4 bytes (the model's
+ * nodes), or the 4 after them (2.6.11's clear_user()). */
+static bool mempolicy_mask_read(const struct divergence *d, bool tail)
+{
+	const struct op *w = d->writer >= 0 ? &d->p->ops[d->writer] : NULL;
+
+	if (!d->value || !w || w->kind != OP_GET_MEMPOLICY || !w->x)
+		return false;
+	return tail ? d->at >= d->wa + 12 && d->at < d->wa + 16
+		    : d->at >= d->wa + 8 && d->at < d->wa + 12;
+}
+
+static bool mempolicy_nodes(const struct divergence *d, const struct host_info *hi)
+{
+	(void)hi;
+	return mempolicy_mask_read(d, false);
+}
+
+static bool mempolicy_tail(const struct divergence *d, const struct host_info *hi)
+{
+	(void)hi;
+	return mempolicy_mask_read(d, true);
+}
+
+static bool madvise_locked(const struct divergence *d, const struct host_info *hi)
+{
+	(void)hi;
+	return d->kind == DIV_RET && op_of(d)->kind == OP_MADVISE && hret(d) == -EINVAL_ &&
+	       (mret(d) == 0 || mret(d) == -ENOMEM_) &&
+	       shadow_any(&d->before, d->a, d->len, SH_MAPPED | SH_LOCKED, SH_MAPPED | SH_LOCKED);
+}
+
+static bool sleep_zero(const struct divergence *d, const struct host_info *hi)
+{
+	(void)hi;
+	return d->kind == DIV_FINDING && op_of(d)->kind == OP_SLEEP && op_of(d)->x == 0;
+}
+
+/* clang-format off */
+const struct era_entry era_table[] = {
+{"no-numa", ENTRY_CONFIG,
+ "get_mempolicy is -ENOSYS: the host kernel has no CONFIG_NUMA (the model is a NUMA kernel)",
+ "kernel/sys_ni.c: cond_syscall(sys_get_mempolicy) without CONFIG_NUMA, as today",
+ "kernel/sys_ni.c: COND_SYSCALL(get_mempolicy)", no_numa, false},
+{"task-policy", ENTRY_CONFIG,
+ "get_mempolicy: this process runs with a NUMA policy of its own (numactl), not the default",
+ "mm/mempolicy.c, sys_get_mempolicy(): current->mempolicy",
+ "mm/mempolicy.c, do_get_mempolicy(): current->mempolicy", task_policy, false},
+{"mlock-limit", ENTRY_CONFIG,
+ "mlock refused by RLIMIT_MEMLOCK without CAP_IPC_LOCK: the model has no limit (docs/model.md)",
+ "mm/mlock.c, sys_mlock(): can_do_mlock(), locked <= lock_limit || capable(CAP_IPC_LOCK)",
+ "mm/mlock.c, do_mlock(): the same check", mlock_limit, false},
+{"mprotect-hole", ENTRY_DEFECT,
+ "after an mprotect over a hole (-ENOMEM), the VMAs before the hole keep their old protection",
+ "mm/mprotect.c, sys_mprotect(): mprotect_fixup() VMA by VMA, then -ENOMEM at the hole",
+ "ref/mmap.c, sys_mprotect(): checks the whole range first and changes nothing", mprotect_hole, false},
+{"futex-no-read", ENTRY_ERA,
+ "futex on a VMA without VM_READ: -EACCES in 2.6.11; today -EFAULT, or it works if writable",
+ "kernel/futex.c, get_futex_key(): (vma->vm_flags & (VM_IO|VM_READ)) != VM_READ gives -EACCES",
+ "kernel/futex/core.c, get_futex_key(): no VMA check; get_user_pages_fast(FOLL_WRITE), "
+ "then read-only (whose lockless walk takes a present exec-only PTE)", futex_no_read, true},
+{"futex-ro-private", ENTRY_ERA,
+ "futex on a private mapping without PROT_WRITE: keyed in 2.6.11; -EFAULT today",
+ "kernel/futex.c, get_futex_key(): VM_READ suffices; private keys are (mm, address)",
+ "kernel/futex/core.c, get_futex_key(): \"A RO anonymous page will never change\": -EFAULT "
+ "(the ZERO_PAGE has no mapping: -EFAULT too)", futex_ro_private, true},
+{"load-write-only", ENTRY_ERA,
+ "a user read of a not-present page of a write-only VMA: SIGSEGV in 2.6.11, allowed today",
+ "arch/i386/mm/fault.c, do_page_fault(): read, not present needs VM_READ | VM_EXEC",
+ "arch/x86/mm/fault.c, access_error(): vma_is_accessible() (VM_READ|VM_WRITE|VM_EXEC)",
+ load_write_only, true},
+{"mlock-no-access", ENTRY_ERA,
+ "mlock over a VMA with neither PROT_READ nor PROT_WRITE: -EFAULT in 2.6.11; today 0 "
+ "(exec-only) or -ENOMEM (PROT_NONE, or a hole after it)",
+ "mm/mlock.c, mlock_fixup() -> mm/memory.c, make_pages_present() -> get_user_pages(): "
+ "no VM_READ gives -EFAULT, per VMA, before the next VMA or hole",
+ "mm/mlock.c, apply_vma_lock_flags() sets VM_LOCKED everywhere first (a hole: -ENOMEM); "
+ "mm/gup.c, populate_vma_page_range(): FOLL_FORCE unless PROT_NONE; "
+ "__mlock_posix_error_return(): -EFAULT becomes -ENOMEM", mlock_no_access, false},
+{"mincore-hole", ENTRY_ERA,
+ "mincore over a hole: 2.6.11 skips it, fills the vector for the VMAs after it (at an "
+ "index that does not count the hole) and says -ENOMEM at the end; today stops at the hole",
+ "mm/mincore.c, sys_mincore(): unmapped_error, index += (vm_end - start) >> PAGE_SHIFT",
+ "mm/mincore.c, do_mincore(): vma_lookup() fails: -ENOMEM at once", mincore_hole, true},
+{"mincore-anon", ENTRY_ERA,
+ "mincore over anonymous (private) memory: -ENOMEM in 2.6.11; answered today",
+ "mm/mincore.c, mincore_vma(): !vma->vm_file gives -ENOMEM",
+ "mm/mincore.c, do_mincore() -> mincore_pte_range(): a present PTE is in core", mincore_anon, true},
+{"futex-faults-in", ENTRY_ERA,
+ "a futex op on a shared page faults it in today, so a later mincore says it is in core; "
+ "2.6.11 keys a shared mapping by its VMA and never touches the page",
+ "kernel/futex.c, get_futex_key(): key->shared.pgoff from the VMA (linear mapping)",
+ "kernel/futex/core.c, get_futex_key(): get_user_pages_fast() faults the page in",
+ futex_faults_in, true},
+{"mlock-hole-populate", ENTRY_ERA,
+ "mlock over a hole: 2.6.11 faults in the pages of the VMAs before the hole, today's mlock "
+ "returns -ENOMEM before faulting anything in (a later mincore tells)",
+ "mm/mlock.c, do_mlock() -> mlock_fixup() -> make_pages_present(), VMA by VMA",
+ "mm/mlock.c, do_mlock(): apply_vma_lock_flags() fails at the hole, __mm_populate() is "
+ "never reached", mlock_hole_populate, true},
+{"mempolicy-node", ENTRY_DEFECT,
+ "get_mempolicy(MPOL_F_NODE|MPOL_F_ADDR) is refused with -EINVAL by the model",
+ "mm/mempolicy.c, sys_get_mempolicy() -> lookup_node(): get_user_pages(), the page's node",
+ "ref/mempolicy.c, sys_get_mempolicy(): MPOL_F_NODE is not modelled", mempolicy_node, false},
+{"mempolicy-nodes", ENTRY_DEFECT,
+ "get_mempolicy's node mask for the default policy: the model writes node 0; 2.6.11 an empty mask",
+ "mm/mempolicy.c, get_zonemask(): bitmap_zero(), and MPOL_DEFAULT sets no bit",
+ "ref/mempolicy.c, sys_get_mempolicy(): nodes = 1 (\"get_zonemask(): node 0\")", mempolicy_nodes, true},
+{"mempolicy-mask-tail", ENTRY_DEFECT,
+ "get_mempolicy's node mask: the model copies 4 bytes and leaves the rest of the user's "
+ "mask (maxnode 64: 8 bytes); 2.6.11 zeroes it",
+ "mm/mempolicy.c, copy_nodes_to_user(): clear_user() of the bytes beyond the kernel's mask",
+ "ref/mempolicy.c, copy_nodes_to_user(): copies min(4, (maxnode + 7) / 8) bytes, no "
+ "clear_user()", mempolicy_tail, true},
+{"madvise-locked", ENTRY_DEFECT,
+ "madvise(MADV_DONTNEED) over an mlocked VMA: -EINVAL in 2.6.11 (and today); the model zaps it",
+ "mm/madvise.c, madvise_dontneed(): VM_LOCKED gives -EINVAL",
+ "ref/madvise.c, madvise_dontneed(): no VM_LOCKED check", madvise_locked, false},
+{"sleep-zero", ENTRY_DEFECT,
+ "sleep 0 at virtual time 0 never returns in the model: schedule_timeout(0) sets no timer",
+ "kernel/timer.c, sys_nanosleep() -> schedule_timeout(0): a timer at jiffies, returns 0",
+ "ref/sched.c, schedule_timeout(): expire = now + 0 = 0 means no deadline to sim_sleep()",
+ sleep_zero, false},
+};
+/* clang-format on */
+const int era_count = sizeof(era_table) / sizeof(era_table[0]);
+
+const char *entry_kind_name(enum entry_kind k)
+{
+	return k == ENTRY_ERA ? "ERA" : k == ENTRY_CONFIG ? "CONFIG" : "KNOWN";
+}
+
+int era_classify(const struct divergence *d, const struct host_info *hi)
+{
+	if (d->kind == DIV_NONE || d->kind == DIV_NO_PLACE)
+		return -1;
+	for (int e = 0; e < era_count; e++)
+		if (era_table[e].match(d, hi))
+			return e;
+	return -1;
+}

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The differential test (docs/differential.md): 5000 seeded random programs on the model
+# (kernel 2.6.11) and, op by op, with real system calls on this machine's kernel. Fails on
+# any disagreement the table of known differences (tests/differential/era.c) does not
+# explain: a DEFECT, printed with its program. Known model defects (KNOWN rows) are
+# counted, not failed: they are being fixed in ref/; `differential --strict` fails on
+# them too. Also: the same seed gives the same table; --case replays a program op by op;
+# each entry's example in tests/differential/cases/ shows it; a generated program replays
+# with `snafu replay`; --table gives every entry its sources.
+# Skips (77) where the host cannot run it: not Linux on x86-64, no MAP_FIXED_NOREPLACE
+# (Linux < 4.17), the model's address range taken, a sandbox refusing the system calls.
+#
+#   bash tests/test_differential.sh BIN_DIR SRC_DIR
+set -u
+bin=${1:?usage: test_differential.sh BIN_DIR SRC_DIR}
+src=${2:?usage: test_differential.sh BIN_DIR SRC_DIR}
+diff=$bin/differential
+[ -x "$diff" ] || {
+	echo "skipped: no $diff"
+	exit 77
+}
+[ "$(uname -s)-$(uname -m)" = Linux-x86_64 ] || {
+	echo "skipped: the host side runs on Linux x86-64 only, this is $(uname -s)-$(uname -m)"
+	exit 77
+}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-differential.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+
+"$diff" --programs=5000 --seed=1 --print=3 >"$tmp/out" 2>&1
+rc=$?
+if [ $rc = 77 ]; then
+	echo "skipped: $(grep -m1 '^skip:' "$tmp/out" | sed 's/^skip: //')"
+	exit 77
+fi
+cat "$tmp/out"
+check "5000 programs: every disagreement is in the table (exit $rc)" [ $rc = 0 ]
+check "the summary counts programs" grep -q '^differential: programs: [0-9]* agree' "$tmp/out"
+
+# the same seed, the same table (all but the timing line)
+"$diff" --programs=300 --seed=7 --quiet | grep -v ' s, ' >"$tmp/a"
+"$diff" --programs=300 --seed=7 --quiet | grep -v ' s, ' >"$tmp/b"
+check "the same seed gives the same table" cmp -s "$tmp/a" "$tmp/b"
+
+# --case: a futex on PROT_NONE is -EACCES in 2.6.11, -EFAULT today: an era difference
+printf 'task 1\n  mmap m pages=1 prot=none\n  futex_wake m\n  load m\n' >"$tmp/none.case"
+"$diff" --case="$tmp/none.case" >"$tmp/case" 2>&1
+rc=$?
+check "--case: futex on PROT_NONE exits 0 (exit $rc)" [ $rc = 0 ]
+check "--case: it is the era entry futex-no-read" grep -q 'ERA futex-no-read: model -13, host -14' "$tmp/case"
+check "--case: the load agrees (SIGSEGV on both)" grep -q '^  3 load m0 .*model -14 *host -14 ' "$tmp/case"
+printf 'task 1\n  mmap m pages=1\ntask 2\n  load m\n' >"$tmp/two.case"
+"$diff" --case="$tmp/two.case" >/dev/null 2>"$tmp/err"
+rc=$?
+check "--case: a second task is refused (exit $rc)" [ $rc = 2 ]
+
+# tests/differential/cases/: one small program per entry of the table, its `# expect:`
+# line naming the entry. It must give no DEFECT. It shows that entry, or agrees op by op:
+# a host kernel may behave as 2.6.11 (an era entry), or ref/ may have fixed the defect (a
+# KNOWN entry: then remove the entry from era.c and the case from cases/).
+for c in "$src"/tests/differential/cases/*.case; do
+	want=$(sed -n 's/^# expect: //p' "$c")
+	"$diff" --case="$c" >"$tmp/case" 2>&1
+	rc=$?
+	if [ $rc = 0 ] && grep -q "<== $want:" "$tmp/case"; then
+		ok
+	elif [ $rc = 0 ] && [ "$(tail -1 "$tmp/case")" = agree ]; then
+		ok
+		echo "note: $(basename "$c"): agrees op by op here, no $want"
+	else
+		bad "$(basename "$c"): want $want (exit $rc)"
+		sed 's/^/    /' "$tmp/case"
+	fi
+done
+
+# a generated program is a case snafu replays as it is
+"$diff" --seed=3 --programs=1 --verbose | sed -n '/^tasks/,/^  *1 /p' | sed '$d' >"$tmp/gen.case"
+check "a generated program replays with snafu replay" \
+	"$bin/snafu" replay --quiet --kernel=2.6.11 "$tmp/gen.case"
+check "and with --case" "$diff" --case="$tmp/gen.case"
+
+# the table: every entry with its 2.6.11 source and today's (or the model's)
+"$diff" --table >"$tmp/table"
+entries=$(grep -c '^[a-z-]* (\(ERA\|CONFIG\|KNOWN\)): ' "$tmp/table")
+then=$(grep -c '^  2\.6\.11: ' "$tmp/table")
+now=$(grep -c '^  \(today\|model\): ' "$tmp/table")
+check "--table: $entries entries, $then 2.6.11 sources, $now others" \
+	[ "$entries" -gt 5 -a "$then" = "$entries" -a "$now" = "$entries" ]
+
+# every era entry and known defect has its example there
+for id in $(sed -n 's/^\([a-z-]*\) (\(ERA\|KNOWN\)): .*/\1/p' "$tmp/table"); do
+	check "entry $id has tests/differential/cases/$id.case" [ -f "$src/tests/differential/cases/$id.case" ]
+done
+
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
