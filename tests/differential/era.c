@@ -39,38 +39,6 @@ static bool is_futex(int kind)
 	return kind >= OP_FUTEX_WAIT && kind <= OP_FUTEX_CMP_REQUEUE;
 }
 
-/* Is a page of what op o reads or writes (at a, b; len bytes) in state (flags & mask)
- * == want in s? */
-static bool op_touches(const struct shadow *s, const struct op *o, unsigned long a, unsigned long b,
-		       unsigned long len, uint16_t mask, uint16_t want)
-{
-	if (op_uses_a(o->kind) && shadow_any(s, a, 4, mask, want))
-		return true;
-	if (op_uses_b(o->kind) && shadow_any(s, b, 4, mask, want))
-		return true;
-	if (len && shadow_any(s, a & ~(DIFF_PAGE - 1), len + (a & (DIFF_PAGE - 1)), mask, want))
-		return true;
-	if (o->kind == OP_MINCORE && shadow_any(s, b, len / DIFF_PAGE, mask, want))
-		return true;
-	return o->kind == OP_GET_MEMPOLICY && o->x && shadow_any(s, a + 8, 8, mask, want);
-}
-
-static bool touches(const struct divergence *d, uint16_t mask, uint16_t want)
-{
-	if (op_touches(&d->before, op_of(d), d->a, d->b, d->len, mask, want))
-		return true;
-	return d->writer >= 0 &&
-	       op_touches(&d->at_writer, &d->p->ops[d->writer], d->wa, d->wb, d->wlen, mask, want);
-}
-
-/* --- the model's known defects that change the address space ---------------------- */
-
-static bool mprotect_hole(const struct divergence *d, const struct host_info *hi)
-{
-	(void)hi;
-	return touches(d, SH_MPROT_H, SH_MPROT_H);
-}
-
 /* --- futex keys: 2.6.11's get_futex_key() against today's ----------------------------- */
 
 static long key_2611(const struct shadow *s, unsigned long addr)
@@ -232,6 +200,27 @@ static bool mlock_hole_populate(const struct divergence *d, const struct host_in
 	return mincore_sees(d, SH_MLOCK_H);
 }
 
+static bool mlock_relock(const struct divergence *d, const struct host_info *hi)
+{
+	(void)hi;
+	return d->kind == DIV_RET && op_of(d)->kind == OP_MLOCK && mret(d) == 0 &&
+	       hret(d) == -ENOMEM_ &&
+	       shadow_any(&d->before, d->a & ~(DIFF_PAGE - 1), d->len + (d->a & (DIFF_PAGE - 1)),
+			  SH_MAPPED | SH_LOCKED | PROT_R | PROT_W, SH_MAPPED | SH_LOCKED);
+}
+
+/* lookup_node() on a page of a VMA without VM_READ that something has mapped already */
+static bool mempolicy_node_no_read(const struct divergence *d, const struct host_info *hi)
+{
+	const struct op *o = op_of(d);
+
+	(void)hi;
+	return d->kind == DIV_RET && o->kind == OP_GET_MEMPOLICY &&
+	       (o->y & (MPOL_NODE_ | MPOL_ADDR_)) == (MPOL_NODE_ | MPOL_ADDR_) &&
+	       mret(d) == -EFAULT_ && hret(d) == 0 &&
+	       (shadow_page(&d->before, d->b) & (SH_MAPPED | PROT_R)) == SH_MAPPED;
+}
+
 /* --- the host's configuration and the model's documented simplifications ------------- */
 
 static bool no_numa(const struct divergence *d, const struct host_info *hi)
@@ -253,54 +242,6 @@ static bool mlock_limit(const struct divergence *d, const struct host_info *hi)
 	       (h == -ENOMEM_ || h == -EPERM_ || h == -EAGAIN_);
 }
 
-/* --- the model's other known defects --------------------------------------------------- */
-
-static bool mempolicy_node(const struct divergence *d, const struct host_info *hi)
-{
-	(void)hi;
-	return d->kind == DIV_RET && op_of(d)->kind == OP_GET_MEMPOLICY &&
-	       (op_of(d)->y & (MPOL_NODE_ | MPOL_ADDR_)) == (MPOL_NODE_ | MPOL_ADDR_) &&
-	       mret(d) == -EINVAL_;
-}
-
-/* A read of the node mask get_mempolicy wrote at A+8: its first 4 bytes (the model's
- * nodes), or the 4 after them (2.6.11's clear_user()). */
-static bool mempolicy_mask_read(const struct divergence *d, bool tail)
-{
-	const struct op *w = d->writer >= 0 ? &d->p->ops[d->writer] : NULL;
-
-	if (!d->value || !w || w->kind != OP_GET_MEMPOLICY || !w->x)
-		return false;
-	return tail ? d->at >= d->wa + 12 && d->at < d->wa + 16
-		    : d->at >= d->wa + 8 && d->at < d->wa + 12;
-}
-
-static bool mempolicy_nodes(const struct divergence *d, const struct host_info *hi)
-{
-	(void)hi;
-	return mempolicy_mask_read(d, false);
-}
-
-static bool mempolicy_tail(const struct divergence *d, const struct host_info *hi)
-{
-	(void)hi;
-	return mempolicy_mask_read(d, true);
-}
-
-static bool madvise_locked(const struct divergence *d, const struct host_info *hi)
-{
-	(void)hi;
-	return d->kind == DIV_RET && op_of(d)->kind == OP_MADVISE && hret(d) == -EINVAL_ &&
-	       (mret(d) == 0 || mret(d) == -ENOMEM_) &&
-	       shadow_any(&d->before, d->a, d->len, SH_MAPPED | SH_LOCKED, SH_MAPPED | SH_LOCKED);
-}
-
-static bool sleep_zero(const struct divergence *d, const struct host_info *hi)
-{
-	(void)hi;
-	return d->kind == DIV_FINDING && op_of(d)->kind == OP_SLEEP && op_of(d)->x == 0;
-}
-
 /* clang-format off */
 const struct era_entry era_table[] = {
 {"no-numa", ENTRY_CONFIG,
@@ -315,10 +256,6 @@ const struct era_entry era_table[] = {
  "mlock refused by RLIMIT_MEMLOCK without CAP_IPC_LOCK: the model has no limit (docs/model.md)",
  "mm/mlock.c, sys_mlock(): can_do_mlock(), locked <= lock_limit || capable(CAP_IPC_LOCK)",
  "mm/mlock.c, do_mlock(): the same check", mlock_limit, false},
-{"mprotect-hole", ENTRY_DEFECT,
- "after an mprotect over a hole (-ENOMEM), the VMAs before the hole keep their old protection",
- "mm/mprotect.c, sys_mprotect(): mprotect_fixup() VMA by VMA, then -ENOMEM at the hole",
- "ref/mmap.c, sys_mprotect(): checks the whole range first and changes nothing", mprotect_hole, false},
 {"futex-no-read", ENTRY_ERA,
  "futex on a VMA without VM_READ: -EACCES in 2.6.11; today -EFAULT, or it works if writable",
  "kernel/futex.c, get_futex_key(): (vma->vm_flags & (VM_IO|VM_READ)) != VM_READ gives -EACCES",
@@ -363,29 +300,18 @@ const struct era_entry era_table[] = {
  "mm/mlock.c, do_mlock() -> mlock_fixup() -> make_pages_present(), VMA by VMA",
  "mm/mlock.c, do_mlock(): apply_vma_lock_flags() fails at the hole, __mm_populate() is "
  "never reached", mlock_hole_populate, true},
-{"mempolicy-node", ENTRY_DEFECT,
- "get_mempolicy(MPOL_F_NODE|MPOL_F_ADDR) is refused with -EINVAL by the model",
- "mm/mempolicy.c, sys_get_mempolicy() -> lookup_node(): get_user_pages(), the page's node",
- "ref/mempolicy.c, sys_get_mempolicy(): MPOL_F_NODE is not modelled", mempolicy_node, false},
-{"mempolicy-nodes", ENTRY_DEFECT,
- "get_mempolicy's node mask for the default policy: the model writes node 0; 2.6.11 an empty mask",
- "mm/mempolicy.c, get_zonemask(): bitmap_zero(), and MPOL_DEFAULT sets no bit",
- "ref/mempolicy.c, sys_get_mempolicy(): nodes = 1 (\"get_zonemask(): node 0\")", mempolicy_nodes, true},
-{"mempolicy-mask-tail", ENTRY_DEFECT,
- "get_mempolicy's node mask: the model copies 4 bytes and leaves the rest of the user's "
- "mask (maxnode 64: 8 bytes); 2.6.11 zeroes it",
- "mm/mempolicy.c, copy_nodes_to_user(): clear_user() of the bytes beyond the kernel's mask",
- "ref/mempolicy.c, copy_nodes_to_user(): copies min(4, (maxnode + 7) / 8) bytes, no "
- "clear_user()", mempolicy_tail, true},
-{"madvise-locked", ENTRY_DEFECT,
- "madvise(MADV_DONTNEED) over an mlocked VMA: -EINVAL in 2.6.11 (and today); the model zaps it",
- "mm/madvise.c, madvise_dontneed(): VM_LOCKED gives -EINVAL",
- "ref/madvise.c, madvise_dontneed(): no VM_LOCKED check", madvise_locked, false},
-{"sleep-zero", ENTRY_DEFECT,
- "sleep 0 at virtual time 0 never returns in the model: schedule_timeout(0) sets no timer",
- "kernel/timer.c, sys_nanosleep() -> schedule_timeout(0): a timer at jiffies, returns 0",
- "ref/sched.c, schedule_timeout(): expire = now + 0 = 0 means no deadline to sim_sleep()",
- sleep_zero, false},
+{"mlock-relock", ENTRY_ERA,
+ "mlock again over VMAs it locked before, one of them with neither PROT_READ nor "
+ "PROT_WRITE: 0 in 2.6.11, which faults nothing in where the flags do not change; -ENOMEM today",
+ "mm/mlock.c, mlock_fixup(): newflags == vma->vm_flags: goto out, no make_pages_present()",
+ "mm/mlock.c, do_mlock(): __mm_populate() over the whole range; PROT_NONE gives -EFAULT, "
+ "which __mlock_posix_error_return() makes -ENOMEM", mlock_relock, false},
+{"mempolicy-node-no-read", ENTRY_ERA,
+ "get_mempolicy(MPOL_F_NODE|MPOL_F_ADDR) on a mapped page of a VMA without VM_READ: "
+ "-EFAULT in 2.6.11; today the node",
+ "mm/mempolicy.c, lookup_node() -> mm/memory.c, get_user_pages(): no VM_READ gives -EFAULT",
+ "mm/mempolicy.c, lookup_node() -> get_user_pages_fast(): the lockless walk takes the present "
+ "PTE without looking at the VMA", mempolicy_node_no_read, false},
 };
 /* clang-format on */
 const int era_count = sizeof(era_table) / sizeof(era_table[0]);
