@@ -5,10 +5,14 @@
  *   futex_mm_fuzzer [--kernel=NAME] [--ops=futex|all] [--progress=FILE] [libFuzzer flags]
  *                   [CORPUS...]
  *
- * --ops=futex (the default): programs use every op but mincore; inputs with a mincore
- * are rejected (not run, not kept). mincore's own deadlock (CVE-2006-4814) is in every
- * 2005 kernel, fixed futex code or not, and would hide what a run on a futex fix is
- * meant to tell. --ops=all lets it in, as `snafu evaluate` does.
+ * --ops=futex (the default): programs use every op but the table's all_only ones,
+ * mincore and mlock; inputs with one are rejected (not run, not kept). mincore's own
+ * deadlock (CVE-2006-4814) is in every 2005 kernel, fixed futex code or not, and would
+ * hide what a run on a futex fix is meant to tell. mlock opens no futex path (it only
+ * keeps kswapd away from pages), and the fuzzer takes to it: each-page mlocks of
+ * 256-page mappings, each faulting in every page, halved the executions a second
+ * (measured: 300,000 runs on 2.6.11 from an empty corpus, 9.3 s of CPU without it, 17.5
+ * to 20.7 s with it). --ops=all lets both in, as `snafu evaluate` does.
  *
  * --progress=FILE: about once a second, rewrite FILE with the executions so far, for
  * fuzz/run.sh's progress line (libFuzzer itself prints only on new coverage).

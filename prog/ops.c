@@ -102,9 +102,10 @@ const struct op_desc op_table[OP_NKINDS] = {
 	.doc = "under `mmap_sem` for read, copying out inside it (the fuzzer uses it with "
 		"`--ops=all` only)",
 	.args = {A_ARG, PAGES(128, 0, ARG_REST), B_KEY("vec")}},
-[OP_MLOCK] = {.name = "mlock", .weight = 1,
+[OP_MLOCK] = {.name = "mlock", .weight = 1, .all_only = true,
 	.doc = "under `mmap_sem` for write: `VM_LOCKED`, then every page faulted in "
-		"(`get_user_pages`); `reclaim` leaves a locked page alone",
+		"(`get_user_pages`); `reclaim` leaves a locked page alone (the fuzzer uses it "
+		"with `--ops=all` only)",
 	.args = {A_ARG, PAGES(256, 0, ARG_REST)},
 	.dict = {"mlock|mlock m0 pages=1"}},
 };

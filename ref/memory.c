@@ -30,6 +30,7 @@ struct mm_struct *mm_alloc(void)
 	spin_lock_init(&mm->page_table_lock, "&mm->page_table_lock");
 	mm->map_count = 0;
 	mm->pte = pte_table;
+	mm->pt_blocks = 0;
 	mm->next_ino = 1;
 	return mm;
 }
@@ -63,6 +64,14 @@ static unsigned maybe_mkwrite(unsigned flags, struct vm_area_struct *vma)
 }
 
 struct page empty_zero_page;
+
+_Static_assert((MMAP_WINDOW >> PT_SHIFT) <= 16, "mm->pt_blocks has a bit per page table");
+
+/* The bit of mm->pt_blocks for the page table that maps addr. */
+static uint16_t pt_block(unsigned long addr)
+{
+	return (uint16_t)(1u << ((addr - TASK_UNMAPPED_BASE) >> PT_SHIFT));
+}
 
 /* mm/swap.c. Without LRU lists, a second call does not activate: it stays referenced. */
 void mark_page_accessed(struct page *page)
@@ -160,6 +169,7 @@ int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned l
 	pte_t *pte = pte_offset(mm, addr);
 
 	spin_lock(&mm->page_table_lock);
+	mm->pt_blocks |= pt_block(addr); /* pte_alloc_map */
 	if (!(pte->flags & _PAGE_PRESENT)) {
 		if (vma->vm_file) { /* do_no_page -> shmem_nopage: the page cache's page */
 			pte->page = shmem_getpage(
@@ -180,21 +190,11 @@ int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned l
 	return 0;
 }
 
-/* untouched_anonymous_page: anonymous memory with no page table under addr yet. In
- * 2.6.11 a page table (i386: one per 4 MiB) exists once any page in it was mapped;
- * here, once any PTE of that 4 MiB block holds a page (the flat table has no levels). */
+/* untouched_anonymous_page: anonymous memory with no page table under addr yet. */
 static bool untouched_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma,
 				     unsigned long addr)
 {
-	if (vma->vm_file)
-		return false;
-	unsigned long block = addr & ~((4UL << 20) - 1);
-	for (unsigned long a = block; a < block + (4UL << 20); a += PAGE_SIZE) {
-		pte_t *pte = pte_offset(mm, a);
-		if (pte && (pte->flags || pte->page))
-			return false;
-	}
-	return true;
+	return !vma->vm_file && !(mm->pt_blocks & pt_block(addr));
 }
 
 /* __follow_page: the page mapped at addr, if the PTE allows the access (the user's read

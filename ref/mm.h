@@ -30,6 +30,7 @@
 #define TASK_UNMAPPED_BASE 0x40000000UL
 #define MMAP_WINDOW        (64UL << 20)
 #define MMAP_PAGES         (MMAP_WINDOW >> PAGE_SHIFT)
+#define PT_SHIFT           22   /* a page table maps 4 MiB */
 #define MAX_MAP_COUNT      64   /* the model's limit; Linux allows 65536 */
 #define SHMEM_MAX_PAGES    1024 /* largest shared mapping: 4 MiB */
 
@@ -102,6 +103,10 @@ struct mm_struct {
 	struct vm_area_struct mmap[MAX_MAP_COUNT]; /* sorted by address */
 	int map_count;
 	pte_t *pte; /* MMAP_PAGES entries for the window */
+	/* which 4 MiB blocks of the window have a page table (i386: one per 4 MiB): set
+	 * by the first fault in the block (pte_alloc_map), kept until exit (free_pgtables()
+	 * at munmap is not modelled) */
+	uint16_t pt_blocks;
 	unsigned long next_ino;
 };
 

@@ -6,13 +6,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The first VMA with vm_end > addr, or NULL. */
+/* The first VMA with vm_end > addr, or NULL: a binary search of the sorted array (2.6.11
+ * walks its rbtree; mlock and mprotect call this once a VMA, often). */
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
 {
-	for (int i = 0; i < mm->map_count; i++)
-		if (mm->mmap[i].vm_end > addr)
-			return &mm->mmap[i];
-	return NULL;
+	int lo = 0, hi = mm->map_count;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (mm->mmap[mid].vm_end > addr)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo < mm->map_count ? &mm->mmap[lo] : NULL;
 }
 
 struct vm_area_struct *vma_next(struct mm_struct *mm, struct vm_area_struct *vma)
@@ -78,11 +85,10 @@ static int split_vma(struct mm_struct *mm, int i, unsigned long addr)
 /* Split so that no VMA straddles addr (mprotect, mlock). */
 int split_at(struct mm_struct *mm, unsigned long addr)
 {
-	for (int i = 0; i < mm->map_count; i++) {
-		struct vm_area_struct *v = &mm->mmap[i];
-		if (v->vm_start < addr && addr < v->vm_end)
-			return split_vma(mm, i, addr);
-	}
+	struct vm_area_struct *v = find_vma(mm, addr);
+
+	if (v && v->vm_start < addr)
+		return split_vma(mm, (int)(v - mm->mmap), addr);
 	return 0;
 }
 
