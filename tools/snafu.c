@@ -14,6 +14,7 @@
 #include "../ref/kernels.h"
 #include "casefile.h"
 #include "cli.h"
+#include "confirm.h"
 #include "evaluate.h"
 #include "fuzzdrv.h"
 #include "opdoc.h"
@@ -75,6 +76,7 @@ static const struct cli_command commands[] = {
      "                          shrink a case or fuzzer input with a finding to a small\n"
      "                          readable case with the same signature, with expect lines\n"
      "                          for every kernel\n"},
+    {"confirm", cmd_confirm, true, confirm_value_opts, confirm_help},
     {"stress", cmd_stress, true, stress_values,
      "  stress [--kernel=NAME] [--threads=N] [--seconds=S] [--seed=S] [--hang-ms=MS] "
      "[CASE]\n"
