@@ -111,7 +111,8 @@ static const struct cli_command commands[] = {
      "      --seed=S            libFuzzer's seed, 1..4294967295 (default 1)\n"
      "      --out=DIR           corpora, logs, artifacts, cases (default: evaluate/ beside\n"
      "                          snafu's directory, build/evaluate for build/bin/snafu)\n"
-     "      --markdown          print the table as GitHub markdown\n"},
+     "      --markdown          print the table as GitHub markdown\n"
+     "      --no-lockdep        deadlocks only: lockdep's predictions are no finding\n"},
 };
 #define NCOMMANDS ((int)(sizeof(commands) / sizeof(commands[0])))
 
