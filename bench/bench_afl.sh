@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Two engines on the unfixed kernel: executions (and seconds) to the first deadlock on
-# 2.6.11-rc4, libFuzzer (build/bin/futex_mm_fuzzer: the structure-aware mutator) against
+# Two engines on the unfixed kernel: executions (and seconds) to the first finding on
+# 2.6.11-rc4 (lockdep's prediction since there is one: AFL++'s targets take no flags, so
+# libFuzzer runs with lockdep too), libFuzzer (build/bin/futex_mm_fuzzer: the
+# structure-aware mutator) against
 # AFL++ (build-afl/: byte mutations through AFL++'s libFuzzer driver), a few seeds each,
 # both from the same one-input corpus (one mmap) with the same dictionary.
 #   bench/bench_afl.sh [BIN_DIR] [SEEDS] [SECONDS]     (./build.sh bench runs it)

@@ -2,8 +2,8 @@
  * run on one kernel; every finding of the watchdog and the checkers ends in a report, a
  * DEDUP_TOKEN line and abort(), so libFuzzer saves the input.
  *
- *   futex_mm_fuzzer [--kernel=NAME] [--ops=futex|all] [--progress=FILE] [libFuzzer flags]
- *                   [CORPUS...]
+ *   futex_mm_fuzzer [--kernel=NAME] [--ops=futex|all] [--progress=FILE] [--no-lockdep]
+ *                   [libFuzzer flags] [CORPUS...]
  *
  * --ops=futex (the default): programs use every op but the table's all_only ones,
  * mincore and mlock; inputs with one are rejected (not run, not kept). mincore's own
@@ -16,6 +16,9 @@
  *
  * --progress=FILE: about once a second, rewrite FILE with the executions so far, for
  * fuzz/run.sh's progress line (libFuzzer itself prints only on new coverage).
+ *
+ * --no-lockdep: the deadlock oracle alone; by default lockdep's prediction (ref/lockdep.c)
+ * is a finding too, which on 2.6.11-rc4 comes long before the schedule that deadlocks.
  *
  * libFuzzer leaves flags that start with "--" to the target and passes them on to
  * -fork and -jobs children. The default kernel is snafu's (SNAFU_DEFAULT_KERNEL), or the one
@@ -56,6 +59,7 @@
 static const struct kernel_config *kernel;
 static const char *progress_file;
 bool snafu_fuzz_all_ops; /* read by the mutator too */
+static bool no_lockdep;
 static unsigned long long executions;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -118,6 +122,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 			snafu_fuzz_all_ops = true;
 		else if (!strcmp(a, "--ops=futex"))
 			snafu_fuzz_all_ops = false;
+		else if (!strcmp(a, "--no-lockdep"))
+			no_lockdep = true;
 		else if (!strncmp(a, "--ops=", 6)) {
 			fprintf(stderr,
 				"futex_mm_fuzzer: '%s': expected --ops=futex or --ops=all\n", a);
@@ -125,8 +131,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		} else if (!strncmp(a, "--", 2) && a[2]) {
 			fprintf(stderr,
 				"futex_mm_fuzzer: unknown flag '%s': expected --kernel=NAME, "
-				"--ops=futex|all or --progress=FILE (libFuzzer's flags take one "
-				"dash)\n",
+				"--ops=futex|all, --progress=FILE or --no-lockdep (libFuzzer's "
+				"flags take one dash)\n",
 				a);
 			exit(2);
 		}
@@ -165,7 +171,8 @@ static void report_progress(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct program p;
-	struct run_opts quick = {.no_digest = true}, traced = {.trace = true};
+	struct run_opts quick = {.no_digest = true, .no_lockdep = no_lockdep},
+			traced = {.trace = true, .no_lockdep = no_lockdep};
 	struct run_result r;
 
 	if (progress_file && (++executions & 1023) == 0)

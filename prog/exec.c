@@ -248,6 +248,7 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 		for (int i = 0; i < p->nops; i++)
 			describe(&p->ops[i], R.desc[i], sizeof(R.desc[i]));
 	finding_reset();
+	lockdep_reset(!o->no_lockdep);
 	futex_init();
 	R.mm = mm_alloc();
 	sim_init(&cfg);
@@ -272,6 +273,10 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 		finding_begin("livelock: no progress within the step budget", "livelock");
 		finding_printf("%llu scheduling points without every task finishing\n",
 			       (unsigned long long)r->steps);
+	}
+	if (r->result == SIM_OK && lockdep_prediction()->made) { /* nothing worse happened */
+		lockdep_finding();
+		r->result = SIM_PREDICTED;
 	}
 	memcpy(r->ret, R.ret, sizeof(R.ret[0]) * (size_t)p->nops);
 	memcpy(r->ran, R.ran, sizeof(R.ran[0]) * (size_t)p->nops);

@@ -12,6 +12,7 @@ struct run_opts {
 	bool trace;            /* keep the event log, for the report */
 	bool no_schedule;      /* ignore the program's preemptions */
 	bool no_digest;        /* skip the trace digest: fastest, for the fuzzer */
+	bool no_lockdep;       /* oracles: no lockdep prediction (ref/lockdep.c) */
 	uint64_t stop_at_step; /* SIGTRAP at this scheduling point, for gdb; 0: never (sim) */
 	/* real threads (snafu stress): loop every task's ops until time is up */
 	bool loop;

@@ -234,16 +234,17 @@ out:
 	return ret;
 }
 
-/* Both buckets, in address order (the array index order), each once. */
+/* Both buckets, in address order (the array index order), each once. The second is
+ * taken nested for lockdep, as double_lock_hb() does from 2.6.18 (ref/lockdep.c). */
 static void lock_two_buckets(struct futex_hash_bucket *bh1, struct futex_hash_bucket *bh2)
 {
 	if (bh1 < bh2) {
 		spin_lock(&bh1->lock);
-		spin_lock(&bh2->lock);
+		spin_lock_nested(&bh2->lock, SINGLE_DEPTH_NESTING);
 	} else {
 		spin_lock(&bh2->lock);
 		if (bh1 > bh2)
-			spin_lock(&bh1->lock);
+			spin_lock_nested(&bh1->lock, SINGLE_DEPTH_NESTING);
 	}
 }
 

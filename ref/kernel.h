@@ -88,12 +88,15 @@ static inline void list_move_tail(struct list_head *e, struct list_head *h)
 #define MAX_SCHEDULE_TIMEOUT INT64_MAX
 #define MAX_HELD_LOCKS       8
 
-/* What lockdep would keep: the locks a task holds, and where it took them. */
+/* What lockdep keeps (ref/lockdep.c): the locks a task holds, and where it took them. */
 struct held_lock {
 	const void *lock;
 	const char *name; /* "&mm->mmap_sem" */
 	const char *site; /* the function that took it */
 	bool read;
+	uint8_t class_id; /* ref/lockdep.c's class; 0xff: none (lockdep off) */
+	uint8_t ld_read;  /* lockdep's read: LD_WRITE, LD_READ, LD_READ_RECURSIVE */
+	bool trylock;
 };
 
 struct mm_struct;
@@ -177,9 +180,8 @@ void send_sig(struct task_struct *p);
 void kernel_bug(const char *title, const char *token, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 3, 4)));
 
-/* lockdep-lite: ref/lockdep.c */
-void lock_acquired(const void *lock, const char *name, const char *site, bool read);
-void lock_released(const void *lock);
+/* lockdep, and what a task sleeps on for the hung-task report: ref/lockdep.c */
+#include "lockdep.h"
 void set_blocked_on(const void *lock, const char *name, const char *fn, const char *site);
 void clear_blocked_on(void);
 

@@ -30,13 +30,14 @@ static bool read_admits(const struct rw_semaphore *sem)
 	return sem->activity >= 0 && list_empty(&sem->wait_list);
 }
 
-/* Bookkeeping after the lock is ours and before it goes: lockdep-lite, and the
- * PF_MMAP_SEM flag for the pf-mmap-sem kernel. */
-static void got_it(struct rw_semaphore *sem, const char *site, bool read)
+/* Bookkeeping after the lock is ours and before it goes: the held-lock stack (a read as
+ * lockdep annotates it on this kernel: ref/lockdep.c), and the PF_MMAP_SEM flag for the
+ * pf-mmap-sem kernel. */
+static void got_it(struct rw_semaphore *sem, const char *site, bool read, bool trylock)
 {
 	struct task_struct *tsk = current;
 
-	lock_acquired(sem, sem->name, site, read);
+	lock_acquired(sem, sem->name, 0, site, read ? lockdep_rwsem_read() : LD_WRITE, trylock);
 	if (sem->sets_pf_mmap_sem && tsk->mmap_sem_depth++ == 0)
 		tsk->flags |= PF_MMAP_SEM;
 }
@@ -114,10 +115,11 @@ void rwsem_down_read(struct rw_semaphore *sem, const char *site)
 
 	might_sleep();
 	sched_point("down_read");
+	lock_acquire(sem, sem->name, 0, site, lockdep_rwsem_read()); /* rwsem_acquire_read() */
 	sim_trace(EV_LOCK, "down_read", sem->name, 0, 0);
 	if (kcfg->rwsem == RWSEM_LOCKDEPTH && *depth > 0) {
 		(*depth)++; /* already a reader: in again without queueing */
-		got_it(sem, site, true);
+		got_it(sem, site, true, false);
 		return;
 	}
 	spin_lock(&sem->wait_lock);
@@ -128,13 +130,14 @@ void rwsem_down_read(struct rw_semaphore *sem, const char *site)
 		rwsem_wait(sem, RWSEM_WAITING_FOR_READ, "down_read", site);
 	}
 	*depth = 1;
-	got_it(sem, site, true);
+	got_it(sem, site, true, false);
 }
 
 void rwsem_down_write(struct rw_semaphore *sem, const char *site)
 {
 	might_sleep();
 	sched_point("down_write");
+	lock_acquire(sem, sem->name, 0, site, LD_WRITE); /* rwsem_acquire() */
 	sim_trace(EV_LOCK, "down_write", sem->name, 0, 0);
 	spin_lock(&sem->wait_lock);
 	if (sem->activity == 0 && list_empty(&sem->wait_list)) {
@@ -143,7 +146,7 @@ void rwsem_down_write(struct rw_semaphore *sem, const char *site)
 	} else {
 		rwsem_wait(sem, RWSEM_WAITING_FOR_WRITE, "down_write", site);
 	}
-	got_it(sem, site, false);
+	got_it(sem, site, false, false);
 }
 
 /* Trylocks fail whenever the lock could not be granted at once: a queued waiter counts. */
@@ -166,7 +169,7 @@ int rwsem_down_read_trylock(struct rw_semaphore *sem, const char *site)
 		spin_unlock(&sem->wait_lock);
 	}
 	if (ret) {
-		got_it(sem, site, true);
+		got_it(sem, site, true, true);
 		sim_trace(EV_LOCK, "down_read_trylock", sem->name, 0, 0);
 	} else {
 		sim_trace(EV_TRYFAIL, "down_read_trylock", sem->name, 0, 0);
@@ -186,7 +189,7 @@ int rwsem_down_write_trylock(struct rw_semaphore *sem, const char *site)
 	}
 	spin_unlock(&sem->wait_lock);
 	if (ret) {
-		got_it(sem, site, false);
+		got_it(sem, site, false, true);
 		sim_trace(EV_LOCK, "down_write_trylock", sem->name, 0, 0);
 	} else {
 		sim_trace(EV_TRYFAIL, "down_write_trylock", sem->name, 0, 0);
@@ -233,6 +236,8 @@ void rwsem_downgrade_write(struct rw_semaphore *sem)
 		__rwsem_do_wake(sem, 0);
 	spin_unlock(&sem->wait_lock);
 	for (int i = 0; i < tsk->nheld; i++)
-		if (tsk->held[i].lock == sem)
+		if (tsk->held[i].lock == sem) {
 			tsk->held[i].read = true;
+			tsk->held[i].ld_read = (uint8_t)lockdep_rwsem_read();
+		}
 }

@@ -1,6 +1,5 @@
 /* kernel/sched.c, kernel/timer.c (schedule_timeout) and kernel/signal.c, 2.6.11:
- * sleeping, waking, signals, and the small checkers that lockdep and might_sleep()
- * provide in the real kernel. */
+ * sleeping, waking, signals, and might_sleep()'s checker (lockdep is ref/lockdep.c). */
 #include "kernel.h"
 #include "report.h"
 
@@ -91,47 +90,4 @@ void kernel_bug(const char *title, const char *token, const char *fmt, ...)
 	finding_begin(title, token);
 	finding_printf("%s\n", buf);
 	sim_stop(SIM_STOPPED);
-}
-
-/* --- lockdep-lite: the locks each task holds, with the acquiring function --- */
-
-void lock_acquired(const void *lock, const char *name, const char *site, bool read)
-{
-	struct task_struct *tsk = current;
-
-	if (tsk->nheld == MAX_HELD_LOCKS)
-		kernel_bug("BUG: MAX_HELD_LOCKS too low", "max-held-locks", "%s holds %d locks",
-			   tsk->comm, tsk->nheld);
-	tsk->held[tsk->nheld++] = (struct held_lock){lock, name, site, read};
-}
-
-void lock_released(const void *lock)
-{
-	struct task_struct *tsk = current;
-
-	for (int i = tsk->nheld - 1; i >= 0; i--) {
-		if (tsk->held[i].lock == lock) {
-			memmove(&tsk->held[i], &tsk->held[i + 1],
-				sizeof(tsk->held[0]) * (size_t)(tsk->nheld - i - 1));
-			tsk->nheld--;
-			return;
-		}
-	}
-	kernel_bug("BUG: bad unlock balance detected!", "bad-unlock-balance",
-		   "%s is trying to release a lock it does not hold", tsk->comm);
-}
-
-void set_blocked_on(const void *lock, const char *name, const char *fn, const char *site)
-{
-	struct task_struct *tsk = current;
-
-	tsk->blocked_on = lock;
-	tsk->blocked_name = name;
-	tsk->blocked_fn = fn;
-	tsk->blocked_site = site;
-}
-
-void clear_blocked_on(void)
-{
-	current->blocked_on = NULL;
 }

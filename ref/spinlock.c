@@ -1,12 +1,13 @@
 /* Spinlocks: see spinlock.h for how spinning is modelled. */
 #include "spinlock.h"
 
-void _spin_lock(spinlock_t *l, const char *site)
+void _spin_lock_nested(spinlock_t *l, unsigned subclass, const char *site)
 {
 	struct task_struct *tsk = current;
 
 	inc_preempt_count();
 	sched_point("spin_lock");
+	lock_acquire(l, l->name, subclass, site, LD_WRITE); /* spin_acquire() */
 	if (!sim_spin_trylock(&l->raw)) {
 		set_blocked_on(l, l->name, "spin_lock", site);
 		sim_trace(EV_SLEEP, "spin_lock", l->name, 0, 0);
@@ -14,7 +15,7 @@ void _spin_lock(spinlock_t *l, const char *site)
 		clear_blocked_on();
 	}
 	l->owner = tsk;
-	lock_acquired(l, l->name, site, false);
+	lock_acquired(l, l->name, subclass, site, LD_WRITE, false);
 	sim_trace(EV_LOCK, "spin_lock", l->name, 0, 0);
 }
 

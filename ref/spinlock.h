@@ -20,9 +20,13 @@ static inline void spin_lock_init(spinlock_t *l, const char *name)
 	l->name = name;
 }
 
-void _spin_lock(spinlock_t *l, const char *site);
+/* spin_lock_nested(): a second lock of the same class, taken in an order that cannot
+ * deadlock, as lockdep is told (subclass 1: SINGLE_DEPTH_NESTING) */
+void _spin_lock_nested(spinlock_t *l, unsigned subclass, const char *site);
 void _spin_unlock(spinlock_t *l, const char *site);
-#define spin_lock(l)   _spin_lock(l, __func__)
-#define spin_unlock(l) _spin_unlock(l, __func__)
+#define spin_lock(l)             _spin_lock_nested(l, 0, __func__)
+#define spin_lock_nested(l, sub) _spin_lock_nested(l, sub, __func__)
+#define spin_unlock(l)           _spin_unlock(l, __func__)
+#define SINGLE_DEPTH_NESTING     1
 
 #endif

@@ -63,9 +63,10 @@ static unsigned long mmu_copy(unsigned long uaddr, void *buf, unsigned long n, b
 	return 0;
 }
 
-int get_user_u32(uint32_t *val, unsigned long uaddr)
+int get_user_u32(uint32_t *val, unsigned long uaddr, const char *caller)
 {
 	sched_point("get_user");
+	might_fault("get_user", caller);
 	sim_trace(EV_UACCESS, "get_user", NULL, (long)uaddr, 0);
 	if (!access_ok(uaddr, 4) || mmu_copy(uaddr, val, 4, false, false)) {
 		*val = 0;
@@ -74,19 +75,21 @@ int get_user_u32(uint32_t *val, unsigned long uaddr)
 	return 0;
 }
 
-int put_user_u32(uint32_t val, unsigned long uaddr)
+int put_user_u32(uint32_t val, unsigned long uaddr, const char *caller)
 {
 	sched_point("put_user");
+	might_fault("put_user", caller);
 	sim_trace(EV_UACCESS, "put_user", NULL, (long)uaddr, 0);
 	if (!access_ok(uaddr, 4) || mmu_copy(uaddr, &val, 4, true, false))
 		return -EFAULT;
 	return 0;
 }
 
-unsigned long copy_to_user(unsigned long to, const void *from, unsigned long n)
+unsigned long _copy_to_user(unsigned long to, const void *from, unsigned long n, const char *caller)
 {
 	might_sleep();
 	sched_point("copy_to_user");
+	might_fault("copy_to_user", caller);
 	sim_trace(EV_UACCESS, "copy_to_user", NULL, (long)to, (long)n);
 	if (!access_ok(to, n))
 		return n;
@@ -94,13 +97,14 @@ unsigned long copy_to_user(unsigned long to, const void *from, unsigned long n)
 }
 
 /* arch/i386/lib/usercopy.c: zero user memory, faulting like any user write. */
-unsigned long clear_user(unsigned long to, unsigned long n)
+unsigned long _clear_user(unsigned long to, unsigned long n, const char *caller)
 {
 	static const unsigned char zeros[PAGE_SIZE];
 	unsigned long left = 0;
 
 	might_sleep();
 	sched_point("clear_user");
+	might_fault("clear_user", caller);
 	sim_trace(EV_UACCESS, "clear_user", NULL, (long)to, (long)n);
 	if (!access_ok(to, n))
 		return n;

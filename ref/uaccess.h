@@ -4,14 +4,20 @@
 
 #include "kernel.h"
 
-int get_user_u32(uint32_t *val, unsigned long uaddr); /* get_user(): -EFAULT or 0 */
-int put_user_u32(uint32_t val, unsigned long uaddr);  /* put_user() */
-unsigned long copy_to_user(unsigned long to, const void *from, unsigned long n);
-unsigned long clear_user(unsigned long to, unsigned long n); /* bytes left uncleared */
+/* Each access that may fault is annotated with might_fault() (ref/lockdep.c), which names
+ * its caller: the macros pass the calling function. __copy_from_user_inatomic() is not
+ * annotated: its caller has page faults disabled. */
+int get_user_u32(uint32_t *val, unsigned long uaddr, const char *caller); /* -EFAULT or 0 */
+int put_user_u32(uint32_t val, unsigned long uaddr, const char *caller);
+unsigned long _copy_to_user(unsigned long to, const void *from, unsigned long n,
+			    const char *caller);
+unsigned long _clear_user(unsigned long to, unsigned long n, const char *caller);
 unsigned long __copy_from_user_inatomic(void *to, unsigned long from, unsigned long n);
 
-#define get_user(x, p) get_user_u32(&(x), p)
-#define put_user(x, p) put_user_u32(x, p)
+#define get_user(x, p)            get_user_u32(&(x), p, __func__)
+#define put_user(x, p)            put_user_u32(x, p, __func__)
+#define copy_to_user(to, from, n) _copy_to_user(to, from, n, __func__)
+#define clear_user(to, n)         _clear_user(to, n, __func__) /* bytes left uncleared */
 
 /* A user-mode load or store by the task itself: a bad address gets SIGSEGV (-EFAULT). */
 int user_load(unsigned long uaddr, uint32_t *val);

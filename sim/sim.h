@@ -73,6 +73,9 @@ enum sim_result {
 	SIM_HANG,     /* the hang callback said the sleeping tasks can never run */
 	SIM_LIVELOCK, /* step budget exhausted */
 	SIM_STOPPED,  /* a checker called sim_stop() with a finding */
+	/* never from sim_run(): prog_run()'s verdict for a run that ended as SIM_OK but in
+	 * which lockdep predicted a deadlock (ref/lockdep.c) */
+	SIM_PREDICTED,
 };
 
 /* Trace events: what the interleaving table and the digest are made of. */

@@ -57,8 +57,8 @@ ok
 extra=$(comm -13 <(ls "$src/corpus/futex_mm_fuzzer") <(ls "$tmp/corpus"))
 if [ -n "$extra" ]; then
 	grep -qvE '^[0-9a-f]{40}$' <<<"$extra" && bad "merged files not named by their SHA-1" || ok
-	for k in $kernels; do
-		(cd "$tmp/corpus" && xargs "$bin/snafu" replay --quiet --kernel="$k") <<<"$extra" |
+	for k in $kernels; do # lockdep's prediction aside: programs, not deadlock reproducers
+		(cd "$tmp/corpus" && xargs "$bin/snafu" replay --quiet --no-lockdep --kernel="$k") <<<"$extra" |
 			grep -v ': ok$' | head -3 | sed 's/^/merged input with a finding: /' | grep . && bad "merged a reproducer"
 	done
 	ok
@@ -77,14 +77,16 @@ rc=$?
 [ "$(corpus_sum)" = "$before" ] && ! grep -q '^fuzz: merged' "$tmp/new.log" && ok ||
 	bad "ci/fuzz.sh without --merge changed \$SNAFU_MERGE_INTO"
 grep -qF "$tmp/corpus left as it is" "$tmp/new.log" && ok || bad "ci/fuzz.sh without --merge: no note"
-c=$(find "$tmp/found/2.6.11-rc4" -name '*.case' 2>/dev/null | head -1)
+c=$(find "$tmp/found/2.6.11-rc4" -name '*.case' ! -name '*.confirmed.case' 2>/dev/null | head -1)
 if [ $rc = 1 ] && [ -n "$c" ] && grep -q "NEW findings: .*${c##*/}" "$tmp/new.log" &&
 	[ -s "${c%.case}.report" ] && [ -s "${c%.case}.input" ]; then ok; else
 	bad "ci/fuzz.sh with an unknown finding: exit $rc, case '${c:-none}'"; tail -10 "$tmp/new.log"; fi
 if [ -n "$c" ]; then
-	grep -q '^expect 2\.6\.11-rc4 deadlock--' "$c" && grep -q '^expect 2\.6\.11 ok$' "$c" && ok ||
+	# the deadlock, or lockdep's prediction of it (whichever a fork-mode worker saved)
+	grep -qE '^expect 2\.6\.11-rc4 (deadlock|lockdep)--' "$c" && grep -q '^expect 2\.6\.11 ok$' "$c" && ok ||
 		bad "$c has no expect lines"
-	grep -q '^possible deadlock in do_page_fault' "${c%.case}.report" && ok || bad "${c%.case}.report: no report"
+	grep -qE '^possible (deadlock in do_page_fault|recursive locking detected)$' "${c%.case}.report" && ok ||
+		bad "${c%.case}.report: no report"
 fi
 "$src/ci/fuzz.sh" --seconds=0 >/dev/null 2>&1
 [ $? = 2 ] && ok || bad "ci/fuzz.sh --seconds=0: not exit 2"
@@ -117,9 +119,11 @@ else
 	ln -s "$planted" "$tmp/pbin/futex_mm_fuzzer"
 	ln -s "$bin/snafu" "$tmp/pbin/snafu"
 	: >"$tmp/none.txt"
+	# (--no-lockdep: the planted bug crashes the mincore seeds too, which --ops=futex
+	# never runs, and whose programs lockdep reports on 2.6.11 without a schedule)
 	SNAFU_PLANT=asan-fuzz SNAFU_BIN=$tmp/pbin SNAFU_KNOWN=$tmp/none.txt SNAFU_FOUND=$tmp/found-p \
 		SNAFU_WORK=$tmp/work-p "$src/ci/fuzz.sh" --seconds=2 --jobs=1 --kernel=2.6.11 --no-merge \
-		>"$tmp/plant.log" 2>&1
+		--no-lockdep >"$tmp/plant.log" 2>&1
 	rc=$?
 	if [ $rc = 1 ] && grep -q "NEW finding $sig:" "$tmp/plant.log" &&
 		grep -q "^| 2\.6\.11 | [0-9]* | $sig ([0-9]*) | 0 known, 1 new | NEW |\$" "$tmp/plant.log" &&

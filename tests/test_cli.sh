@@ -590,13 +590,22 @@ expect_error "show --input=nope" "snafu: argument 2 '--input=nope': expected "
 # calls the schedule's failure a MISMATCH.
 sed 's/^preempt 1 at op 2 point 7 to 2$/preempt 1 at op 2 point 30 to 2/' "$art" >"$tmp/ten/late.case"
 check "late.case has the late preemption" grep -q "point 30 to 2" "$tmp/ten/late.case"
+# (the run is sequential: no deadlock, only lockdep's prediction, a finding all the same;
+# with --no-lockdep, none)
 run "$snafu" replay --kernel=2.6.11-rc4 "$tmp/ten/late.case"
-check "unfired preemption: exit 0, the run being sequential (got $rc)" test "$rc" = 0
+check "unfired preemption: exit 1, lockdep's prediction (got $rc)" test "$rc" = 1
+check "unfired preemption: the verdict is lockdep's" grep -q \
+	"late.case \[2.6.11-rc4\]: lockdep--recursive-read--mmap_sem--futex_wait$" "$tmp/out"
 check "unfired preemption: one line on stderr (got $(lines "$tmp/err"))" test "$(lines "$tmp/err")" = 1
 check "unfired preemption: the warning names it and the op's points" grep -q \
 	"late.case \[2.6.11-rc4\]: warning: preempt 1 at op 2 point 30 to 2 did not fire: task 1's op 2 has only 22 points" "$tmp/err"
 run "$snafu" replay --no-schedule --kernel=2.6.11-rc4 "$tmp/ten/late.case"
 check "unfired preemption, --no-schedule: no warning" test ! -s "$tmp/err"
+run "$snafu" replay --no-lockdep --kernel=2.6.11-rc4 "$tmp/ten/late.case"
+check "unfired preemption, --no-lockdep: exit 0, the run being sequential (got $rc)" test "$rc" = 0
+check "unfired preemption, --no-lockdep: ok" grep -q "late.case \[2.6.11-rc4\]: ok$" "$tmp/out"
+check "unfired preemption, --no-lockdep: the warning all the same" grep -q \
+	"late.case \[2.6.11-rc4\]: warning: preempt 1 at op 2 point 30 to 2 did not fire" "$tmp/err"
 printf 'task 1\n  mmap a\n  load a\ntask 2\n  mmap b\npreempt 1 at op 2 point 30 to 2\nexpect 2.6.11-rc4 ok\n' \
 	>"$tmp/ten/late-ok.case"
 run "$snafu" replay --check --quiet "$tmp/ten/late-ok.case"
@@ -629,7 +638,8 @@ run "$snafu" replay --check "$tmp/ten/unfired.case"
 expect_error "two expect * lines" "$tmp/ten/unfired.case:9:8: expected one expect line per kernel"
 # unfired where the preemption fires, and the fired case's own verdict: MISMATCH
 sed -n '/^task/,$p' "$art" | grep -v '^expect' >"$tmp/ten/fires.case"
-printf 'expect 2.6.11-rc4 unfired\nexpect * ok\n' >>"$tmp/ten/fires.case"
+printf 'expect 2.6.11-rc4 unfired\nexpect olof-rfc %s\nexpect * ok\n' \
+	lockdep--recursive-read--mmap_sem--futex_wait >>"$tmp/ten/fires.case"
 run "$snafu" replay --check --quiet "$tmp/ten/fires.case"
 check "replay --check, unfired where it fires: exit 1 (got $rc)" test "$rc" = 1
 check "replay --check, unfired where it fires: MISMATCH" grep -q \

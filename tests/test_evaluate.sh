@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# snafu evaluate end to end: every kernel gets a row, the unfixed kernel's row is the
-# mmap_sem deadlock with a minimized case that replays, --markdown prints a table, the
+# snafu evaluate end to end: every kernel gets a row, the unfixed kernel's row is lockdep's
+# prediction of the mmap_sem deadlock with a minimized case that replays and a confirmed
+# case (snafu confirm) that deadlocks, --markdown prints a table, the
 # same seed gives the same table, bad flags exit 2 with one line, a missing or failing
 # fuzzer is reported, the default --out is next to snafu's directory whatever the
 # working directory. (tests/test_evaluate_parallel.sh: two at once, on a loaded machine.)
@@ -79,8 +80,8 @@ for k in "${kernels[@]}"; do
 	esac
 done
 set -- $(awk '$1 == "2.6.11-rc4"' "$tmp/rows")
-if [ "${2:-}" = finding ] && [ "${4#deadlock--do_page_fault--}" != "${4:-}" ]; then ok; else
-	bad "2.6.11-rc4: want a finding deadlock--do_page_fault--*, got '$*'"
+if [ "${2:-}" = finding ] && [ "${4#lockdep--recursive-read--mmap_sem--}" != "${4:-}" ]; then ok; else
+	bad "2.6.11-rc4: want a finding lockdep--recursive-read--mmap_sem--*, got '$*'"
 fi
 case_file=${5:-}
 if [ -f "$case_file" ]; then
@@ -92,6 +93,13 @@ if [ -f "$case_file" ]; then
 		grep -q "^DEDUP_TOKEN: ${4:-}\$" "$tmp/replay.out"
 	check "2.6.11-rc4's artifact is in $tmp/ev/2.6.11-rc4/" \
 		grep -q "from $tmp/ev/2.6.11-rc4/crash-" "$case_file"
+	# snafu confirm found the deadlock it predicts, at the same site
+	confirmed=$tmp/ev/2.6.11-rc4.confirmed.case
+	"$snafu" replay --kernel=2.6.11-rc4 "$confirmed" >"$tmp/replay.out" 2>&1
+	check "2.6.11-rc4's confirmed case deadlocks in do_page_fault" \
+		grep -q "^DEDUP_TOKEN: deadlock--do_page_fault--${4#lockdep--recursive-read--mmap_sem--}\$" "$tmp/replay.out"
+	"$snafu" replay --check --quiet "$confirmed" >"$tmp/check.out" 2>&1
+	check "2.6.11-rc4's confirmed case passes its expect lines" test $? = 0
 else
 	bad "2.6.11-rc4: no minimized case '$case_file'"
 fi

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The fuzzer end to end: it finds the deadlock from an empty corpus for fixed seeds
-# (bounded by executions, never by time), finds nothing on the fixed kernel, and
-# fuzz/run.sh turns a finding into a minimal readable case whose report shows the
-# article's table. Also: bad flags are refused with one line and exit 2 (the binary's --
+# (bounded by executions, never by time) with --no-lockdep, and lockdep's prediction of
+# it without; finds nothing on the fixed kernel; and fuzz/run.sh turns the prediction into
+# a minimal readable case, and snafu confirm into one whose report shows the article's
+# table. Also: bad flags are refused with one line and exit 2 (the binary's --
 # flags, fuzz/run.sh's libFuzzer flags); SIGINT to fuzz/run.sh says "interrupted", exit
 # 130; without -artifact_prefix the crash file goes to <bindir>/../artifacts/, not the
 # current directory; ASan and UBSan reports carry a stable DEDUP_TOKEN of ours (bugs
@@ -14,16 +15,30 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib.sh"
 
-# 1. From an empty corpus, a few fixed seeds, at most 50,000 executions each. The
-#    get_mempolicy entry is the same mmap_sem deadlock (REFERENCE.md), so any
-#    "possible deadlock in do_page_fault" counts.
+# 1. From an empty corpus, a few fixed seeds, at most 50,000 executions each, the
+#    deadlock oracle alone (--no-lockdep). The get_mempolicy entry is the same mmap_sem
+#    deadlock (REFERENCE.md), so any "possible deadlock in do_page_fault" counts.
 for seed in 1 2 3; do
 	mkdir -p "$tmp/empty$seed" "$tmp/art$seed"
-	"$bin/futex_mm_fuzzer" --kernel=2.6.11-rc4 -seed=$seed -runs=50000 \
+	"$bin/futex_mm_fuzzer" --kernel=2.6.11-rc4 --no-lockdep -seed=$seed -runs=50000 -print_final_stats=1 \
 		-artifact_prefix="$tmp/art$seed/" "$tmp/empty$seed" >"$tmp/log$seed" 2>&1
 	if grep -q '^DEDUP_TOKEN: deadlock--do_page_fault--' "$tmp/log$seed" &&
 		grep -q '^possible deadlock in do_page_fault' "$tmp/log$seed"; then ok; else
 		bad "seed $seed: no deadlock in do_page_fault within 50000 runs"; fi
+done
+# ... and with lockdep (the default), its prediction comes first: a get_user() or
+#    put_user() under mmap_sem, with no schedule needed (docs/lockdep.md)
+for seed in 1 2 3; do
+	rm -rf "$tmp/empty$seed" "$tmp/art$seed"
+	mkdir -p "$tmp/empty$seed" "$tmp/art$seed"
+	"$bin/futex_mm_fuzzer" --kernel=2.6.11-rc4 -seed=$seed -runs=50000 -print_final_stats=1 \
+		-artifact_prefix="$tmp/art$seed/" "$tmp/empty$seed" >"$tmp/ld$seed" 2>&1
+	n=$(grep -o 'number_of_executed_units: [0-9]*' "$tmp/ld$seed" | awk '{print $2}')
+	m=$(grep -o 'number_of_executed_units: [0-9]*' "$tmp/log$seed" | awk '{print $2}')
+	if grep -q '^DEDUP_TOKEN: lockdep--recursive-read--mmap_sem--' "$tmp/ld$seed" &&
+		grep -q '^possible recursive locking detected' "$tmp/ld$seed"; then ok; else
+		bad "seed $seed: no lockdep report within 50000 runs"; fi
+	echo "note: seed $seed: lockdep's report after ${n:-?} executions, the deadlock after ${m:-?}"
 done
 
 # 2. The merged fix: nothing in a bounded run from the seed corpus.
@@ -39,22 +54,29 @@ rc=$?
 if [ $rc = 2 ] && grep -q "valid kernels: 2.6.11-rc4" "$tmp/nope.log"; then ok; else
 	bad "--kernel=nope: exit $rc"; fi
 
-# 4. fuzz/run.sh: finding -> minimized case -> report with the article's table. The
-#    fuzzer is deterministic for a seed (no ASLR-dependent comparison feedback), so
-#    the first seeds whose first finding is futex_wait's are fixed: take the first. Run
-#    from the source tree, as ./build.sh fuzz does: the commands it prints name
-#    build/bin/snafu relative to the working directory.
+# 4. fuzz/run.sh: finding (lockdep's prediction) -> minimized case -> snafu confirm ->
+#    a deadlocking case whose report has the article's table. The fuzzer is deterministic
+#    for a seed (no ASLR-dependent comparison feedback), so the first seeds whose first
+#    finding is futex_wait's are fixed: take the first. Run from the source tree, as
+#    ./build.sh fuzz does: the commands it prints name build/bin/snafu relative to the
+#    working directory.
 export SNAFU_BIN=$bin SNAFU_FOUND=$tmp/found SNAFU_WORK=$tmp/work
 case_file=
 for seed in 1 2 3 4 5; do
 	rm -rf "$tmp/found" "$tmp/work"
 	(cd "$src" && bash fuzz/run.sh --kernel=2.6.11-rc4 -seed=$seed -runs=50000) >"$tmp/run.log" 2>&1
 	rc=$?
-	case_file=$(ls "$tmp"/found/2.6.11-rc4/deadlock--do_page_fault--futex_wait.case 2>/dev/null | head -1)
-	[ -n "$case_file" ] && break
+	predicted=$(ls "$tmp"/found/2.6.11-rc4/lockdep--recursive-read--mmap_sem--futex_wait.case 2>/dev/null | head -1)
+	case_file=$(ls "$tmp"/found/2.6.11-rc4/lockdep--recursive-read--mmap_sem--futex_wait.confirmed.case 2>/dev/null | head -1)
+	[ -n "$predicted" ] && break
 done
-if [ $rc = 1 ] && [ -n "$case_file" ]; then ok; else
-	bad "fuzz/run.sh: exit $rc, no futex_wait case for seeds 1..5"; tail -30 "$tmp/run.log"; fi
+if [ $rc = 1 ] && [ -n "$predicted" ] && [ -n "$case_file" ]; then ok; else
+	bad "fuzz/run.sh: exit $rc, no futex_wait prediction confirmed for seeds 1..5"; tail -30 "$tmp/run.log"; fi
+if [ -n "$predicted" ]; then
+	"$bin/snafu" replay --check --quiet "$predicted" >/dev/null && ok || bad "the predicted case fails its own expect lines"
+	grep -q "^predicted and confirmed: build/bin/snafu confirm found deadlock--do_page_fault--futex_wait: " "$tmp/run.log" &&
+		ok || bad "fuzz/run.sh did not say predicted and confirmed"
+fi
 if [ -n "$case_file" ]; then
 	tasks=$(grep -c '^task ' "$case_file")
 	ops=$(grep -c '^  ' "$case_file")

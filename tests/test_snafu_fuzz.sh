@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # snafu fuzz, the driver under fuzz/run.sh, ci/fuzz.sh and snafu evaluate: bad usage is
 # one line and exit 2 before anything is written; a short --runs campaign on 2.6.11-rc4
-# finds the deadlock, minimizes it into FOUND/KERNEL/SIGNATURE.case with its report and
-# input, and exits 1; with that signature in --known it exits 0; the same seed with
-# --fresh gives the same table; the seeds reach the fuzzer as a list in name order; a
+# finds lockdep's prediction of the deadlock, minimizes it into
+# FOUND/KERNEL/SIGNATURE.case with its report and input, confirms it with snafu confirm
+# into SIGNATURE.confirmed.case (a deadlock), says "predicted and confirmed" in its table,
+# and exits 1; with --no-lockdep it finds the deadlock itself; with that signature in
+# --known it exits 0; the same seed with --fresh gives the same table; the seeds reach
+# the fuzzer as a list in name order; a
 # sanitizer finding of the planted fuzzer is saved with the fuzzer's report, not
 # minimized; --fork runs to its time box; GITHUB_STEP_SUMMARY gets the markdown table.
 #
@@ -52,13 +55,15 @@ run "$snafu" fuzz --fuzzer="$tmp/nope" --out="$tmp/bad"
 check "fuzz --fuzzer=MISSING: exit 2, names it" grep -q "$tmp/nope" "$tmp/err"
 check "nothing written on bad usage" test ! -e "$tmp/bad"
 
-# 2. A campaign bounded in executions: 2.6.11-rc4's deadlock, minimized and saved.
+# 2. A campaign bounded in executions: 2.6.11-rc4's get_user() or put_user() under
+#    mmap_sem, which lockdep reports with no schedule, minimized, saved and confirmed.
 fuzz() { run "$snafu" fuzz --kernel=2.6.11-rc4 --seed=1 --runs=20000 --fresh --out="$tmp/out1" \
 	--found="$tmp/found" "$@"; }
 fuzz
 check "fuzz on 2.6.11-rc4: exit 1 (got $rc)" test "$rc" = 1
 [ "$rc" = 1 ] || show_output
-c=$(ls "$tmp"/found/2.6.11-rc4/deadlock--do_page_fault--*.case 2>/dev/null | head -1)
+c=$(ls "$tmp"/found/2.6.11-rc4/lockdep--recursive-read--mmap_sem--*.case 2>/dev/null |
+	grep -v '\.confirmed\.case$' | head -1)
 if [ -n "$c" ] && [ -s "${c%.case}.report" ] && [ -s "${c%.case}.input" ]; then ok; else
 	bad "no case, report and input in $tmp/found/2.6.11-rc4: '$(ls "$tmp/found/2.6.11-rc4" 2>&1)'"
 fi
@@ -69,29 +74,55 @@ check "the case expects its signature on 2.6.11-rc4" grep -qx "expect 2.6.11-rc4
 check "the report is the case's replay" grep -qx "DEDUP_TOKEN: $sig" "${c%.case}.report"
 check "the input is the fuzzer's artifact" cmp -s "${c%.case}.input" "$(ls "$tmp"/out1/2.6.11-rc4/crash-* | head -1)"
 check "the case came from the artifact" grep -q "minimized by snafu minimize from $tmp/out1/2.6.11-rc4/crash-" "${c:-/dev/null}"
+# confirmed: snafu confirm's case beside it deadlocks in do_page_fault, at the same site
+cc=${c%.case}.confirmed.case
+dsig=deadlock--do_page_fault--${sig#lockdep--recursive-read--mmap_sem--}
+check "the confirmed case is there: $cc" test -s "$cc"
+check "the confirmed case expects $dsig on 2.6.11-rc4" grep -qx "expect 2.6.11-rc4 $dsig" "$cc"
+"$snafu" replay --check --quiet "$cc" >"$tmp/check.out" 2>&1
+check "the confirmed case passes its expect lines" test $? = 0
+check "the confirmed case says what it confirms" grep -q "^# confirms the lockdep prediction $sig on 2.6.11-rc4" "$cc"
 check "stdout: NEW finding" grep -q "^fuzz: 2.6.11-rc4: NEW finding $sig: " "$tmp/out"
 check "stdout: the replay command" grep -qF "reproduce with: $snafu replay --kernel=2.6.11-rc4 $c" "$tmp/out"
-check "stdout: the table" grep -q "^2\.6\.11-rc4  *[0-9][0-9]*  $sig (1)  0 known, 1 new  NEW\$" "$tmp/out"
-check "stderr: the finding line" grep -q "^fuzz: 2.6.11-rc4: finding after [0-9]* executions, .*: $sig -> $c\$" "$tmp/err"
+check "stdout: predicted and confirmed" grep -qF "predicted and confirmed: $snafu confirm found $dsig: $cc" "$tmp/out"
+check "stdout: the confirmed case's replay command" grep -qF "reproduce the deadlock with: $snafu replay --kernel=2.6.11-rc4 $cc" "$tmp/out"
+check "stdout: the table" grep -q "^2\.6\.11-rc4  *[0-9][0-9]*  $sig (1; predicted and confirmed)  0 known, 1 new  NEW\$" "$tmp/out"
+check "stderr: the finding line" grep -q "^fuzz: 2.6.11-rc4: finding after [0-9]* executions, .*: $sig -> $c (confirmed: $cc)\$" "$tmp/err"
 check "stderr: NEW findings" grep -qx "fuzz: NEW findings: $c" "$tmp/err"
 check "the seeds: a list in name order" test "$(cat "$tmp/out1/2.6.11-rc4/seeds.txt")" = \
 	"$(cd "$src/corpus/futex_mm_fuzzer" && LC_ALL=C ls | sed "s|^|$tmp/out1/2.6.11-rc4/seeds/|" | paste -sd,)"
 check "the fuzzer got the list" grep -q "^fuzz: each runs .* -seed_inputs=@$tmp/out1/KERNEL/seeds.txt $tmp/out1/KERNEL/corpus " "$tmp/err"
-awk '/^kernel  +executions/ {on = 1} on && /^$/ {exit} on' "$tmp/out" >"$tmp/table1"
+# (the columns squeezed: the known row's cell is shorter, so the padding differs)
+awk '/^kernel  +executions/ {on = 1} on && /^$/ {exit} on' "$tmp/out" | tr -s ' ' >"$tmp/table1"
 
-# 3. The same seed, from an empty corpus again: the same table; known: exit 0.
+# 3. The same seed, from an empty corpus again: the same table (a known signature is not
+#    confirmed again); known: exit 0.
 rm -rf "$tmp/found"
 printf '# known\n2.6.11-rc4 %s\n' "$sig" >"$tmp/known.txt"
 fuzz --known="$tmp/known.txt"
 check "fuzz with the signature known: exit 0 (got $rc)" test "$rc" = 0
 check "known: nothing saved" test ! -e "$tmp/found"
 check "known: the row" grep -q "^2\.6\.11-rc4  *[0-9][0-9]*  $sig (1)  1 known, 0 new  known bugs only\$" "$tmp/out"
-sed 's/1 known, 0 new  known bugs only$/0 known, 1 new  NEW/' "$tmp/out" |
-	awk '/^kernel  +executions/ {on = 1} on && /^$/ {exit} on' >"$tmp/table2"
+sed 's/ (1)  1 known, 0 new  known bugs only$/ (1; predicted and confirmed)  0 known, 1 new  NEW/' "$tmp/out" |
+	awk '/^kernel  +executions/ {on = 1} on && /^$/ {exit} on' | tr -s ' ' >"$tmp/table2"
 if [ -s "$tmp/table1" ] && cmp -s "$tmp/table1" "$tmp/table2"; then ok; else
 	bad "the same seed, --fresh: a different table"
 	diff "$tmp/table1" "$tmp/table2" | sed 's/^/    /'
 fi
+
+# 2b. --no-lockdep: the fuzzer's deadlock oracle alone; it finds the deadlock itself.
+run "$snafu" fuzz --kernel=2.6.11-rc4 --seed=1 --runs=20000 --fresh --no-lockdep \
+	--out="$tmp/out1n" --found="$tmp/foundn"
+check "fuzz --no-lockdep on 2.6.11-rc4: exit 1 (got $rc)" test "$rc" = 1
+cn=$(ls "$tmp"/foundn/2.6.11-rc4/deadlock--do_page_fault--*.case 2>/dev/null | head -1)
+check "--no-lockdep: a deadlock case: '$(ls "$tmp/foundn/2.6.11-rc4" 2>&1)'" test -n "$cn"
+signn=$(basename "${cn:-x.case}" .case)
+"$snafu" replay --check --quiet "${cn:-/nonexistent}" >"$tmp/check.out" 2>&1
+check "--no-lockdep: the case passes its expect lines" test $? = 0
+check "--no-lockdep: no confirm" test -z "$(ls "$tmp"/foundn/2.6.11-rc4/*.confirmed.case 2>/dev/null)"
+check "--no-lockdep: the table" grep -q "^2\.6\.11-rc4  *[0-9][0-9]*  $signn (1)  0 known, 1 new  NEW\$" "$tmp/out"
+check "--no-lockdep: the fuzzer is told" grep -q "^fuzz: each runs .* --no-lockdep " "$tmp/err"
+check "--no-lockdep: the command line says it" grep -q "^command: .* --fresh --no-lockdep " "$tmp/out"
 
 # 4. The fixed kernel: no finding in the budget, exit 0; the corpus stays for the next run.
 run "$snafu" fuzz --kernel=2.6.11 --seed=1 --runs=3000 --out="$tmp/out2" --found="$tmp/found2" --markdown

@@ -112,6 +112,12 @@ bool case_expect_met(const char *want, const struct run_result *r)
 int case_write_minimized(struct program *p, const struct kernel_config *k, const char *verdict,
 			 const char *in, const char *by, const char *out)
 {
+	return case_write_minimized_note(p, k, verdict, in, by, NULL, out);
+}
+
+int case_write_minimized_note(struct program *p, const struct kernel_config *k, const char *verdict,
+			      const char *in, const char *by, const char *note, const char *out)
+{
 	struct run_opts quiet = {0}, traced = {.trace = true};
 	struct run_result r;
 	int before_ops = p->nops, before_pre = p->npreempts;
@@ -161,6 +167,11 @@ int case_write_minimized(struct program *p, const struct kernel_config *k, const
 		before_pre, runs);
 	fprintf(f, "# replay: build/bin/snafu replay --kernel=%s %s\n", k->name,
 		out && strcmp(out, "-") ? out : "THIS.case");
+	for (const char *l = note; l && *l;) { /* each line as a comment */
+		size_t n = strcspn(l, "\n");
+		fprintf(f, "# %.*s\n", (int)n, l);
+		l += n + (l[n] == '\n');
+	}
 	for (int i = 0; i < nnotes; i++)
 		fputs(notes[i], f);
 	prog_print(p, f);

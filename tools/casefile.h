@@ -41,5 +41,9 @@ bool case_expect_met(const char *want, const struct run_result *r);
  * comment. Returns 0, or 2 after one line on stderr. */
 int case_write_minimized(struct program *p, const struct kernel_config *k, const char *verdict,
 			 const char *in, const char *by, const char *out);
+/* The same, with NOTE (one or more lines, each ending in a newline; NULL: none) as
+ * comment lines after the header: snafu confirm says what it confirmed. */
+int case_write_minimized_note(struct program *p, const struct kernel_config *k, const char *verdict,
+			      const char *in, const char *by, const char *note, const char *out);
 
 #endif

@@ -31,7 +31,10 @@
  * minimize: saved with the fuzzer's report. A signature that --known lists for the
  * kernel is known; any other is new: the smallest input with it is minimized (`snafu
  * minimize`) into FOUND/KERNEL/SIGNATURE.case, its report beside it (.report, `snafu
- * replay`), the raw input too (.input). One table closes the run.
+ * replay`), the raw input too (.input). A new lockdep prediction (lockdep--...) then
+ * goes to `snafu confirm` (tools/confirm.c), which looks for a schedule that deadlocks
+ * and writes it to FOUND/KERNEL/SIGNATURE.confirmed.case: the table says "predicted and
+ * confirmed" or "predicted only". One table closes the run.
  *
  * With --merge, the inputs that add coverage are then merged into the seed corpus
  * (--merge-into=DIR): `-merge=1` into a temporary copy of it (the checked-in seeds stay,
@@ -81,6 +84,7 @@
 #include "fuzzdrv.h"
 
 #include "cli.h"
+#include "confirm.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -109,7 +113,7 @@ struct fuzz_run {
 	const char *name;
 	long long runs, seconds;
 	long jobs;
-	bool fork, fresh, merge, markdown;
+	bool fork, fresh, merge, markdown, no_lockdep;
 	const char *ops;
 	unsigned long long seed;
 	const char *kernel_args[64]; /* --kernel values; none: the plan's default */
@@ -514,6 +518,7 @@ enum {
 	D_MERGE_INTO,
 	D_FUZZER,
 	D_MARKDOWN,
+	D_NO_LOCKDEP,
 	D_COUNT
 };
 static const struct {
@@ -537,6 +542,7 @@ static const struct {
     [D_MERGE_INTO] = {FUZZ_MERGE, "--merge-into=", "--merge-into=DIR"},
     [D_FUZZER] = {FUZZ_FUZZER, "--fuzzer=", "--fuzzer=PATH"},
     [D_MARKDOWN] = {FUZZ_MARKDOWN, "--markdown", "--markdown"},
+    [D_NO_LOCKDEP] = {FUZZ_LOCKDEP, "--no-lockdep", "--no-lockdep"},
 };
 
 /* A decimal number in lo..hi, digits only, or one line naming WHAT, exit 2. */
@@ -659,6 +665,9 @@ static void parse(struct fuzz_run *r, int argc, char **argv)
 			break;
 		case D_MARKDOWN:
 			r->markdown = true;
+			break;
+		case D_NO_LOCKDEP:
+			r->no_lockdep = true;
 			break;
 		default:
 			if (!(p->opts & FUZZ_LIBFUZZER) || a[0] != '-' || a[1] < 'a' ||
@@ -895,6 +904,8 @@ static void fuzzer_args(const struct fuzz_run *r, const char *fuzzer, const stru
 	arg(a, "%s", fuzzer);
 	arg(a, "--kernel=%s", j->k->name);
 	arg(a, "--ops=%s", r->ops);
+	if (r->no_lockdep)
+		arg(a, "--no-lockdep");
 	if (r->p->progress && !r->fork) /* fork mode's workers would each write it */
 		arg(a, "--progress=%s/progress", j->dir);
 	if (r->runs)
@@ -993,7 +1004,7 @@ static bool is_artifact(const char *name)
 /* snafu's verdict on each of FILES on kernel K (VERDICTS[i], "" where it gave none): one
  * `snafu replay --quiet --input=bytes` for a few hundred files, its output in SCRATCH. */
 static void replay_verdicts(const struct fuzz_run *r, const struct kernel_config *k, char **files,
-			    int n, char (*verdicts)[256], const char *scratch)
+			    int n, char (*verdicts)[256], const char *scratch, bool no_lockdep)
 {
 	char tag[96];
 
@@ -1006,6 +1017,8 @@ static void replay_verdicts(const struct fuzz_run *r, const struct kernel_config
 		arg(&a, "--quiet");
 		arg(&a, "--input=bytes");
 		arg(&a, "--kernel=%s", k->name);
+		if (no_lockdep)
+			arg(&a, "--no-lockdep");
 		for (int i = s; i < e; i++)
 			arg(&a, "%s", files[i]);
 		run_to(&a, scratch, false); /* exit 1 on a finding: the lines say it */
@@ -1081,7 +1094,7 @@ static void classify(const struct fuzz_run *r, struct fuzz_job *j)
 		}
 	free_names(names, n);
 	pathf(scratch, sizeof(scratch), "%s/replay.log", j->dir);
-	replay_verdicts(r, j->k, paths, m, verdicts, scratch);
+	replay_verdicts(r, j->k, paths, m, verdicts, scratch, r->no_lockdep);
 	for (int i = 0; i < m && !interrupted; i++) {
 		const char *base = strrchr(paths[i], '/') + 1;
 		char sig[256];
@@ -1129,8 +1142,44 @@ static bool is_sanitizer(const char *sig)
 	       strstr(sig, "sanitizer--");
 }
 
+/* A lockdep prediction, minimized into f->casefile: `snafu confirm` searches for the
+ * schedule that deadlocks (tools/confirm.c) and writes BASE.confirmed.case; its log is
+ * OUT/KERNEL/confirm.log. */
+static void confirm(const struct fuzz_run *r, const struct fuzz_job *j, struct fuzz_finding *f)
+{
+	char log[PATH_LEN], out[PATH_LEN];
+	struct args a = {0};
+
+	pathf(log, sizeof(log), "%s/confirm.log", j->dir);
+	pathf(out, sizeof(out), "%s.confirmed.case", f->base);
+	unlink(out);
+	arg(&a, "%s", r->exe);
+	arg(&a, "confirm");
+	arg(&a, "--kernel=%s", j->k->name);
+	arg(&a, "--runs=%d", CONFIRM_DEFAULT_RUNS);
+	arg(&a, "-o");
+	arg(&a, "%s", out);
+	arg(&a, "%s", f->casefile);
+	int status = run_to(&a, log, true);
+	if (WIFEXITED(status) && WEXITSTATUS(status) <= 1)
+		f->confirm = WEXITSTATUS(status) == 0 ? 1 : -1;
+	else if (!interrupted)
+		fprintf(stderr, "snafu %s: %s: confirming %s failed; see %s\n", r->name, j->k->name,
+			f->casefile, log);
+	if (f->confirm > 0) {
+		/* the deadlock's signature: the first line of the case, "# SIGNATURE" */
+		char *text = slurp(out);
+		snprintf(f->confirmed, sizeof(f->confirmed), "%s", out);
+		if (text && !strncmp(text, "# ", 2))
+			snprintf(f->deadlock, sizeof(f->deadlock), "%.*s",
+				 (int)strcspn(text + 2, "\n"), text + 2);
+		free(text);
+	}
+}
+
 /* Finding f of job j as BASE.input and BASE.report, and minimized into BASE.case when
- * snafu replays it: BASE is FOUND/KERNEL/SIGNATURE, or OUT/KERNEL with cases_in_out. */
+ * snafu replays it: BASE is FOUND/KERNEL/SIGNATURE, or OUT/KERNEL with cases_in_out. A
+ * lockdep prediction goes to snafu confirm as well. */
 static void save(const struct fuzz_run *r, struct fuzz_job *j, struct fuzz_finding *f)
 {
 	char dir[PATH_LEN], name[256], path[PATH_LEN], log[PATH_LEN];
@@ -1171,6 +1220,8 @@ static void save(const struct fuzz_run *r, struct fuzz_job *j, struct fuzz_findi
 			fprintf(stderr, "snafu %s: %s: minimizing %s failed; see %s\n", r->name,
 				j->k->name, f->input, log);
 	}
+	if (f->casefile[0] && !strncmp(f->sig, "lockdep--", 9))
+		confirm(r, j, f);
 	pathf(path, sizeof(path), "%s.report", f->base);
 	if (f->casefile[0]) {
 		arg(&a, "%s", r->exe);
@@ -1237,6 +1288,15 @@ static void show(const struct fuzz_run *r, const struct fuzz_job *j, const struc
 			free(text);
 		}
 		printf("reproduce with: %s replay --kernel=%s %s\n", me, k, c);
+		if (f->confirm > 0)
+			printf("predicted and confirmed: %s confirm found %s: %s\n"
+			       "reproduce the deadlock with: %s replay --kernel=%s %s\n",
+			       shown(r->exe), f->deadlock, shown(f->confirmed), me, k,
+			       shown(f->confirmed));
+		else if (f->confirm < 0)
+			printf("predicted only: %s confirm found no schedule that deadlocks within "
+			       "%d executions\n",
+			       me, CONFIRM_DEFAULT_RUNS);
 		printf("picture it with: %s trace --kernel=%s %s -o %s.html\n", me, k, c, c);
 		printf("debug it with:  %s record --kernel=%s %s   (rr, else gdb at the finding's "
 		       "step)\n",
@@ -1302,6 +1362,9 @@ static void finish(struct fuzz_run *r, struct fuzz_job *j, int status, struct fu
 			appendf(line, sizeof(line), " -> %s%s",
 				f->casefile[0] ? f->casefile : f->base,
 				f->casefile[0] ? "" : ".input");
+		if (f->confirm)
+			appendf(line, sizeof(line), f->confirm > 0 ? " (confirmed: %s)" : "%s",
+				f->confirm > 0 ? f->confirmed : " (predicted only)");
 	}
 	t->findings += j->nf;
 	t->unknown += r->p->judge ? j->nnew : 0;
@@ -1440,7 +1503,10 @@ static void run_all(struct fuzz_run *r, struct fuzz_totals *t)
 }
 
 /* --merge: the new inputs with new coverage (edges only) that find nothing on any
- * kernel, into merge_into. */
+ * kernel, into merge_into. Nothing but lockdep's prediction, that is: the seeds are
+ * programs whose deadlock, if any, the fuzzer must find the schedule of, and on
+ * 2.6.11-rc4 nearly every futex program makes the prediction (the fuzzer merges and
+ * the inputs replay with --no-lockdep). */
 static void merge(struct fuzz_run *r)
 {
 	char tmp[PATH_LEN], corpus[PATH_LEN], path[PATH_LEN], scratch[PATH_LEN];
@@ -1462,6 +1528,7 @@ static void merge(struct fuzz_run *r)
 		pathf(log, sizeof(log), "%s/merge.log", j->dir);
 		arg(&a, "%s", r->fuzzer);
 		arg(&a, "--kernel=%s", j->k->name);
+		arg(&a, "--no-lockdep");
 		arg(&a, "-merge=1");
 		arg(&a, "-use_counters=0");
 		arg(&a, "-timeout=25");
@@ -1490,7 +1557,7 @@ static void merge(struct fuzz_run *r)
 		if (!nnew)
 			break;
 		memset(verdicts, 0, (size_t)nnew * sizeof(*verdicts));
-		replay_verdicts(r, k, files, nnew, verdicts, scratch);
+		replay_verdicts(r, k, files, nnew, verdicts, scratch, true);
 		for (int i = 0; i < nnew; i++)
 			ok[i] += !strcmp(verdicts[i], "ok");
 	}
@@ -1602,6 +1669,8 @@ static void command_line(const struct fuzz_run *r, char *buf, size_t len)
 		appendf(buf, len, " --seed=%llu", r->seed);
 	if ((o & FUZZ_FRESH) && r->fresh)
 		appendf(buf, len, " --fresh");
+	if (r->no_lockdep)
+		appendf(buf, len, " --no-lockdep");
 	appendf(buf, len, " --out=%s", r->out);
 	if (o & FUZZ_FOUND)
 		appendf(buf, len, " --found=%s", shown(r->found));
@@ -1747,8 +1816,11 @@ static void fuzz_row(const struct fuzz_job *j, char c[FUZZ_CELLS][FUZZ_PATH], bo
 	else
 		snprintf(c[1], FUZZ_PATH, "?");
 	snprintf(c[2], FUZZ_PATH, "%s", j->nf ? "" : "-");
-	for (int i = 0; i < j->nf; i++)
-		appendf(c[2], FUZZ_PATH, "%s%s (%d)", i ? ", " : "", j->f[i].sig, j->f[i].count);
+	for (int i = 0; i < j->nf; i++) /* a lockdep prediction: confirmed by snafu confirm? */
+		appendf(c[2], FUZZ_PATH, "%s%s (%d%s)", i ? ", " : "", j->f[i].sig, j->f[i].count,
+			j->f[i].confirm > 0   ? "; predicted and confirmed"
+			: j->f[i].confirm < 0 ? "; predicted only"
+					      : "");
 	if (j->error)
 		snprintf(c[3], FUZZ_PATH, "-");
 	else
@@ -1773,7 +1845,9 @@ const char fuzz_help[] =
     "  fuzz [OPTIONS] [libFuzzer flags -NAME=VALUE]\n"
     "                          fuzz kernels with libFuzzer, sort the findings by\n"
     "                          signature, minimize each new one into FOUND/KERNEL/\n"
-    "                          SIGNATURE.case (with .report and .input), print a table;\n"
+    "                          SIGNATURE.case (with .report and .input), run snafu\n"
+    "                          confirm on each new lockdep prediction (.confirmed.case\n"
+    "                          when one deadlocks), print a table;\n"
     "                          a progress line every 3 s; exit 1 on a new finding, 2 on\n"
     "                          a fuzzer that failed, 130 when interrupted\n"
     "      --kernel=NAME       a kernel to fuzz, repeatable; all: every kernel (default\n"
@@ -1795,18 +1869,22 @@ const char fuzz_help[] =
     "      --known=FILE        KERNEL SIGNATURE lines (ci/known-findings.txt): what a\n"
     "                          kernel may find without it being new\n"
     "      --merge             afterwards, merge the inputs that add coverage and find\n"
-    "                          nothing on any kernel into corpus/futex_mm_fuzzer\n"
+    "                          nothing on any kernel (lockdep aside) into\n"
+    "                          corpus/futex_mm_fuzzer\n"
     "      --no-merge          leave it alone (the default)\n"
     "      --merge-into=DIR    merge into DIR instead\n"
     "      --fuzzer=PATH       the fuzz target (default: futex_mm_fuzzer beside snafu)\n"
     "      --markdown          print the table as GitHub markdown (and with\n"
-    "                          $GITHUB_STEP_SUMMARY set, append it there)\n";
+    "                          $GITHUB_STEP_SUMMARY set, append it there)\n"
+    "      --no-lockdep        find deadlocks only: lockdep's predictions (lockdep--...)\n"
+    "                          are not findings (default: they are, and snafu confirm\n"
+    "                          runs on each new one)\n";
 
 static const struct fuzz_plan fuzz_plan = {
     .name = "fuzz",
     .opts = FUZZ_KERNEL | FUZZ_RUNS | FUZZ_SECONDS | FUZZ_JOBS | FUZZ_FORK | FUZZ_OPS | FUZZ_SEED |
 	    FUZZ_FRESH | FUZZ_OUT | FUZZ_FOUND | FUZZ_KNOWN | FUZZ_MERGE | FUZZ_FUZZER |
-	    FUZZ_MARKDOWN | FUZZ_LIBFUZZER,
+	    FUZZ_MARKDOWN | FUZZ_LIBFUZZER | FUZZ_LOCKDEP,
     .ops = "futex",
     .progress = true,
     .judge = true,

@@ -31,6 +31,7 @@ enum {
 	FUZZ_FUZZER = 1u << 12,
 	FUZZ_MARKDOWN = 1u << 13,
 	FUZZ_LIBFUZZER = 1u << 14, /* libFuzzer's own -NAME=VALUE flags */
+	FUZZ_LOCKDEP = 1u << 15,   /* --no-lockdep: the fuzzer's deadlock oracle alone */
 };
 
 /* One signature found on one kernel. */
@@ -43,6 +44,11 @@ struct fuzz_finding {
 	bool known;               /* listed in --known for this kernel */
 	char base[FUZZ_PATH];     /* saved as BASE.input and BASE.report; "": not saved */
 	char casefile[FUZZ_PATH]; /* BASE.case, the minimized case; "": none */
+	/* a lockdep prediction (lockdep--...) that snafu confirm tried: 1 confirmed, into
+	 * BASE.confirmed.case (confirmed), -1 not confirmed ("predicted only"); 0: not tried */
+	int confirm;
+	char confirmed[FUZZ_PATH];
+	char deadlock[256]; /* the confirmed case's verdict */
 };
 
 /* One kernel's fuzzer and what came of it. */

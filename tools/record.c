@@ -34,6 +34,7 @@
 
 #include "../prog/exec.h"
 #include "../ref/kernels.h"
+#include "../ref/lockdep.h"
 #include "cli.h"
 
 #include <errno.h>
@@ -381,6 +382,8 @@ static const char *finding_break(enum sim_result res)
 		return "kernel_bug"; /* a checker's BUG */
 	case SIM_LIVELOCK:
 		return "sim_stop"; /* the step budget ran out */
+	case SIM_PREDICTED:
+		return "lockdep_bug"; /* lockdep's report, made while the run went on */
 	case SIM_OK:
 		break;
 	}
@@ -393,6 +396,7 @@ struct plan {
 	const struct kernel_config *k;
 	struct run_result r;
 	struct sim_decision pre; /* the schedule's last preemption; step 0: none */
+	uint64_t at;             /* the finding's step: the run's last, or lockdep's report */
 };
 
 /* What the developer lands on. */
@@ -403,8 +407,10 @@ static const char *landing(const struct plan *p)
 
 static void print_summary(const struct plan *p)
 {
-	printf("%s [%s]: %s at step %llu, the run's last scheduling point", p->casefile, p->k->name,
-	       p->r.verdict, (unsigned long long)p->r.steps);
+	printf("%s [%s]: %s at step %llu, %s", p->casefile, p->k->name, p->r.verdict,
+	       (unsigned long long)p->at,
+	       p->r.result == SIM_PREDICTED ? "where lockdep made its report"
+					    : "the run's last scheduling point");
 	if (p->pre.step)
 		printf(" (the schedule's last preemption: step %llu, T%d at %s, op %u.%u, to T%d)",
 		       (unsigned long long)p->pre.step, p->pre.from, p->pre.site, p->pre.op,
@@ -414,7 +420,7 @@ static void print_summary(const struct plan *p)
 
 static void print_fallback(const struct plan *p)
 {
-	unsigned long long n = p->r.steps, from = p->pre.step ? p->pre.step : 1;
+	unsigned long long n = p->at, from = p->pre.step && p->pre.step <= n ? p->pre.step : 1;
 	const char *brk = finding_break(p->r.result);
 	char why[1024];
 	enum gdb_verdict gdb = gdb_probe(p->self_abs, why, sizeof(why));
@@ -539,6 +545,7 @@ int cmd_record(int argc, char **argv)
 	struct run_opts quiet = {0};
 	prog_run(&prog, k, &quiet, &p.r);
 	p.pre = sim_last_preempt;
+	p.at = p.r.result == SIM_PREDICTED ? lockdep_prediction()->step : p.r.steps;
 	p.k = k;
 	p.casefile = shell_word(in, w1, sizeof(w1));
 	p.self = shell_word(self, w2, sizeof(w2));

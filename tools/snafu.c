@@ -14,6 +14,7 @@
 #include "../ref/kernels.h"
 #include "casefile.h"
 #include "cli.h"
+#include "confirm.h"
 #include "evaluate.h"
 #include "fuzzdrv.h"
 #include "opdoc.h"
@@ -58,6 +59,8 @@ static const struct cli_command commands[] = {
      "      --digest            print the trace digest of each run\n"
      "      --trace             print every event of the run\n"
      "      --no-schedule       ignore the case's preemptions\n"
+     "      --no-lockdep        deadlocks only: no lockdep prediction (lockdep--...;\n"
+     "                          a deadlock in the same run comes first anyway)\n"
      "      --quiet             print no report, only the verdict line\n"
      "      --stop-at-step=N    raise SIGTRAP at the run's N-th scheduling point, for\n"
      "                          gdb (without a debugger the process dies of it)\n"
@@ -73,6 +76,7 @@ static const struct cli_command commands[] = {
      "                          shrink a case or fuzzer input with a finding to a small\n"
      "                          readable case with the same signature, with expect lines\n"
      "                          for every kernel\n"},
+    {"confirm", cmd_confirm, true, confirm_value_opts, confirm_help},
     {"stress", cmd_stress, true, stress_values,
      "  stress [--kernel=NAME] [--threads=N] [--seconds=S] [--seed=S] [--hang-ms=MS] "
      "[CASE]\n"
@@ -107,7 +111,8 @@ static const struct cli_command commands[] = {
      "      --seed=S            libFuzzer's seed, 1..4294967295 (default 1)\n"
      "      --out=DIR           corpora, logs, artifacts, cases (default: evaluate/ beside\n"
      "                          snafu's directory, build/evaluate for build/bin/snafu)\n"
-     "      --markdown          print the table as GitHub markdown\n"},
+     "      --markdown          print the table as GitHub markdown\n"
+     "      --no-lockdep        deadlocks only: lockdep's predictions are no finding\n"},
 };
 #define NCOMMANDS ((int)(sizeof(commands) / sizeof(commands[0])))
 
@@ -139,7 +144,7 @@ static void print_trace(FILE *out)
 }
 
 struct replay_opts {
-	bool check, digest, trace, quiet, nosched;
+	bool check, digest, trace, quiet, nosched, no_lockdep;
 	long repeat;
 	unsigned long long stop_at;
 };
@@ -163,6 +168,7 @@ static int replay_one(const struct replay_opts *ro, const char *path, const stru
 	const char *name = case_name(path);
 	struct run_opts o = {.trace = !ro->quiet || ro->trace,
 			     .no_schedule = ro->nosched,
+			     .no_lockdep = ro->no_lockdep,
 			     .stop_at_step = ro->stop_at};
 	struct run_result r, first_r;
 	int status = 0;
@@ -225,7 +231,8 @@ static int replay_one(const struct replay_opts *ro, const char *path, const stru
 static int cmd_replay(int argc, char **argv)
 {
 	const struct kernel_config *only = NULL;
-	bool check = false, digest = false, trace = false, quiet = false, nosched = false;
+	bool check = false, digest = false, trace = false, quiet = false, nosched = false,
+	     no_lockdep = false;
 	long repeat = 1;
 	unsigned long long stop_at = 0;
 	int first = argc, status = 0;
@@ -244,6 +251,8 @@ static int cmd_replay(int argc, char **argv)
 			quiet = true;
 		else if (!strcmp(a, "--no-schedule"))
 			nosched = true;
+		else if (!strcmp(a, "--no-lockdep"))
+			no_lockdep = true;
 		else if (!strncmp(a, "--repeat=", 9)) {
 			char *end;
 			repeat = strtol(a + 9, &end, 10);
@@ -257,7 +266,7 @@ static int cmd_replay(int argc, char **argv)
 				die_usage("--stop-at-step=N with N >= 1", a, i + 1);
 		} else if (a[0] == '-' && a[1])
 			die_usage("--kernel=NAME, --check, --repeat=N, --digest, --trace, "
-				  "--no-schedule, --stop-at-step=N or --quiet",
+				  "--no-schedule, --no-lockdep, --stop-at-step=N or --quiet",
 				  a, i + 1);
 		else {
 			first = i;
@@ -274,6 +283,7 @@ static int cmd_replay(int argc, char **argv)
 				 .trace = trace,
 				 .quiet = quiet,
 				 .nosched = nosched,
+				 .no_lockdep = no_lockdep,
 				 .repeat = repeat,
 				 .stop_at = stop_at};
 	for (int c = first; c < argc; c++) {
@@ -519,10 +529,15 @@ static int cmd_stress(int argc, char **argv)
 	};
 	struct run_result r;
 	prog_run(&p, k, &o, &r);
-	if (r.result == SIM_OK) {
+	if (r.result == SIM_OK || r.result == SIM_PREDICTED) {
 		printf("stress: no hang in %.1f s, %llu iterations\n", sim_now() / 1000.0,
 		       (unsigned long long)r.iterations);
-		return 0;
+		if (r.result == SIM_OK)
+			return 0;
+		/* lockdep's prediction, made on the way: a finding, though nothing hung */
+		printf("stress: lockdep predicted %s\n", r.verdict);
+		prog_report(stdout, k);
+		return 1;
 	}
 	uint64_t at = sim_now(), began = sim_hung_since();
 	printf("stress: %s: hung after %.2f s (reported at %.2f s, %ld ms without progress), "
