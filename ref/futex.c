@@ -1,5 +1,6 @@
 /* kernel/futex.c as of February/March 2005, for the four ways of reading the futex word
- * (see kernels.h). The step order follows the real file so the two read side by side.
+ * (see kernels.h), and Hidetoshi Seto's reordering of futex_wait (2.6.10-rc2). The step
+ * order follows the real file so the two read side by side.
  *
  * Not modelled: FUTEX_FD (returns -ENOSYS here), non-linear shared mappings, key
  * reference counts (inodes here outlive every waiter of a run). The timeout is taken
@@ -405,6 +406,24 @@ retry:
 		}
 		list_add_tail(&q.list, &bh->chain);
 		spin_unlock(&bh->lock);
+		goto queued;
+	}
+
+	if (kcfg->futex_wait_read_first) {
+		/* 2.6.10-rc2: Hidetoshi Seto's futex_wait-fix.patch (2.6.10-rc1-mm5; undone by
+		 * Andrew Morton's revert-futex_wait-fix, LKML 2004-11-14): get_user() and the
+		 * compare first, queue_me() only on a match. A waker that changes the word
+		 * and calls FUTEX_WAKE between the two does not find this waiter, which then
+		 * queues and sleeps (Jamie Lokier, "Futex queue_me/get_user ordering"). */
+		if (get_user(curval, uaddr) != 0) {
+			ret = -EFAULT;
+			goto out_release_sem;
+		}
+		if ((int)curval != val) {
+			ret = -EWOULDBLOCK;
+			goto out_release_sem;
+		}
+		queue_me(&q);
 		goto queued;
 	}
 
