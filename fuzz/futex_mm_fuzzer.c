@@ -2,13 +2,17 @@
  * run on one kernel; every finding of the watchdog and the checkers ends in a report, a
  * DEDUP_TOKEN line and abort(), so libFuzzer saves the input.
  *
- *   futex_mm_fuzzer [--kernel=NAME] [--ops=futex|all] [--progress=FILE] [libFuzzer flags]
- *                   [CORPUS...]
+ *   futex_mm_fuzzer [--kernel=NAME] [--ops=futex|all] [--oracles=LIST] [--progress=FILE]
+ *                   [libFuzzer flags] [CORPUS...]
  *
  * --ops=futex (the default): programs use every op but mincore; inputs with a mincore
  * are rejected (not run, not kept). mincore's own deadlock (CVE-2006-4814) is in every
  * 2005 kernel, fixed futex code or not, and would hide what a run on a futex fix is
  * meant to tell. --ops=all lets it in, as `snafu evaluate` does.
+ *
+ * --oracles=LIST: what counts as a finding (prog/oracle.h, docs/oracles.md): some of
+ * deadlock, lost-wakeup and result, comma-separated, or all or default (the default: all
+ * three). The same list goes to snafu replay and snafu minimize (snafu fuzz does that).
  *
  * --progress=FILE: about once a second, rewrite FILE with the executions so far, for
  * fuzz/run.sh's progress line (libFuzzer itself prints only on new coverage).
@@ -51,6 +55,7 @@
 
 static const struct kernel_config *kernel;
 static const char *progress_file;
+static unsigned oracles; /* run_opts.oracles: 0, the default set, unless --oracles= */
 bool snafu_fuzz_all_ops; /* read by the mutator too */
 static unsigned long long executions;
 
@@ -110,7 +115,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 			name = a + 9;
 		else if (!strncmp(a, "--progress=", 11) && a[11])
 			progress_file = a + 11;
-		else if (!strcmp(a, "--ops=all"))
+		else if (!strncmp(a, "--oracles=", 10)) {
+			char err[256];
+			oracles = oracles_parse(a + 10, err, sizeof(err));
+			if (!oracles) {
+				fprintf(stderr, "futex_mm_fuzzer: '%s': expected LIST %s\n", a,
+					err);
+				exit(2);
+			}
+		} else if (!strcmp(a, "--ops=all"))
 			snafu_fuzz_all_ops = true;
 		else if (!strcmp(a, "--ops=futex"))
 			snafu_fuzz_all_ops = false;
@@ -121,8 +134,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		} else if (!strncmp(a, "--", 2) && a[2]) {
 			fprintf(stderr,
 				"futex_mm_fuzzer: unknown flag '%s': expected --kernel=NAME, "
-				"--ops=futex|all or --progress=FILE (libFuzzer's flags take one "
-				"dash)\n",
+				"--ops=futex|all, --oracles=LIST or --progress=FILE (libFuzzer's "
+				"flags take one dash)\n",
 				a);
 			exit(2);
 		}
@@ -135,7 +148,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		fprintf(stderr, "\n");
 		exit(2);
 	}
+	char names[256];
 	fprintf(stderr, "futex_mm_fuzzer: kernel %s\n", kernel->name);
+	fprintf(stderr, "futex_mm_fuzzer: oracles %s\n",
+		oracles_str(oracles, names, sizeof(names)));
 	fprintf(stderr, "futex_mm_fuzzer: inputs in byte form %04x (prog/codec.c)\n",
 		prog_format_id());
 	return 0;
@@ -161,7 +177,8 @@ static void report_progress(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct program p;
-	struct run_opts quick = {.no_digest = true}, traced = {.trace = true};
+	struct run_opts quick = {.no_digest = true, .oracles = oracles},
+			traced = {.trace = true, .oracles = oracles};
 	struct run_result r;
 
 	if (progress_file && (++executions & 1023) == 0)

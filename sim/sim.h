@@ -73,6 +73,9 @@ enum sim_result {
 	SIM_HANG,     /* the hang callback said the sleeping tasks can never run */
 	SIM_LIVELOCK, /* step budget exhausted */
 	SIM_STOPPED,  /* a checker called sim_stop() with a finding */
+	/* never from sim_run(): the run ended as SIM_OK, and an oracle that judges the end
+	 * of a run found it wrong (prog_run(), docs/oracles.md) */
+	SIM_ORACLE,
 };
 
 /* Trace events: what the interleaving table and the digest are made of. */

@@ -724,6 +724,36 @@ run "$snafu" --version
 check "--version: exit 0 (got $rc)" test "$rc" = 0
 check "--version: snafu VERSION" grep -qx "snafu [0-9][0-9.]*" "$tmp/out"
 
+# --oracles=LIST (docs/oracles.md): what counts as a finding, for replay and minimize
+abs=$src/repro/cases/futex-absorbed-wakeup.case
+run "$snafu" replay --quiet --kernel=2.6.11 "$abs"
+check "replay, default oracles: the lost wake-up (exit $rc)" \
+	grep -qx "$abs \[2.6.11\]: lost-wakeup--futex_wait" "$tmp/out"
+run "$snafu" replay --quiet --kernel=2.6.11 --oracles=deadlock,result "$abs"
+check "replay --oracles=deadlock,result: ok, exit 0 (got $rc)" test "$rc" = 0
+check "replay --oracles=deadlock,result: ok" grep -qx "$abs \[2.6.11\]: ok" "$tmp/out"
+run "$snafu" replay --quiet --kernel=2.6.11-rc4 --oracles lost-wakeup,result "$art"
+check "replay --oracles LIST: a deadlock is no finding without the deadlock oracle (exit $rc)" \
+	grep -qx "$art \[2.6.11-rc4\]: ok" "$tmp/out"
+run "$snafu" replay --quiet --kernel=2.6.11-rc4 --oracles=all "$art"
+check "replay --oracles=all (exit $rc)" grep -qx "$art \[2.6.11-rc4\]: deadlock--do_page_fault--futex_wait" "$tmp/out"
+for bad_list in nope "" deadlock,nope lost_wakeup; do
+	run "$snafu" replay --oracles="$bad_list" "$art"
+	expect_error "replay --oracles='$bad_list'" "snafu: argument 2 '--oracles=$bad_list': expected --oracles=LIST with LIST names among deadlock,lost-wakeup,result"
+done
+run "$snafu" minimize --kernel=2.6.11 --oracles=lost-wakeup -o "$tmp/ten/lw.case" "$abs"
+check "minimize --oracles=lost-wakeup: exit 0 (got $rc)" test "$rc" = 0
+check "minimize --oracles=lost-wakeup: the token kept" grep -qx "# lost-wakeup--futex_wait" "$tmp/ten/lw.case"
+check "minimize --oracles=lost-wakeup: the replay line names them" \
+	grep -q "^# replay: build/bin/snafu replay --kernel=2.6.11 --oracles=lost-wakeup " "$tmp/ten/lw.case"
+check "minimize --oracles=lost-wakeup: expect 2.6.11" grep -qx "expect 2.6.11 lost-wakeup--futex_wait" "$tmp/ten/lw.case"
+run "$snafu" minimize --kernel=2.6.11 -o "$tmp/ten/lw2.case" "$abs"
+check "minimize, default oracles: no --oracles on the replay line" \
+	grep -q "^# replay: build/bin/snafu replay --kernel=2.6.11 $tmp/ten/lw2.case" "$tmp/ten/lw2.case"
+run "$snafu" minimize --kernel=2.6.11 --oracles=deadlock -o "$tmp/ten/none.case" "$abs"
+check "minimize --oracles=deadlock on a lost wake-up: exit 2 (got $rc)" test "$rc" = 2
+check "minimize --oracles=deadlock: no finding to keep" grep -q "expected an input with a finding on 2.6.11" "$tmp/err"
+
 # Names in error lines are cut at 64 bytes
 long=$(head -c 100000 /dev/zero | tr '\0' k)
 run "$snafu" replay --kernel="$long" "$art"

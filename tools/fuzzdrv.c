@@ -111,6 +111,7 @@ struct fuzz_run {
 	long jobs;
 	bool fork, fresh, merge, markdown;
 	const char *ops;
+	const char *oracles; /* --oracles=LIST as given; NULL: the default set */
 	unsigned long long seed;
 	const char *kernel_args[64]; /* --kernel values; none: the plan's default */
 	int nkernel_args;
@@ -514,6 +515,7 @@ enum {
 	D_MERGE_INTO,
 	D_FUZZER,
 	D_MARKDOWN,
+	D_ORACLES,
 	D_COUNT
 };
 static const struct {
@@ -537,6 +539,7 @@ static const struct {
     [D_MERGE_INTO] = {FUZZ_MERGE, "--merge-into=", "--merge-into=DIR"},
     [D_FUZZER] = {FUZZ_FUZZER, "--fuzzer=", "--fuzzer=PATH"},
     [D_MARKDOWN] = {FUZZ_MARKDOWN, "--markdown", "--markdown"},
+    [D_ORACLES] = {FUZZ_ORACLES, "--oracles=", "--oracles=LIST"},
 };
 
 /* A decimal number in lo..hi, digits only, or one line naming WHAT, exit 2. */
@@ -659,6 +662,10 @@ static void parse(struct fuzz_run *r, int argc, char **argv)
 			break;
 		case D_MARKDOWN:
 			r->markdown = true;
+			break;
+		case D_ORACLES:
+			oracles_arg(a, v, argn); /* one line and exit 2 when it names none */
+			r->oracles = v;
 			break;
 		default:
 			if (!(p->opts & FUZZ_LIBFUZZER) || a[0] != '-' || a[1] < 'a' ||
@@ -895,6 +902,8 @@ static void fuzzer_args(const struct fuzz_run *r, const char *fuzzer, const stru
 	arg(a, "%s", fuzzer);
 	arg(a, "--kernel=%s", j->k->name);
 	arg(a, "--ops=%s", r->ops);
+	if (r->oracles)
+		arg(a, "--oracles=%s", r->oracles);
 	if (r->p->progress && !r->fork) /* fork mode's workers would each write it */
 		arg(a, "--progress=%s/progress", j->dir);
 	if (r->runs)
@@ -1006,6 +1015,8 @@ static void replay_verdicts(const struct fuzz_run *r, const struct kernel_config
 		arg(&a, "--quiet");
 		arg(&a, "--input=bytes");
 		arg(&a, "--kernel=%s", k->name);
+		if (r->oracles)
+			arg(&a, "--oracles=%s", r->oracles);
 		for (int i = s; i < e; i++)
 			arg(&a, "%s", files[i]);
 		run_to(&a, scratch, false); /* exit 1 on a finding: the lines say it */
@@ -1037,6 +1048,8 @@ static void fuzzer_signature(const struct fuzz_run *r, const struct fuzz_job *j,
 	arg(&a, "%s", r->fuzzer);
 	arg(&a, "--kernel=%s", j->k->name);
 	arg(&a, "--ops=%s", r->ops);
+	if (r->oracles)
+		arg(&a, "--oracles=%s", r->oracles);
 	arg(&a, "-runs=1");
 	arg(&a, "%s", input);
 	run_to(&a, log, true);
@@ -1160,6 +1173,8 @@ static void save(const struct fuzz_run *r, struct fuzz_job *j, struct fuzz_findi
 		arg(&a, "%s", r->exe);
 		arg(&a, "minimize");
 		arg(&a, "--kernel=%s", j->k->name);
+		if (r->oracles)
+			arg(&a, "--oracles=%s", r->oracles);
 		arg(&a, "--input=bytes");
 		arg(&a, "-o");
 		arg(&a, "%s", path);
@@ -1176,6 +1191,8 @@ static void save(const struct fuzz_run *r, struct fuzz_job *j, struct fuzz_findi
 		arg(&a, "%s", r->exe);
 		arg(&a, "replay");
 		arg(&a, "--kernel=%s", j->k->name);
+		if (r->oracles)
+			arg(&a, "--oracles=%s", r->oracles);
 		arg(&a, "%s", f->casefile);
 		run_to(&a, path, true);
 	} else if (!strncmp(strrchr(f->input, '/') + 1, "crash-", 6)) {
@@ -1236,7 +1253,8 @@ static void show(const struct fuzz_run *r, const struct fuzz_job *j, const struc
 			printf("%s\n", text ? text : "");
 			free(text);
 		}
-		printf("reproduce with: %s replay --kernel=%s %s\n", me, k, c);
+		printf("reproduce with: %s replay --kernel=%s%s%s %s\n", me, k,
+		       r->oracles ? " --oracles=" : "", r->oracles ? r->oracles : "", c);
 		printf("picture it with: %s trace --kernel=%s %s -o %s.html\n", me, k, c, c);
 		printf("debug it with:  %s record --kernel=%s %s   (rr, else gdb at the finding's "
 		       "step)\n",
@@ -1248,7 +1266,8 @@ static void show(const struct fuzz_run *r, const struct fuzz_job *j, const struc
 		       r->name, shown(in));
 		print_report_head(rep);
 		printf("DEDUP_TOKEN: %s\n", f->sig);
-		printf("reproduce with: %s --kernel=%s --ops=%s %s\n", shown(r->fuzzer), k, r->ops,
+		printf("reproduce with: %s --kernel=%s --ops=%s%s%s %s\n", shown(r->fuzzer), k,
+		       r->ops, r->oracles ? " --oracles=" : "", r->oracles ? r->oracles : "",
 		       shown(in));
 	} else {
 		printf("%s: libFuzzer reported %s; see %s\n", r->name, strrchr(f->input, '/') + 1,
@@ -1462,6 +1481,8 @@ static void merge(struct fuzz_run *r)
 		pathf(log, sizeof(log), "%s/merge.log", j->dir);
 		arg(&a, "%s", r->fuzzer);
 		arg(&a, "--kernel=%s", j->k->name);
+		if (r->oracles)
+			arg(&a, "--oracles=%s", r->oracles);
 		arg(&a, "-merge=1");
 		arg(&a, "-use_counters=0");
 		arg(&a, "-timeout=25");
@@ -1598,6 +1619,8 @@ static void command_line(const struct fuzz_run *r, char *buf, size_t len)
 	if ((o & FUZZ_SECONDS) && r->seconds)
 		appendf(buf, len, " --seconds=%lld", r->seconds);
 	appendf(buf, len, " --jobs=%ld%s --ops=%s", r->jobs, r->fork ? " --fork" : "", r->ops);
+	if (r->oracles)
+		appendf(buf, len, " --oracles=%s", r->oracles);
 	if (r->seed)
 		appendf(buf, len, " --seed=%llu", r->seed);
 	if ((o & FUZZ_FRESH) && r->fresh)
@@ -1765,9 +1788,9 @@ static void fuzz_row(const struct fuzz_job *j, char c[FUZZ_CELLS][FUZZ_PATH], bo
 		code[i] = false;
 }
 
-const char *const fuzz_value_opts[] = {"--kernel", "--runs",       "--seconds", "--jobs",
-				       "--ops",    "--seed",       "--out",     "--found",
-				       "--known",  "--merge-into", "--fuzzer",  NULL};
+const char *const fuzz_value_opts[] = {
+    "--kernel", "--runs",  "--seconds", "--jobs",       "--ops",    "--oracles", "--seed",
+    "--out",    "--found", "--known",   "--merge-into", "--fuzzer", NULL};
 
 const char fuzz_help[] =
     "  fuzz [OPTIONS] [libFuzzer flags -NAME=VALUE]\n"
@@ -1786,6 +1809,9 @@ const char fuzz_help[] =
     "      --fork              libFuzzer's -fork=J -ignore_crashes=1: every finding up to\n"
     "                          the budget, not just the first\n"
     "      --ops=futex|all     the ops the fuzzer may use (default futex)\n"
+    "      --oracles=LIST      what counts as a finding: some of deadlock, lost-wakeup,\n"
+    "                          result, comma-separated (default: all three); passed to\n"
+    "                          the fuzzer, snafu replay and snafu minimize\n"
     "      --seed=S            libFuzzer's seed, 1..4294967295 (default: libFuzzer's pick)\n"
     "      --fresh             start from an empty corpus (default: OUT/KERNEL/corpus\n"
     "                          grows from run to run)\n"
@@ -1806,7 +1832,7 @@ static const struct fuzz_plan fuzz_plan = {
     .name = "fuzz",
     .opts = FUZZ_KERNEL | FUZZ_RUNS | FUZZ_SECONDS | FUZZ_JOBS | FUZZ_FORK | FUZZ_OPS | FUZZ_SEED |
 	    FUZZ_FRESH | FUZZ_OUT | FUZZ_FOUND | FUZZ_KNOWN | FUZZ_MERGE | FUZZ_FUZZER |
-	    FUZZ_MARKDOWN | FUZZ_LIBFUZZER,
+	    FUZZ_MARKDOWN | FUZZ_LIBFUZZER | FUZZ_ORACLES,
     .ops = "futex",
     .progress = true,
     .judge = true,

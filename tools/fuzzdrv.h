@@ -31,6 +31,7 @@ enum {
 	FUZZ_FUZZER = 1u << 12,
 	FUZZ_MARKDOWN = 1u << 13,
 	FUZZ_LIBFUZZER = 1u << 14, /* libFuzzer's own -NAME=VALUE flags */
+	FUZZ_ORACLES = 1u << 15,   /* --oracles=LIST, to the fuzzer, replay and minimize */
 };
 
 /* One signature found on one kernel. */

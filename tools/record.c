@@ -381,6 +381,8 @@ static const char *finding_break(enum sim_result res)
 		return "kernel_bug"; /* a checker's BUG */
 	case SIM_LIVELOCK:
 		return "sim_stop"; /* the step budget ran out */
+	case SIM_ORACLE:
+		return "futex_oracles_judge"; /* an oracle judging the run's end */
 	case SIM_OK:
 		break;
 	}
