@@ -18,7 +18,7 @@ for i in $(seq 1 "$runs"); do
 	grep -o 'hung after [0-9.]* s' "$tmp/out" | awk '{print $3}' >>"$tmp/stress"
 	rm -rf "$tmp/c" "$tmp/a" && mkdir -p "$tmp/c" "$tmp/a"
 	t0=$(date +%s.%N)
-	"$bin/futex_mm_fuzzer" -seed="$i" -runs=200000 -print_final_stats=1 -artifact_prefix="$tmp/a/" \
+	"$bin/futex_mm_fuzzer" --oracles=deadlock -seed="$i" -runs=200000 -print_final_stats=1 -artifact_prefix="$tmp/a/" \
 		"$tmp/c" >"$tmp/log" 2>&1
 	t1=$(date +%s.%N)
 	n=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$tmp/log" | awk '{print $2}')
