@@ -113,7 +113,7 @@ int main(int argc, char **argv)
 	static struct program p;
 	static struct run_result r, first;
 	struct run_opts fuzz = {.no_digest = true}, replay = {0},
-			no_lockdep = {.no_digest = true, .no_lockdep = true};
+			deadlock_only = {.no_digest = true, .oracles = ORACLE_DEADLOCK};
 	char err[256], *end;
 	long execs = 20000;
 	const char *kname = SNAFU_DEFAULT_KERNEL;
@@ -196,15 +196,15 @@ int main(int argc, char **argv)
 	}
 	double replay_secs = now() - t0;
 
-	/* as the fuzzer runs with --no-lockdep */
+	/* as the fuzzer runs with --oracles=deadlock */
 	t0 = now();
 	for (long n = 0; n < execs; n++)
-		prog_run(&p, k, &no_lockdep, &r);
+		prog_run(&p, k, &deadlock_only, &r);
 	double nold_secs = now() - t0;
 
 	printf("bench_replay: %d tasks, %d ops, kernel %s, build %s (%s): %.0f exec/s "
 	       "(%llu points/exec, %ld execs in %.2f s; with the digest %.0f exec/s, digest "
-	       "%016llx; without lockdep %.0f exec/s)\n",
+	       "%016llx; deadlock oracle only %.0f exec/s)\n",
 	       ntasks, p.nops, k->name, flavour(), COMPILER, rate(execs, fuzz_secs),
 	       (unsigned long long)first.steps, execs, fuzz_secs, rate(execs, replay_secs),
 	       (unsigned long long)first.digest, rate(execs, nold_secs));

@@ -3,7 +3,7 @@
 #  - snafu stress (Olof's testcase, 2 threads, hung-task threshold 100 ms): seconds until
 #    the hang (when the task the watchdog caught blocked, to the millisecond), RUNS runs;
 #  - futex_mm_fuzzer from an empty corpus: seconds and executions to the first deadlock,
-#    over the same number of seeds (--no-lockdep: lockdep's prediction would come first,
+#    over the same number of seeds (--oracles=deadlock: lockdep's prediction would come first,
 #    and stress has no such oracle);
 # and the ratio of the medians.   bench/bench_stress.sh [BIN_DIR] [RUNS]
 set -uo pipefail
@@ -19,7 +19,7 @@ for i in $(seq 1 "$runs"); do
 	grep -o 'hung after [0-9.]* s' "$tmp/out" | awk '{print $3}' >>"$tmp/stress"
 	rm -rf "$tmp/c" "$tmp/a" && mkdir -p "$tmp/c" "$tmp/a"
 	t0=$(date +%s.%N)
-	"$bin/futex_mm_fuzzer" --no-lockdep -seed="$i" -runs=200000 -print_final_stats=1 -artifact_prefix="$tmp/a/" \
+	"$bin/futex_mm_fuzzer" --oracles=deadlock -seed="$i" -runs=200000 -print_final_stats=1 -artifact_prefix="$tmp/a/" \
 		"$tmp/c" >"$tmp/log" 2>&1
 	t1=$(date +%s.%N)
 	n=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$tmp/log" | awk '{print $2}')

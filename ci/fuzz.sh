@@ -20,7 +20,7 @@
 # ($SNAFU_WORK/KERNEL/corpus, the one fuzz/run.sh grows too), which receives the new
 # inputs. libFuzzer runs with -fork=N -ignore_crashes=1 -max_total_time=S -timeout=25.
 # With --merge, the inputs that reach new edges and find nothing on any kernel, lockdep's
-# prediction aside (they replay with --no-lockdep), are merged into corpus/futex_mm_fuzzer
+# prediction aside (they replay with every other oracle), are merged into corpus/futex_mm_fuzzer
 # under their SHA-1 names, the named seeds kept.
 # Every other option of `snafu fuzz` works here too (`build/bin/snafu fuzz --help`).
 #

@@ -2,7 +2,7 @@
  * run on one kernel; every finding of the watchdog and the checkers ends in a report, a
  * DEDUP_TOKEN line and abort(), so libFuzzer saves the input.
  *
- *   futex_mm_fuzzer [--kernel=NAME] [--ops=futex|all] [--progress=FILE] [--no-lockdep]
+ *   futex_mm_fuzzer [--kernel=NAME] [--ops=futex|all] [--oracles=LIST] [--progress=FILE]
  *                   [libFuzzer flags] [CORPUS...]
  *
  * --ops=futex (the default): programs use every op but the table's all_only ones,
@@ -14,11 +14,14 @@
  * (measured: 300,000 runs on 2.6.11 from an empty corpus, 9.3 s of CPU without it, 17.5
  * to 20.7 s with it). --ops=all lets both in, as `snafu evaluate` does.
  *
+ * --oracles=LIST: what counts as a finding (prog/oracle.h, docs/oracles.md): some of
+ * deadlock, lost-wakeup, result and lockdep, comma-separated, or all or default (the
+ * default: all four). The same list goes to snafu replay and snafu minimize (snafu fuzz
+ * does that). lockdep's prediction on 2.6.11-rc4 comes long before the schedule that
+ * deadlocks: --oracles=deadlock finds the deadlock itself.
+ *
  * --progress=FILE: about once a second, rewrite FILE with the executions so far, for
  * fuzz/run.sh's progress line (libFuzzer itself prints only on new coverage).
- *
- * --no-lockdep: the deadlock oracle alone; by default lockdep's prediction (ref/lockdep.c)
- * is a finding too, which on 2.6.11-rc4 comes long before the schedule that deadlocks.
  *
  * libFuzzer leaves flags that start with "--" to the target and passes them on to
  * -fork and -jobs children. The default kernel is snafu's (SNAFU_DEFAULT_KERNEL), or the one
@@ -58,8 +61,8 @@
 
 static const struct kernel_config *kernel;
 static const char *progress_file;
+static unsigned oracles; /* run_opts.oracles: 0, the default set, unless --oracles= */
 bool snafu_fuzz_all_ops; /* read by the mutator too */
-static bool no_lockdep;
 static unsigned long long executions;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -118,12 +121,18 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 			name = a + 9;
 		else if (!strncmp(a, "--progress=", 11) && a[11])
 			progress_file = a + 11;
-		else if (!strcmp(a, "--ops=all"))
+		else if (!strncmp(a, "--oracles=", 10)) {
+			char err[256];
+			oracles = oracles_parse(a + 10, err, sizeof(err));
+			if (!oracles) {
+				fprintf(stderr, "futex_mm_fuzzer: '%s': expected LIST %s\n", a,
+					err);
+				exit(2);
+			}
+		} else if (!strcmp(a, "--ops=all"))
 			snafu_fuzz_all_ops = true;
 		else if (!strcmp(a, "--ops=futex"))
 			snafu_fuzz_all_ops = false;
-		else if (!strcmp(a, "--no-lockdep"))
-			no_lockdep = true;
 		else if (!strncmp(a, "--ops=", 6)) {
 			fprintf(stderr,
 				"futex_mm_fuzzer: '%s': expected --ops=futex or --ops=all\n", a);
@@ -131,7 +140,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		} else if (!strncmp(a, "--", 2) && a[2]) {
 			fprintf(stderr,
 				"futex_mm_fuzzer: unknown flag '%s': expected --kernel=NAME, "
-				"--ops=futex|all, --progress=FILE or --no-lockdep (libFuzzer's "
+				"--ops=futex|all, --oracles=LIST or --progress=FILE (libFuzzer's "
 				"flags take one dash)\n",
 				a);
 			exit(2);
@@ -145,7 +154,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		fprintf(stderr, "\n");
 		exit(2);
 	}
+	char names[256];
 	fprintf(stderr, "futex_mm_fuzzer: kernel %s\n", kernel->name);
+	fprintf(stderr, "futex_mm_fuzzer: oracles %s\n",
+		oracles_str(oracles, names, sizeof(names)));
 	fprintf(stderr, "futex_mm_fuzzer: inputs in byte form %04x (prog/codec.c)\n",
 		prog_format_id());
 	return 0;
@@ -171,8 +183,8 @@ static void report_progress(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct program p;
-	struct run_opts quick = {.no_digest = true, .no_lockdep = no_lockdep},
-			traced = {.trace = true, .no_lockdep = no_lockdep};
+	struct run_opts quick = {.no_digest = true, .oracles = oracles},
+			traced = {.trace = true, .oracles = oracles};
 	struct run_result r;
 
 	if (progress_file && (++executions & 1023) == 0)

@@ -7,6 +7,7 @@
 #include "exec.h"
 
 #include "../ref/futex.h"
+#include "../ref/futex_oracle.h"
 #include "../ref/mempolicy.h"
 #include "../ref/mm.h"
 #include "../ref/report.h"
@@ -210,6 +211,7 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 	      struct run_result *r)
 {
 	uint64_t calls = 0;
+	unsigned oracles = o->oracles ? o->oracles : ORACLES_DEFAULT;
 
 	for (int i = 0; i < p->nops; i++)
 		calls += (uint64_t)op_instances(p, i);
@@ -220,7 +222,7 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 	    .trace = o->trace,
 	    .no_digest = o->no_digest,
 	    .stop_at_step = o->stop_at_step,
-	    .on_hang = check_hung_tasks,
+	    .on_hang = (oracles & ORACLE_DEADLOCK) ? check_hung_tasks : NULL,
 	    .wall_limit_ms = o->seconds * 1000,
 	    .hang_ms = o->hang_ms,
 	    .chaos_seed = o->chaos_seed,
@@ -248,7 +250,7 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 		for (int i = 0; i < p->nops; i++)
 			describe(&p->ops[i], R.desc[i], sizeof(R.desc[i]));
 	finding_reset();
-	lockdep_reset(!o->no_lockdep);
+	lockdep_reset(oracles & ORACLE_LOCKDEP);
 	futex_init();
 	R.mm = mm_alloc();
 	sim_init(&cfg);
@@ -269,6 +271,10 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 	sim_hw_begin(); /* the tasks are gone, or hung for good: look at what they left */
 	for (int i = 0; i < p->ntasks; i++)
 		r->segv += R.tasks[i].segv;
+	/* the oracles that judge a run that ended well (docs/oracles.md) */
+	if (r->result == SIM_OK &&
+	    futex_oracles_judge(oracles & ORACLE_LOST_WAKEUP, oracles & ORACLE_RESULT))
+		r->result = SIM_ORACLE;
 	if (r->result == SIM_LIVELOCK && !finding.found) {
 		finding_begin("livelock: no progress within the step budget", "livelock");
 		finding_printf("%llu scheduling points without every task finishing\n",

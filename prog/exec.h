@@ -2,6 +2,7 @@
 #ifndef SNAFU_EXEC_H
 #define SNAFU_EXEC_H
 
+#include "oracle.h"
 #include "program.h"
 #include "../ref/kernels.h"
 
@@ -12,7 +13,7 @@ struct run_opts {
 	bool trace;            /* keep the event log, for the report */
 	bool no_schedule;      /* ignore the program's preemptions */
 	bool no_digest;        /* skip the trace digest: fastest, for the fuzzer */
-	bool no_lockdep;       /* oracles: no lockdep prediction (ref/lockdep.c) */
+	unsigned oracles;      /* what counts as a finding: ORACLE_* bits; 0: ORACLES_DEFAULT */
 	uint64_t stop_at_step; /* SIGTRAP at this scheduling point, for gdb; 0: never (sim) */
 	/* real threads (snafu stress): loop every task's ops until time is up */
 	bool loop;
@@ -23,8 +24,9 @@ struct run_opts {
 };
 
 struct run_result {
-	enum sim_result result; /* SIM_OK, or how the run ended with a finding */
-	uint64_t digest;        /* over every event of the run */
+	/* SIM_OK, or how the run ended with a finding (SIM_ORACLE: an end-of-run oracle's) */
+	enum sim_result result;
+	uint64_t digest; /* over every event of the run */
 	uint64_t steps;
 	int segv;            /* user-mode faults that got SIGSEGV */
 	uint64_t iterations; /* rounds of their ops the tasks completed (loop mode) */

@@ -108,12 +108,13 @@ static void remove_ops(const struct program *old, struct program *nw, const bool
 struct minimizer {
 	const struct kernel_config *k;
 	const char *verdict;
+	unsigned oracles;
 	int runs;
 };
 
 static bool same_finding(struct minimizer *mz, const struct program *p)
 {
-	struct run_opts o = {0};
+	struct run_opts o = {.oracles = mz->oracles};
 	struct run_result r;
 
 	mz->runs++;
@@ -318,10 +319,11 @@ static bool pass_shrink(struct minimizer *mz, struct program *p, struct program 
 	return progress;
 }
 
-int prog_minimize(struct program *p, const struct kernel_config *k, const char *verdict)
+int prog_minimize(struct program *p, const struct kernel_config *k, const char *verdict,
+		  unsigned oracles)
 {
 	static struct program cand;
-	struct minimizer mz = {.k = k, .verdict = verdict};
+	struct minimizer mz = {.k = k, .verdict = verdict, .oracles = oracles};
 
 	if (!same_finding(&mz, p))
 		return -1;

@@ -1,25 +1,20 @@
 /* kernel/futex.c as of February/March 2005, for the four ways of reading the futex word
- * (see kernels.h). The step order follows the real file so the two read side by side.
+ * (see kernels.h), and Hidetoshi Seto's reordering of futex_wait (2.6.10-rc2). The step
+ * order follows the real file so the two read side by side. The fo_*() calls tell the
+ * oracles (ref/futex_oracle.c) what happened; they change nothing in the run.
  *
  * Not modelled: FUTEX_FD (returns -ENOSYS here), non-linear shared mappings, key
  * reference counts (inodes here outlive every waiter of a run). The timeout is taken
  * in ticks of the virtual clock rather than copied in as a timespec.
  */
 #include "futex.h"
+#include "futex_oracle.h"
 #include "mm.h"
 #include "uaccess.h"
 
 #define FUTEX_HASHBITS 8
 
-/* A futex key names the futex word independently of the virtual address where possible:
- * (mm, address) for private mappings, (inode, page offset) for shared ones. Bit 0 of
- * offset says which. The "ptr" half is a stable id, not a pointer, so hashing is the
- * same on every run and in every build. */
-struct futex_key {
-	unsigned long word; /* private: page-aligned uaddr; shared: pgoff */
-	unsigned long ptr;  /* private: mm->id; shared: inode->i_ino */
-	int offset;
-};
+/* struct futex_key: ref/futex_oracle.h */
 
 struct futex_q {
 	struct list_head list;
@@ -38,6 +33,7 @@ static struct futex_hash_bucket futex_queues[1 << FUTEX_HASHBITS];
 
 void futex_init(void)
 {
+	fo_reset();
 	for (int i = 0; i < (1 << FUTEX_HASHBITS); i++) {
 		spin_lock_init(&futex_queues[i].lock, "&bh->lock");
 		futex_queues[i].nqueued = 0;
@@ -164,6 +160,7 @@ static int olof_fault_in_page(unsigned long uaddr, const char *site)
  * the waiter may return (and its futex_q vanish) as soon as lock_ptr is NULL. */
 static void wake_futex(struct futex_q *q)
 {
+	fo_woken(q);
 	list_del_init(&q->list);
 	if (q->waiter)
 		wake_up_process(q->waiter);
@@ -179,6 +176,7 @@ static void queue_me(struct futex_q *q)
 	spin_lock(&bh->lock);
 	bh->nqueued++;
 	list_add_tail(&q->list, &bh->chain);
+	fo_queued(q, bh);
 	spin_unlock(&bh->lock);
 }
 
@@ -198,6 +196,7 @@ retry:
 			goto retry;
 		}
 		list_del(&q->list);
+		fo_unqueued(q);
 		spin_unlock(lock_ptr);
 		ret = 1;
 	}
@@ -219,6 +218,7 @@ static int futex_wake(unsigned long uaddr, int nr_wake)
 	bh = hash_futex(&key);
 	if (!kcfg->test_futex_wake_unlocked) /* a test-only kernel drops the lock */
 		spin_lock(&bh->lock);
+	fo_wake_begin("FUTEX_WAKE", uaddr, &key, nr_wake > 1 ? nr_wake : 1);
 	list_for_each_entry_safe(this, next, &bh->chain, list, struct futex_q)
 	{
 		if (match_futex(&this->key, &key)) {
@@ -227,6 +227,7 @@ static int futex_wake(unsigned long uaddr, int nr_wake)
 				break;
 		}
 	}
+	fo_wake_end(ret);
 	if (!kcfg->test_futex_wake_unlocked)
 		spin_unlock(&bh->lock);
 out:
@@ -310,6 +311,8 @@ retry:
 	 * catches a change. Marked like futex_wait's list_empty(&q.list), so TSan does not
 	 * report it (tests/tsan/futex-requeue-nqueued.case). */
 	nqueued = data_race(bh1->nqueued);
+	if (valp)
+		fo_cmp_sample(bh1, nqueued);
 	if (likely(valp != NULL)) {
 		uint32_t curval;
 
@@ -336,12 +339,15 @@ retry:
 
 	lock_two_buckets(bh1, bh2);
 	if (unlikely(nqueued != bh1->nqueued && valp != NULL)) {
+		/* the word equalled *valp when read; a waiter queued in bh1 meanwhile */
+		fo_cmp_eagain(uaddr1, *valp, (uint32_t)*valp, bh1->nqueued);
 		ret = -EAGAIN;
 		goto out_unlock;
 	}
 
 requeue:
 	head1 = &bh1->chain;
+	fo_wake_begin(valp ? "FUTEX_CMP_REQUEUE" : "FUTEX_REQUEUE", uaddr1, &key1, nr_wake);
 	list_for_each_entry_safe(this, next, head1, list, struct futex_q)
 	{
 		if (!match_futex(&this->key, &key1))
@@ -352,6 +358,7 @@ requeue:
 			list_move_tail(&this->list, &bh2->chain);
 			this->lock_ptr = &bh2->lock;
 			this->key = key2;
+			fo_requeued(this, &key2);
 			if (ret - nr_wake >= nr_requeue)
 				break;
 			/* Make sure to stop if key1 == key2 */
@@ -359,6 +366,7 @@ requeue:
 				head1 = &this->list;
 		}
 	}
+	fo_wake_end(ret);
 
 out_unlock:
 	unlock_two_buckets(bh1, bh2);
@@ -382,6 +390,7 @@ retry:
 	ret = get_futex_key(uaddr, &q.key);
 	if (unlikely(ret != 0))
 		goto out_release_sem;
+	fo_wait_round(&q, &q.key);
 
 	if (kcfg->futex_read == FUTEX_READ_BUCKET_LOCKED) {
 		/* 2.6.12-jj: queue_lock(); read with faults off under the bucket lock;
@@ -399,13 +408,34 @@ retry:
 				goto retry;
 			return ret;
 		}
+		fo_read(curval);
 		if ((int)curval != val) {
 			spin_unlock(&bh->lock);
 			ret = -EWOULDBLOCK;
 			goto out_release_sem;
 		}
 		list_add_tail(&q.list, &bh->chain);
+		fo_queued(&q, bh);
 		spin_unlock(&bh->lock);
+		goto queued;
+	}
+
+	if (kcfg->futex_wait_read_first) {
+		/* 2.6.10-rc2: Hidetoshi Seto's futex_wait-fix.patch (2.6.10-rc1-mm5; undone by
+		 * Andrew Morton's revert-futex_wait-fix, LKML 2004-11-14): get_user() and the
+		 * compare first, queue_me() only on a match. A waker that changes the word
+		 * and calls FUTEX_WAKE between the two does not find this waiter, which then
+		 * queues and sleeps (Jamie Lokier, "Futex queue_me/get_user ordering"). */
+		if (get_user(curval, uaddr) != 0) {
+			ret = -EFAULT;
+			goto out_release_sem;
+		}
+		fo_read(curval);
+		if ((int)curval != val) {
+			ret = -EWOULDBLOCK;
+			goto out_release_sem;
+		}
+		queue_me(&q);
 		goto queued;
 	}
 
@@ -431,6 +461,7 @@ retry:
 		ret = -EFAULT;
 		goto out_unqueue;
 	}
+	fo_read(curval);
 	if ((int)curval != val) {
 		ret = -EWOULDBLOCK;
 		goto out_unqueue;
@@ -446,7 +477,9 @@ queued:
 	if (likely(!data_race(list_empty(&q.list)))) { /* "safe here without any lock" */
 		set_blocked_on(&q, "futex", "futex_wait", "futex_wait");
 		sim_trace(EV_SLEEP, "futex_wait", NULL, (long)uaddr, 0);
+		fo_asleep();
 		time = schedule_timeout(time);
+		fo_awake();
 		clear_blocked_on();
 	}
 	set_current_state(TASK_RUNNING);
@@ -472,8 +505,12 @@ long do_futex(unsigned long uaddr, int op, int val, int64_t timeout, unsigned lo
 	      int val3)
 {
 	switch (op) {
-	case FUTEX_WAIT:
-		return futex_wait(uaddr, val, timeout);
+	case FUTEX_WAIT: {
+		fo_wait_begin(uaddr, val);
+		int ret = futex_wait(uaddr, val, timeout);
+		fo_wait_end(ret);
+		return ret;
+	}
 	case FUTEX_WAKE:
 		return futex_wake(uaddr, val);
 	case FUTEX_REQUEUE:

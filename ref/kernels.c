@@ -54,6 +54,19 @@ const struct kernel_config kernels[] = {
 	.mempolicy_up_read_first = true,
     },
     {
+	/* The futex_wait of 2.6.10-rc2: Seto's reordering (futex_wait-fix.patch, from
+	 * 2.6.10-rc1-mm5), reverted by Andrew Morton's revert-futex_wait-fix (LKML
+	 * 2004-11-14, <20041114184456.6bfd07d3.akpm@osdl.org>) after Jamie Lokier showed it
+	 * loses wake-ups (<20041114090023.GA478@mail.shareable.org>). Everything else is as
+	 * before the mmap_sem fix: get_user() under mmap_sem, nqueued, mempolicy unfixed. */
+	.name = "2.6.10-seto",
+	.summary = "Hidetoshi Seto's futex_wait-fix (2.6.10-rc2, reverted): read the word, "
+		   "then queue_me(); otherwise 2.6.11-rc4",
+	.futex_read = FUTEX_READ_GET_USER,
+	.futex_wait_read_first = true,
+	.mempolicy_up_read_first = false,
+    },
+    {
 	.name = "test-futex-wake-unlocked",
 	.summary = "TEST ONLY: 2.6.11 with futex_wake walking the bucket without its lock",
 	.futex_read = FUTEX_READ_LOCKED_RETRY,

@@ -24,6 +24,11 @@ struct kernel_config {
 	const char *name;
 	const char *summary;
 	enum futex_read futex_read;
+	/* futex_wait reads and compares the word before queue_me(), not after: Hidetoshi
+	 * Seto's futex_wait-fix.patch (2.6.10-rc1-mm5, in 2.6.10-rc2, reverted: Jamie
+	 * Lokier, "Futex queue_me/get_user ordering", LKML 2004-11-14). Read only with
+	 * FUTEX_READ_GET_USER, the way futex_wait read the word then. */
+	bool futex_wait_read_first;
 	/* mempolicy half of the fix: sys_get_mempolicy drops mmap_sem before copying out */
 	bool mempolicy_up_read_first;
 	enum rwsem_policy rwsem;

@@ -76,6 +76,9 @@ enum sim_result {
 	/* never from sim_run(): prog_run()'s verdict for a run that ended as SIM_OK but in
 	 * which lockdep predicted a deadlock (ref/lockdep.c) */
 	SIM_PREDICTED,
+	/* never from sim_run(): the run ended as SIM_OK, and an oracle that judges the end
+	 * of a run found it wrong (prog_run(), docs/oracles.md) */
+	SIM_ORACLE,
 };
 
 /* Trace events: what the interleaving table and the digest are made of. */

@@ -38,7 +38,7 @@ void run_text(const char *text, const char *kernel, struct run_result *r)
 	 * there means no deadlock, hang, BUG or livelock. Lockdep's prediction, which
 	 * every get_user() under mmap_sem makes on 2.6.11-rc4 and olof-rfc, has tests of
 	 * its own (tests/test_lockdep.c, the lockdep cases of repro/cases/). */
-	struct run_opts o = {.trace = true, .no_lockdep = true};
+	struct run_opts o = {.trace = true, .oracles = ORACLES_DEFAULT & ~ORACLE_LOCKDEP};
 	prog_run(&p, k, &o, r);
 }
 

@@ -25,7 +25,7 @@ extern int harness_passed, harness_failed;
 int harness_exit(void);
 
 /* Parse a text program (aborting on a parse error) and run it on a kernel, with the
- * trace and without lockdep (run_opts.no_lockdep). */
+ * trace and every oracle but lockdep (run_opts.oracles). */
 void run_text(const char *text, const char *kernel, struct run_result *r);
 
 /* Run hand-written task bodies on the machine: each fn becomes task i+1 (a

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The CI scripts, short: ci/known-findings.txt names listed kernels only; ci/replay.sh is
-# green on the ASan and TSan builds; ci/fuzz.sh --merge for a few seconds on a fixed and an
+# The CI scripts, short: ci/known-findings.txt names listed kernels only, each signature
+# one the saved cases give on that kernel; ci/replay.sh is green on the ASan and TSan
+# builds; ci/fuzz.sh --merge for a few seconds on a fixed and an
 # unfixed kernel yields only known signatures, prints its table and merges into a copy of
 # the seed corpus without dropping a seed; with the unfixed kernel's findings declared
 # unknown, it exits 1 and leaves a minimized case and its report in the found directory,
@@ -15,10 +16,12 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib.sh"
 kernels=$("$bin/snafu" kernels | awk '{print $1}')
 
-# 1. known-findings.txt: KERNEL SIGNATURE, listed kernels
+# 1. known-findings.txt: KERNEL SIGNATURE, listed kernels; a saved case shows each one
 while read -r k sig rest; do
 	grep -qxF -- "$k" <<<"$kernels" && [ -n "$sig" ] && [ -z "$rest" ] && ok ||
 		bad "ci/known-findings.txt: '$k $sig $rest'"
+	"$bin/snafu" replay --quiet --kernel="$k" "$src"/repro/cases/*.case >"$tmp/known.out" 2>/dev/null
+	grep -qF "[$k]: $sig" "$tmp/known.out" && ok || bad "ci/known-findings.txt: no saved case gives $sig on $k"
 done < <(sed 's/#.*//' "$src/ci/known-findings.txt" | awk 'NF')
 
 # 2. ci/replay.sh: every saved case, both builds
@@ -38,16 +41,17 @@ rc=$?
 [ $rc = 1 ] && grep -q "wrong.case \[2.6.11\]: ok (expected deadlock--do_page_fault--futex_wait) MISMATCH" "$tmp/wrong.log" &&
 	ok || { bad "ci/replay.sh on a wrong expect line: exit $rc"; tail -5 "$tmp/wrong.log"; }
 
-# 3. ci/fuzz.sh --merge: 3 s on 2.6.11 and 2.6.11-rc4, merging into a copy of the seeds
+# 3. ci/fuzz.sh --merge: 3 s on 2.6.12-jj (fixed: no line in known-findings.txt) and
+#    2.6.11-rc4, merging into a copy of the seeds
 export SNAFU_BIN=$bin SNAFU_WORK=$tmp/work SNAFU_FOUND=$tmp/found SNAFU_MERGE_INTO=$tmp/corpus
 cp -r "$src/corpus/futex_mm_fuzzer" "$tmp/corpus"
-"$src/ci/fuzz.sh" --seconds=3 --jobs=2 --kernel=2.6.11 --kernel=2.6.11-rc4 --merge >"$tmp/fuzz.log" 2>&1
+"$src/ci/fuzz.sh" --seconds=3 --jobs=2 --kernel=2.6.12-jj --kernel=2.6.11-rc4 --merge >"$tmp/fuzz.log" 2>&1
 rc=$?
 [ $rc = 0 ] && ok || { bad "ci/fuzz.sh: exit $rc"; tail -20 "$tmp/fuzz.log"; }
 grep -q '^| kernel | executions | signatures found | known/new | verdict |$' "$tmp/fuzz.log" && ok ||
 	bad "ci/fuzz.sh printed no table"
-grep -q '^| 2\.6\.11 | [1-9][0-9]* | - | 0 known, 0 new | clean |$' "$tmp/fuzz.log" && ok ||
-	{ bad "ci/fuzz.sh: 2.6.11's row"; grep '^| 2' "$tmp/fuzz.log"; }
+grep -q '^| 2\.6\.12-jj | [1-9][0-9]* | - | 0 known, 0 new | clean |$' "$tmp/fuzz.log" && ok ||
+	{ bad "ci/fuzz.sh: 2.6.12-jj's row"; grep '^| 2' "$tmp/fuzz.log"; }
 grep -q '^| 2\.6\.11-rc4 | [0-9]* | .* | [0-9]* known, 0 new | ' "$tmp/fuzz.log" && ok ||
 	{ bad "ci/fuzz.sh: 2.6.11-rc4's row"; grep '^| 2' "$tmp/fuzz.log"; }
 for f in "$src"/corpus/futex_mm_fuzzer/*; do
@@ -58,7 +62,7 @@ extra=$(comm -13 <(ls "$src/corpus/futex_mm_fuzzer") <(ls "$tmp/corpus"))
 if [ -n "$extra" ]; then
 	grep -qvE '^[0-9a-f]{40}$' <<<"$extra" && bad "merged files not named by their SHA-1" || ok
 	for k in $kernels; do # lockdep's prediction aside: programs, not deadlock reproducers
-		(cd "$tmp/corpus" && xargs "$bin/snafu" replay --quiet --no-lockdep --kernel="$k") <<<"$extra" |
+		(cd "$tmp/corpus" && xargs "$bin/snafu" replay --quiet --oracles=deadlock,lost-wakeup,result --kernel="$k") <<<"$extra" |
 			grep -v ': ok$' | head -3 | sed 's/^/merged input with a finding: /' | grep . && bad "merged a reproducer"
 	done
 	ok
@@ -71,7 +75,9 @@ grep -q "^fuzz: merged [0-9]* new inputs into $tmp/corpus " "$tmp/fuzz.log" && o
 #    (the default) the corpus stays as it is
 corpus_sum() { (cd "$tmp/corpus" && ls && cat ./*) | cksum; }
 before=$(corpus_sum)
-printf 'olof-rfc deadlock--do_page_fault--futex_wait\n' >"$tmp/known.txt"
+# (2.6.11-rc4's futex-semantics findings known: its deadlocks are the new ones)
+printf 'olof-rfc deadlock--do_page_fault--futex_wait\n2.6.11-rc4 %s\n2.6.11-rc4 %s\n' \
+	lost-wakeup--futex_wait wrong-result--futex_cmp_requeue >"$tmp/known.txt"
 SNAFU_KNOWN=$tmp/known.txt "$src/ci/fuzz.sh" --seconds=3 --jobs=2 --kernel=2.6.11-rc4 >"$tmp/new.log" 2>&1
 rc=$?
 [ "$(corpus_sum)" = "$before" ] && ! grep -q '^fuzz: merged' "$tmp/new.log" && ok ||
@@ -119,11 +125,12 @@ else
 	ln -s "$planted" "$tmp/pbin/futex_mm_fuzzer"
 	ln -s "$bin/snafu" "$tmp/pbin/snafu"
 	: >"$tmp/none.txt"
-	# (--no-lockdep: the planted bug crashes the mincore seeds too, which --ops=futex
-	# never runs, and whose programs lockdep reports on 2.6.11 without a schedule)
+	# (--oracles=deadlock: the planted bug crashes the mincore seeds too, which --ops=futex
+	# never runs, and whose programs lockdep reports on 2.6.11 without a schedule; and
+	# 2.6.11's futex bugs would come first)
 	SNAFU_PLANT=asan-fuzz SNAFU_BIN=$tmp/pbin SNAFU_KNOWN=$tmp/none.txt SNAFU_FOUND=$tmp/found-p \
 		SNAFU_WORK=$tmp/work-p "$src/ci/fuzz.sh" --seconds=2 --jobs=1 --kernel=2.6.11 --no-merge \
-		--no-lockdep >"$tmp/plant.log" 2>&1
+		--oracles=deadlock >"$tmp/plant.log" 2>&1
 	rc=$?
 	if [ $rc = 1 ] && grep -q "NEW finding $sig:" "$tmp/plant.log" &&
 		grep -q "^| 2\.6\.11 | [0-9]* | $sig ([0-9]*) | 0 known, 1 new | NEW |\$" "$tmp/plant.log" &&

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The fuzzer end to end: it finds the deadlock from an empty corpus for fixed seeds
-# (bounded by executions, never by time) with --no-lockdep, and lockdep's prediction of
-# it without; finds nothing on the fixed kernel; and fuzz/run.sh turns the prediction into
-# a minimal readable case, and snafu confirm into one whose report shows the article's
-# table. Also: bad flags are refused with one line and exit 2 (the binary's --
+# (bounded by executions, never by time) with --oracles=deadlock, and lockdep's prediction
+# of it with the default oracles; no deadlock on the kernel that fixed it, the futex
+# oracles' findings there (--oracles, docs/oracles.md) and nothing on 2.6.12-jj;
+# fuzz/run.sh turns the prediction into a minimal readable case, and snafu confirm into
+# one whose report shows the article's table. Also: bad flags are refused with one line
+# and exit 2 (the binary's --
 # flags, fuzz/run.sh's libFuzzer flags); SIGINT to fuzz/run.sh says "interrupted", exit
 # 130; without -artifact_prefix the crash file goes to <bindir>/../artifacts/, not the
 # current directory; ASan and UBSan reports carry a stable DEDUP_TOKEN of ours (bugs
@@ -16,11 +18,11 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib.sh"
 
 # 1. From an empty corpus, a few fixed seeds, at most 50,000 executions each, the
-#    deadlock oracle alone (--no-lockdep). The get_mempolicy entry is the same mmap_sem
+#    deadlock oracle alone (--oracles=deadlock). The get_mempolicy entry is the same mmap_sem
 #    deadlock (REFERENCE.md), so any "possible deadlock in do_page_fault" counts.
 for seed in 1 2 3; do
 	mkdir -p "$tmp/empty$seed" "$tmp/art$seed"
-	"$bin/futex_mm_fuzzer" --kernel=2.6.11-rc4 --no-lockdep -seed=$seed -runs=50000 -print_final_stats=1 \
+	"$bin/futex_mm_fuzzer" --kernel=2.6.11-rc4 --oracles=deadlock -seed=$seed -runs=50000 -print_final_stats=1 \
 		-artifact_prefix="$tmp/art$seed/" "$tmp/empty$seed" >"$tmp/log$seed" 2>&1
 	if grep -q '^DEDUP_TOKEN: deadlock--do_page_fault--' "$tmp/log$seed" &&
 		grep -q '^possible deadlock in do_page_fault' "$tmp/log$seed"; then ok; else
@@ -41,12 +43,30 @@ for seed in 1 2 3; do
 	echo "note: seed $seed: lockdep's report after ${n:-?} executions, the deadlock after ${m:-?}"
 done
 
-# 2. The merged fix: nothing in a bounded run from the seed corpus.
+# 2. The merged fix: no deadlock in a bounded run from the seed corpus (the deadlock
+#    oracle alone: 2.6.11 still has the futex bugs the other oracles see, below).
 mkdir -p "$tmp/corpus" "$tmp/art"
 cp "$src"/corpus/futex_mm_fuzzer/* "$tmp/corpus/"
-if "$bin/futex_mm_fuzzer" --kernel=2.6.11 -seed=1 -runs=20000 -artifact_prefix="$tmp/art/" \
-	"$tmp/corpus" >"$tmp/fixed.log" 2>&1 && ! ls "$tmp/art" | grep -q .; then ok; else
-	bad "2.6.11: finding or failure in 20000 runs"; tail -40 "$tmp/fixed.log"; fi
+if "$bin/futex_mm_fuzzer" --kernel=2.6.11 --oracles=deadlock -seed=1 -runs=20000 \
+	-artifact_prefix="$tmp/art/" "$tmp/corpus" >"$tmp/fixed.log" 2>&1 && ! ls "$tmp/art" | grep -q . &&
+	grep -qx "futex_mm_fuzzer: oracles deadlock" "$tmp/fixed.log"; then ok; else
+	bad "2.6.11, --oracles=deadlock: finding or failure in 20000 runs"; tail -40 "$tmp/fixed.log"; fi
+#    With every oracle (the default), 2.6.11's futex bugs: a lost wake-up or
+#    FUTEX_CMP_REQUEUE's spurious -EAGAIN, from the seed corpus
+rm -rf "$tmp/corpus" "$tmp/art" && mkdir -p "$tmp/corpus" "$tmp/art"
+cp "$src"/corpus/futex_mm_fuzzer/* "$tmp/corpus/"
+"$bin/futex_mm_fuzzer" --kernel=2.6.11 -seed=1 -runs=50000 -artifact_prefix="$tmp/art/" \
+	"$tmp/corpus" >"$tmp/futex.log" 2>&1
+if grep -qE '^DEDUP_TOKEN: (lost-wakeup--futex_wait|wrong-result--futex_cmp_requeue)$' "$tmp/futex.log" &&
+	grep -qx "futex_mm_fuzzer: oracles deadlock,lost-wakeup,result,lockdep" "$tmp/futex.log" &&
+	ls "$tmp/art" | grep -q '^crash-'; then ok; else
+	bad "2.6.11: no lost wake-up or wrong result in 50000 runs"; tail -20 "$tmp/futex.log"; fi
+#    2.6.12-jj, every oracle: nothing
+rm -rf "$tmp/corpus" "$tmp/art" && mkdir -p "$tmp/corpus" "$tmp/art"
+cp "$src"/corpus/futex_mm_fuzzer/* "$tmp/corpus/"
+if "$bin/futex_mm_fuzzer" --kernel=2.6.12-jj -seed=1 -runs=20000 -artifact_prefix="$tmp/art/" \
+	"$tmp/corpus" >"$tmp/jj.log" 2>&1 && ! ls "$tmp/art" | grep -q .; then ok; else
+	bad "2.6.12-jj: finding or failure in 20000 runs"; tail -40 "$tmp/jj.log"; fi
 
 # 3. An unknown kernel is refused with the list of valid names.
 "$bin/futex_mm_fuzzer" --kernel=nope -runs=1 "$tmp/empty1" >"$tmp/nope.log" 2>&1
@@ -62,7 +82,7 @@ if [ $rc = 2 ] && grep -q "valid kernels: 2.6.11-rc4" "$tmp/nope.log"; then ok; 
 #    working directory.
 export SNAFU_BIN=$bin SNAFU_FOUND=$tmp/found SNAFU_WORK=$tmp/work
 case_file=
-for seed in 1 2 3 4 5; do
+for seed in 2 3 4 5 6; do
 	rm -rf "$tmp/found" "$tmp/work"
 	(cd "$src" && bash fuzz/run.sh --kernel=2.6.11-rc4 -seed=$seed -runs=50000) >"$tmp/run.log" 2>&1
 	rc=$?
@@ -104,16 +124,21 @@ if [ -n "$case_file" ]; then
 	"$bin/snafu" replay --check --quiet "$case_file" >/dev/null && ok || bad "minimized case fails its own expect lines"
 fi
 
-# 5. fuzz/run.sh on the fixed kernel with a run limit says how many executions found nothing.
-bash "$src/fuzz/run.sh" --kernel=2.6.11 -seed=1 -runs=3000 >"$tmp/run2.log" 2>&1
+# 5. fuzz/run.sh on a fixed kernel with a run limit says how many executions found
+#    nothing: 2.6.11 for the deadlock (--oracles=deadlock), 2.6.12-jj for every oracle.
+bash "$src/fuzz/run.sh" --kernel=2.6.11 --oracles=deadlock -seed=1 -runs=3000 >"$tmp/run2.log" 2>&1
 rc=$?
 if [ $rc = 0 ] && grep -q "no finding in 3000 executions" "$tmp/run2.log"; then ok; else
-	bad "fuzz/run.sh --kernel=2.6.11: exit $rc"; tail -5 "$tmp/run2.log"; fi
+	bad "fuzz/run.sh --kernel=2.6.11 --oracles=deadlock: exit $rc"; tail -5 "$tmp/run2.log"; fi
+bash "$src/fuzz/run.sh" --kernel=2.6.12-jj -seed=1 -runs=3000 >"$tmp/run3.log" 2>&1
+rc=$?
+if [ $rc = 0 ] && grep -q "no finding in 3000 executions" "$tmp/run3.log"; then ok; else
+	bad "fuzz/run.sh --kernel=2.6.12-jj: exit $rc"; tail -5 "$tmp/run3.log"; fi
 bash "$src/fuzz/run.sh" --kernel=nope >/dev/null 2>&1
 [ $? = 2 ] && ok || bad "fuzz/run.sh --kernel=nope: not exit 2"
 
 # 6. Bad flags: exit 2 and one line, before anything runs.
-for a in --ops=bogus --bogus --kernel; do
+for a in --ops=bogus --oracles=bogus --oracles= --bogus --kernel; do
 	"$bin/futex_mm_fuzzer" "$a" -runs=1 "$tmp/empty1" >"$tmp/flag.log" 2>&1
 	rc=$?
 	if [ $rc = 2 ] && grep -q "^futex_mm_fuzzer: .*'$a'" "$tmp/flag.log" && ! grep -q '^INFO:' "$tmp/flag.log"; then
@@ -122,7 +147,7 @@ for a in --ops=bogus --bogus --kernel; do
 		bad "futex_mm_fuzzer $a: exit $rc, not refused"; cat "$tmp/flag.log"
 	fi
 done
-for a in -runs=abc -bogus_flag=1 -seed=-1 -max_len= --ops=bogus --help_me -runs nope-dir \
+for a in -runs=abc -bogus_flag=1 -seed=-1 -max_len= --ops=bogus --oracles=deadlock,x --help_me -runs nope-dir \
 	-artifact_prefix=/tmp/x/; do
 	rm -rf "$tmp/work"
 	# bounded, in case a bad flag is let through (-runs=abc overrides -runs=2000)

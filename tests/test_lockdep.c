@@ -326,12 +326,12 @@ static void test_one_report(void)
 static const char lwn[] = "task 1\n  mmap futex shared\n  futex_wait futex val=1\n"
 			  "task 2\n  mmap other\n";
 
-static void run_case(const char *text, const struct kernel_config *k, bool no_lockdep,
+static void run_case(const char *text, const struct kernel_config *k, bool lockdep,
 		     struct run_result *r)
 {
 	static struct program p;
 	char err[256];
-	struct run_opts o = {.no_lockdep = no_lockdep};
+	struct run_opts o = {.oracles = lockdep ? ORACLES_DEFAULT : ORACLE_DEADLOCK};
 
 	if (prog_parse(text, &p, err, sizeof(err)))
 		CHECK(false, "parse: %s", err);
@@ -348,7 +348,7 @@ static void test_verdicts(void)
 		bool get_user_held = (k->futex_read == FUTEX_READ_GET_USER ||
 				      k->futex_read == FUTEX_READ_CHECK_PAGE) &&
 				     k->rwsem == RWSEM_FAIR && !k->pf_mmap_sem;
-		run_case(lwn, k, false, &r);
+		run_case(lwn, k, true, &r);
 		if (get_user_held)
 			CHECK(
 			    r.result == SIM_PREDICTED &&
@@ -357,11 +357,11 @@ static void test_verdicts(void)
 		else
 			CHECK(r.result == SIM_OK && !strcmp(r.verdict, "ok"),
 			      "[%s] no schedule: verdict %s", k->name, r.verdict);
-		run_case(lwn, k, true, &r);
+		run_case(lwn, k, false, &r);
 		CHECK(r.result == SIM_OK, "[%s] lockdep off: verdict %s", k->name, r.verdict);
 		/* with the article's preemption: the deadlock, not the prediction */
 		snprintf(text, sizeof(text), "%spreempt 1 at op 2 point 7 to 2\n", lwn);
-		run_case(text, k, false, &r);
+		run_case(text, k, true, &r);
 		if (k->futex_read == FUTEX_READ_GET_USER && k->rwsem == RWSEM_FAIR &&
 		    !k->pf_mmap_sem)
 			CHECK(r.result == SIM_HANG &&

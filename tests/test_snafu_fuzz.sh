@@ -4,11 +4,13 @@
 # finds lockdep's prediction of the deadlock, minimizes it into
 # FOUND/KERNEL/SIGNATURE.case with its report and input, confirms it with snafu confirm
 # into SIGNATURE.confirmed.case (a deadlock), says "predicted and confirmed" in its table,
-# and exits 1; with --no-lockdep it finds the deadlock itself; with that signature in
-# --known it exits 0; the same seed with --fresh gives the same table; the seeds reach
-# the fuzzer as a list in name order; a
-# sanitizer finding of the planted fuzzer is saved with the fuzzer's report, not
-# minimized; --fork runs to its time box; GITHUB_STEP_SUMMARY gets the markdown table.
+# and exits 1; with --oracles=deadlock it finds the deadlock itself; with that signature
+# in --known it exits 0; the same seed with --fresh gives the same table; the seeds reach
+# the fuzzer as a list in name order; the fixed kernel (2.6.12-jj) finds nothing;
+# --oracles reaches the fuzzer, the replay and the minimizer (a lost wake-up or wrong
+# result on 2.6.11, saved with its token; none with --oracles=deadlock); a sanitizer
+# finding of the planted fuzzer is saved with the fuzzer's report, not minimized; --fork
+# runs to its time box; GITHUB_STEP_SUMMARY gets the markdown table.
 #
 #   bash tests/test_snafu_fuzz.sh BIN_DIR SRC_DIR
 set -u
@@ -36,7 +38,7 @@ show_output() {
 # 1. Bad usage: one line naming the argument, exit 2, nothing on stdout, nothing written.
 for a in --bogus --runs=0 --runs=x --seconds=0 --jobs=0 --seed=0 --ops=mm --kernel=nope \
 	--out= --found= --known= --fork=2 --merge=x -runs=abc -bogus_flag=1 -seed=-1 -runs \
-	-artifact_prefix=/tmp/x/ extra; do
+	-artifact_prefix=/tmp/x/ --oracles=nope --oracles= --oracles=deadlock,,result extra; do
 	run "$snafu" fuzz --out="$tmp/bad" --found="$tmp/bad-found" "$a"
 	if [ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && [ ! -s "$tmp/out" ] &&
 		grep -qF -- "'${a#--kernel=}'" "$tmp/err" && [ ! -e "$tmp/bad" ] && [ ! -e "$tmp/bad-found" ]; then
@@ -110,28 +112,57 @@ if [ -s "$tmp/table1" ] && cmp -s "$tmp/table1" "$tmp/table2"; then ok; else
 	diff "$tmp/table1" "$tmp/table2" | sed 's/^/    /'
 fi
 
-# 2b. --no-lockdep: the fuzzer's deadlock oracle alone; it finds the deadlock itself.
-run "$snafu" fuzz --kernel=2.6.11-rc4 --seed=1 --runs=20000 --fresh --no-lockdep \
+# 2b. --oracles=deadlock: the fuzzer's deadlock oracle alone; it finds the deadlock itself.
+run "$snafu" fuzz --kernel=2.6.11-rc4 --oracles=deadlock --seed=1 --runs=20000 --fresh \
 	--out="$tmp/out1n" --found="$tmp/foundn"
-check "fuzz --no-lockdep on 2.6.11-rc4: exit 1 (got $rc)" test "$rc" = 1
+check "fuzz --oracles=deadlock on 2.6.11-rc4: exit 1 (got $rc)" test "$rc" = 1
 cn=$(ls "$tmp"/foundn/2.6.11-rc4/deadlock--do_page_fault--*.case 2>/dev/null | head -1)
-check "--no-lockdep: a deadlock case: '$(ls "$tmp/foundn/2.6.11-rc4" 2>&1)'" test -n "$cn"
+check "--oracles=deadlock: a deadlock case: '$(ls "$tmp/foundn/2.6.11-rc4" 2>&1)'" test -n "$cn"
 signn=$(basename "${cn:-x.case}" .case)
 "$snafu" replay --check --quiet "${cn:-/nonexistent}" >"$tmp/check.out" 2>&1
-check "--no-lockdep: the case passes its expect lines" test $? = 0
-check "--no-lockdep: no confirm" test -z "$(ls "$tmp"/foundn/2.6.11-rc4/*.confirmed.case 2>/dev/null)"
-check "--no-lockdep: the table" grep -q "^2\.6\.11-rc4  *[0-9][0-9]*  $signn (1)  0 known, 1 new  NEW\$" "$tmp/out"
-check "--no-lockdep: the fuzzer is told" grep -q "^fuzz: each runs .* --no-lockdep " "$tmp/err"
-check "--no-lockdep: the command line says it" grep -q "^command: .* --fresh --no-lockdep " "$tmp/out"
+check "--oracles=deadlock: the case passes its expect lines" test $? = 0
+check "--oracles=deadlock: no confirm" test -z "$(ls "$tmp"/foundn/2.6.11-rc4/*.confirmed.case 2>/dev/null)"
+check "--oracles=deadlock: the table" grep -q "^2\.6\.11-rc4  *[0-9][0-9]*  $signn (1)  0 known, 1 new  NEW\$" "$tmp/out"
+check "--oracles=deadlock: the fuzzer is told" grep -q -- "^fuzz: each runs .* --oracles=deadlock " "$tmp/err"
+check "--oracles=deadlock: the command line says it" grep -q -- "^command: .* --oracles=deadlock --seed=1 --fresh " "$tmp/out"
 
 # 4. The fixed kernel: no finding in the budget, exit 0; the corpus stays for the next run.
-run "$snafu" fuzz --kernel=2.6.11 --seed=1 --runs=3000 --out="$tmp/out2" --found="$tmp/found2" --markdown
-check "fuzz on 2.6.11: exit 0 (got $rc)" test "$rc" = 0
-check "2.6.11: no finding in 3000 executions" grep -q "^fuzz: 2.6.11: no finding in 3000 executions" "$tmp/err"
-check "2.6.11: the markdown row" grep -qx '| 2.6.11 | 3000 | - | 0 known, 0 new | clean |' "$tmp/out"
-n=$(ls "$tmp/out2/2.6.11/corpus" | wc -l)
-run "$snafu" fuzz --kernel=2.6.11 --seed=2 --runs=10 --out="$tmp/out2" --found="$tmp/found2"
-check "without --fresh the corpus is kept ($n files before)" test "$n" -gt 0 -a "$(ls "$tmp/out2/2.6.11/corpus" | wc -l)" -ge "$n"
+run "$snafu" fuzz --kernel=2.6.12-jj --seed=1 --runs=3000 --out="$tmp/out2" --found="$tmp/found2" --markdown
+check "fuzz on 2.6.12-jj: exit 0 (got $rc)" test "$rc" = 0
+check "2.6.12-jj: no finding in 3000 executions" grep -q "^fuzz: 2.6.12-jj: no finding in 3000 executions" "$tmp/err"
+check "2.6.12-jj: the markdown row" grep -qx '| 2.6.12-jj | 3000 | - | 0 known, 0 new | clean |' "$tmp/out"
+n=$(ls "$tmp/out2/2.6.12-jj/corpus" | wc -l)
+run "$snafu" fuzz --kernel=2.6.12-jj --seed=2 --runs=10 --out="$tmp/out2" --found="$tmp/found2"
+check "without --fresh the corpus is kept ($n files before)" test "$n" -gt 0 -a "$(ls "$tmp/out2/2.6.12-jj/corpus" | wc -l)" -ge "$n"
+
+# 4b. --oracles: 2.6.11 fixed the deadlock, not the futex semantics. With the deadlock
+#     oracle alone, nothing; with the default oracles, a lost wake-up or FUTEX_CMP_REQUEUE's
+#     spurious -EAGAIN, minimized with its token (the driver hands --oracles to the fuzzer,
+#     snafu replay and snafu minimize; the printed commands carry it).
+run "$snafu" fuzz --kernel=2.6.11 --oracles=deadlock --seed=1 --runs=3000 --out="$tmp/out5" \
+	--found="$tmp/found5" --markdown
+check "fuzz on 2.6.11, --oracles=deadlock: exit 0 (got $rc)" test "$rc" = 0
+check "2.6.11, --oracles=deadlock: the markdown row" grep -qx '| 2.6.11 | 3000 | - | 0 known, 0 new | clean |' "$tmp/out"
+check "2.6.11, --oracles=deadlock: to the fuzzer" grep -q -- "^fuzz: each runs .* --ops=futex --oracles=deadlock " "$tmp/err"
+#     (whether a seed finds one within the budget depends on the seed corpus: the first of
+#     seeds 1..3 that does is taken; each run is deterministic for its seed)
+for seed in 1 2 3; do
+	rm -rf "$tmp/out6" "$tmp/found6"
+	run "$snafu" fuzz --kernel=2.6.11 --seed=$seed --runs=50000 --fresh --out="$tmp/out6" --found="$tmp/found6"
+	[ "$rc" = 1 ] && break
+done
+check "fuzz on 2.6.11, default oracles: exit 1 for one of seeds 1..3 (got $rc)" test "$rc" = 1
+c=$(ls "$tmp"/found6/2.6.11/lost-wakeup--futex_wait.case "$tmp"/found6/2.6.11/wrong-result--futex_cmp_requeue.case 2>/dev/null | head -1)
+check "2.6.11: a lost-wakeup or wrong-result case" test -n "$c"
+sig=$(basename "${c:-x.case}" .case)
+check "2.6.11: the case expects its token" grep -qx "expect 2.6.11 $sig" "${c:-/dev/null}"
+"$snafu" replay --check --quiet "${c:-/nonexistent}" >"$tmp/check6.out" 2>&1
+check "2.6.11: the case passes its expect lines" test $? = 0
+check "2.6.11: and ok on 2.6.12-jj" grep -qx "expect 2.6.12-jj ok" "${c:-/dev/null}"
+check "2.6.11: the report" grep -qx "DEDUP_TOKEN: $sig" "${c%.case}.report"
+run "$snafu" fuzz --kernel=2.6.11 --oracles=deadlock,lost-wakeup --seed=1 --runs=10 --out="$tmp/out6" \
+	--found="$tmp/found6"
+check "--oracles in the command line" grep -q "^command: .* --oracles=deadlock,lost-wakeup" "$tmp/out"
 
 # 5. A sanitizer report (a bug planted in the fuzzer, fuzz/planted.c): sorted by its
 #    DEDUP_TOKEN, saved with the fuzzer's report, not minimized.
@@ -154,15 +185,15 @@ fi
 
 # 6. --fork: to the time box, every finding; the step summary gets the table.
 : >"$tmp/summary"
-GITHUB_STEP_SUMMARY=$tmp/summary run "$snafu" fuzz --kernel=2.6.11 --kernel=2.6.11-rc4 --fork \
+GITHUB_STEP_SUMMARY=$tmp/summary run "$snafu" fuzz --kernel=2.6.12-jj --kernel=2.6.11-rc4 --fork \
 	--jobs=2 --seconds=2 --known="$src/ci/known-findings.txt" --out="$tmp/out4" --found="$tmp/found4"
-check "--fork on 2.6.11 and 2.6.11-rc4, known findings: exit 0 (got $rc)" test "$rc" = 0
+check "--fork on 2.6.12-jj and 2.6.11-rc4, known findings: exit 0 (got $rc)" test "$rc" = 0
 [ "$rc" = 0 ] || show_output
-check "--fork: a row per kernel" test "$(grep -cE '^2\.6\.11(-rc4)? ' "$tmp/out")" = 2
-check "--fork: 2.6.11 clean" grep -q '^2\.6\.11  *[0-9][0-9]*  -  *0 known, 0 new  clean$' "$tmp/out"
+check "--fork: a row per kernel" test "$(grep -cE '^2\.6\.1(2-jj|1-rc4) ' "$tmp/out")" = 2
+check "--fork: 2.6.12-jj clean" grep -q '^2\.6\.12-jj  *[0-9][0-9]*  -  *0 known, 0 new  clean$' "$tmp/out"
 check "--fork: the seeds as a corpus directory" grep -q -- "-fork=2 -ignore_crashes=1 .* $tmp/out4/KERNEL/corpus $tmp/out4/KERNEL/seeds " "$tmp/err"
 check "step summary: heading" grep -qx '### snafu fuzz, 2 s per kernel' "$tmp/summary"
-check "step summary: the table" grep -q '^| 2\.6\.11 | [0-9]* | - | 0 known, 0 new | clean |$' "$tmp/summary"
+check "step summary: the table" grep -q '^| 2\.6\.12-jj | [0-9]* | - | 0 known, 0 new | clean |$' "$tmp/summary"
 
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

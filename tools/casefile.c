@@ -110,18 +110,21 @@ bool case_expect_met(const char *want, const struct run_result *r)
 }
 
 int case_write_minimized(struct program *p, const struct kernel_config *k, const char *verdict,
-			 const char *in, const char *by, const char *out)
+			 unsigned oracles, const char *in, const char *by, const char *out)
 {
-	return case_write_minimized_note(p, k, verdict, in, by, NULL, out);
+	return case_write_minimized_note(p, k, verdict, oracles, in, by, NULL, out);
 }
 
 int case_write_minimized_note(struct program *p, const struct kernel_config *k, const char *verdict,
-			      const char *in, const char *by, const char *note, const char *out)
+			      unsigned oracles, const char *in, const char *by, const char *note,
+			      const char *out)
 {
-	struct run_opts quiet = {0}, traced = {.trace = true};
+	/* the expect lines hold the default oracles' verdicts, as `replay --check` checks
+	 * them; the header names the finding as ORACLES found it */
+	struct run_opts quiet = {0}, traced = {.trace = true, .oracles = oracles};
 	struct run_result r;
 	int before_ops = p->nops, before_pre = p->npreempts;
-	int runs = prog_minimize(p, k, verdict);
+	int runs = prog_minimize(p, k, verdict, oracles);
 
 	/* every listed kernel's verdict on the minimized case becomes an expect line: its
 	 * verdict where the schedule fires in full (a saved case is exact: replay --check
@@ -165,7 +168,11 @@ int case_write_minimized_note(struct program *p, const struct kernel_config *k, 
 	fprintf(f, "# %s\n# found on %s; minimized by %s from %s\n", r.verdict, k->name, by, in);
 	fprintf(f, "# (%d ops, %d preemptions before; %d runs to minimize)\n", before_ops,
 		before_pre, runs);
-	fprintf(f, "# replay: build/bin/snafu replay --kernel=%s %s\n", k->name,
+	char names[200], list[220] = "";
+	if (oracles && oracles != ORACLES_DEFAULT) /* the header's verdict is these oracles' */
+		snprintf(list, sizeof(list), " --oracles=%s",
+			 oracles_str(oracles, names, sizeof(names)));
+	fprintf(f, "# replay: build/bin/snafu replay --kernel=%s%s %s\n", k->name, list,
 		out && strcmp(out, "-") ? out : "THIS.case");
 	for (const char *l = note; l && *l;) { /* each line as a comment */
 		size_t n = strcspn(l, "\n");

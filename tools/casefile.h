@@ -34,16 +34,18 @@ const char *case_expect_word(const struct run_result *r);
  * that did not fire. */
 bool case_expect_met(const char *want, const struct run_result *r);
 
-/* Minimize *p, which gives the finding `verdict` on kernel k, keeping that signature;
- * then write it as a case with an expect line for every listed kernel (where one
- * fits: case_expect_word) to OUT, or to stdout when
- * OUT is NULL. IN (where the input came from) and BY (the command) go in the header
- * comment. Returns 0, or 2 after one line on stderr. */
+/* Minimize *p, which gives the finding `verdict` on kernel k with the oracles ORACLES
+ * (run_opts.oracles: 0 the default set), keeping that signature; then write it as a case
+ * with an expect line for every listed kernel (where one fits: case_expect_word; the
+ * default oracles' verdict, which `replay --check` checks) to OUT,
+ * or to stdout when OUT is NULL. IN (where the input came from) and BY (the command) go
+ * in the header comment. Returns 0, or 2 after one line on stderr. */
 int case_write_minimized(struct program *p, const struct kernel_config *k, const char *verdict,
-			 const char *in, const char *by, const char *out);
+			 unsigned oracles, const char *in, const char *by, const char *out);
 /* The same, with NOTE (one or more lines, each ending in a newline; NULL: none) as
  * comment lines after the header: snafu confirm says what it confirmed. */
 int case_write_minimized_note(struct program *p, const struct kernel_config *k, const char *verdict,
-			      const char *in, const char *by, const char *note, const char *out);
+			      unsigned oracles, const char *in, const char *by, const char *note,
+			      const char *out);
 
 #endif

@@ -102,6 +102,18 @@ const struct kernel_config *kernel_arg(const char *name)
 	return k;
 }
 
+unsigned oracles_arg(const char *a, const char *list, int argn)
+{
+	char err[256], what[320];
+	unsigned mask = oracles_parse(list, err, sizeof(err));
+
+	if (!mask) {
+		snprintf(what, sizeof(what), "--oracles=LIST with LIST %s", err);
+		die_usage(what, a, argn);
+	}
+	return mask;
+}
+
 const char *case_name(const char *path)
 {
 	return strcmp(path, "-") ? path : "<stdin>";

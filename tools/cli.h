@@ -56,6 +56,9 @@ bool cli_exe_path(char *buf, size_t len);
 bool cli_exe_dir(char *buf, size_t len);
 /* A trace event's kind as a word: "point", "syscall", ...; "event" if out of range. */
 const char *cli_event_name(int kind);
+/* --oracles=LIST (prog/oracle.h) as argument ARGN (A the whole argument): the oracles'
+ * bits; a bad LIST gets one line and exit 2. */
+unsigned oracles_arg(const char *a, const char *list, int argn);
 /* The kernel called NAME; else one line listing the kernels, then exit 2. */
 const struct kernel_config *kernel_arg(const char *name);
 

@@ -298,7 +298,8 @@ int cmd_confirm(int argc, char **argv)
 
 	static struct program p;
 	static struct search s;
-	struct run_opts quiet = {0};
+	/* the prediction, whatever else the run finds (a lost wake-up would come first) */
+	struct run_opts quiet = {.oracles = ORACLE_DEADLOCK | ORACLE_LOCKDEP};
 	const char *name = case_name(in);
 	load_case(in, &p);
 	prog_run(&p, k, &quiet, &s.r);
@@ -349,7 +350,7 @@ int cmd_confirm(int argc, char **argv)
 		 "found with %s after %lld executions, then minimized\n",
 		 predicted, k->name, s.how, s.runs);
 	int st =
-	    case_write_minimized_note(&s.found, k, s.verdict, name, "snafu confirm", note, out);
+	    case_write_minimized_note(&s.found, k, s.verdict, 0, name, "snafu confirm", note, out);
 	if (st)
 		return st;
 	if (strcmp(out, "-"))

@@ -113,8 +113,9 @@ struct fuzz_run {
 	const char *name;
 	long long runs, seconds;
 	long jobs;
-	bool fork, fresh, merge, markdown, no_lockdep;
+	bool fork, fresh, merge, markdown;
 	const char *ops;
+	const char *oracles; /* --oracles=LIST as given; NULL: the default set */
 	unsigned long long seed;
 	const char *kernel_args[64]; /* --kernel values; none: the plan's default */
 	int nkernel_args;
@@ -518,7 +519,7 @@ enum {
 	D_MERGE_INTO,
 	D_FUZZER,
 	D_MARKDOWN,
-	D_NO_LOCKDEP,
+	D_ORACLES,
 	D_COUNT
 };
 static const struct {
@@ -542,7 +543,7 @@ static const struct {
     [D_MERGE_INTO] = {FUZZ_MERGE, "--merge-into=", "--merge-into=DIR"},
     [D_FUZZER] = {FUZZ_FUZZER, "--fuzzer=", "--fuzzer=PATH"},
     [D_MARKDOWN] = {FUZZ_MARKDOWN, "--markdown", "--markdown"},
-    [D_NO_LOCKDEP] = {FUZZ_LOCKDEP, "--no-lockdep", "--no-lockdep"},
+    [D_ORACLES] = {FUZZ_ORACLES, "--oracles=", "--oracles=LIST"},
 };
 
 /* A decimal number in lo..hi, digits only, or one line naming WHAT, exit 2. */
@@ -666,8 +667,9 @@ static void parse(struct fuzz_run *r, int argc, char **argv)
 		case D_MARKDOWN:
 			r->markdown = true;
 			break;
-		case D_NO_LOCKDEP:
-			r->no_lockdep = true;
+		case D_ORACLES:
+			oracles_arg(a, v, argn); /* one line and exit 2 when it names none */
+			r->oracles = v;
 			break;
 		default:
 			if (!(p->opts & FUZZ_LIBFUZZER) || a[0] != '-' || a[1] < 'a' ||
@@ -904,8 +906,8 @@ static void fuzzer_args(const struct fuzz_run *r, const char *fuzzer, const stru
 	arg(a, "%s", fuzzer);
 	arg(a, "--kernel=%s", j->k->name);
 	arg(a, "--ops=%s", r->ops);
-	if (r->no_lockdep)
-		arg(a, "--no-lockdep");
+	if (r->oracles)
+		arg(a, "--oracles=%s", r->oracles);
 	if (r->p->progress && !r->fork) /* fork mode's workers would each write it */
 		arg(a, "--progress=%s/progress", j->dir);
 	if (r->runs)
@@ -1004,7 +1006,7 @@ static bool is_artifact(const char *name)
 /* snafu's verdict on each of FILES on kernel K (VERDICTS[i], "" where it gave none): one
  * `snafu replay --quiet --input=bytes` for a few hundred files, its output in SCRATCH. */
 static void replay_verdicts(const struct fuzz_run *r, const struct kernel_config *k, char **files,
-			    int n, char (*verdicts)[256], const char *scratch, bool no_lockdep)
+			    int n, char (*verdicts)[256], const char *scratch, const char *oracles)
 {
 	char tag[96];
 
@@ -1017,8 +1019,8 @@ static void replay_verdicts(const struct fuzz_run *r, const struct kernel_config
 		arg(&a, "--quiet");
 		arg(&a, "--input=bytes");
 		arg(&a, "--kernel=%s", k->name);
-		if (no_lockdep)
-			arg(&a, "--no-lockdep");
+		if (oracles)
+			arg(&a, "--oracles=%s", oracles);
 		for (int i = s; i < e; i++)
 			arg(&a, "%s", files[i]);
 		run_to(&a, scratch, false); /* exit 1 on a finding: the lines say it */
@@ -1050,6 +1052,8 @@ static void fuzzer_signature(const struct fuzz_run *r, const struct fuzz_job *j,
 	arg(&a, "%s", r->fuzzer);
 	arg(&a, "--kernel=%s", j->k->name);
 	arg(&a, "--ops=%s", r->ops);
+	if (r->oracles)
+		arg(&a, "--oracles=%s", r->oracles);
 	arg(&a, "-runs=1");
 	arg(&a, "%s", input);
 	run_to(&a, log, true);
@@ -1094,7 +1098,7 @@ static void classify(const struct fuzz_run *r, struct fuzz_job *j)
 		}
 	free_names(names, n);
 	pathf(scratch, sizeof(scratch), "%s/replay.log", j->dir);
-	replay_verdicts(r, j->k, paths, m, verdicts, scratch, r->no_lockdep);
+	replay_verdicts(r, j->k, paths, m, verdicts, scratch, r->oracles);
 	for (int i = 0; i < m && !interrupted; i++) {
 		const char *base = strrchr(paths[i], '/') + 1;
 		char sig[256];
@@ -1209,6 +1213,8 @@ static void save(const struct fuzz_run *r, struct fuzz_job *j, struct fuzz_findi
 		arg(&a, "%s", r->exe);
 		arg(&a, "minimize");
 		arg(&a, "--kernel=%s", j->k->name);
+		if (r->oracles)
+			arg(&a, "--oracles=%s", r->oracles);
 		arg(&a, "--input=bytes");
 		arg(&a, "-o");
 		arg(&a, "%s", path);
@@ -1227,6 +1233,8 @@ static void save(const struct fuzz_run *r, struct fuzz_job *j, struct fuzz_findi
 		arg(&a, "%s", r->exe);
 		arg(&a, "replay");
 		arg(&a, "--kernel=%s", j->k->name);
+		if (r->oracles)
+			arg(&a, "--oracles=%s", r->oracles);
 		arg(&a, "%s", f->casefile);
 		run_to(&a, path, true);
 	} else if (!strncmp(strrchr(f->input, '/') + 1, "crash-", 6)) {
@@ -1287,7 +1295,8 @@ static void show(const struct fuzz_run *r, const struct fuzz_job *j, const struc
 			printf("%s\n", text ? text : "");
 			free(text);
 		}
-		printf("reproduce with: %s replay --kernel=%s %s\n", me, k, c);
+		printf("reproduce with: %s replay --kernel=%s%s%s %s\n", me, k,
+		       r->oracles ? " --oracles=" : "", r->oracles ? r->oracles : "", c);
 		if (f->confirm > 0)
 			printf("predicted and confirmed: %s confirm found %s: %s\n"
 			       "reproduce the deadlock with: %s replay --kernel=%s %s\n",
@@ -1308,7 +1317,8 @@ static void show(const struct fuzz_run *r, const struct fuzz_job *j, const struc
 		       r->name, shown(in));
 		print_report_head(rep);
 		printf("DEDUP_TOKEN: %s\n", f->sig);
-		printf("reproduce with: %s --kernel=%s --ops=%s %s\n", shown(r->fuzzer), k, r->ops,
+		printf("reproduce with: %s --kernel=%s --ops=%s%s%s %s\n", shown(r->fuzzer), k,
+		       r->ops, r->oracles ? " --oracles=" : "", r->oracles ? r->oracles : "",
 		       shown(in));
 	} else {
 		printf("%s: libFuzzer reported %s; see %s\n", r->name, strrchr(f->input, '/') + 1,
@@ -1502,14 +1512,22 @@ static void run_all(struct fuzz_run *r, struct fuzz_totals *t)
 	}
 }
 
+/* The oracles --merge judges by: the run's, lockdep aside. The seeds are programs whose
+ * deadlock, if any, the fuzzer must find the schedule of, and on 2.6.11-rc4 nearly every
+ * futex program makes lockdep's prediction. */
+static const char *merge_oracles(const struct fuzz_run *r, char *buf, size_t len)
+{
+	unsigned mask = r->oracles ? oracles_parse(r->oracles, buf, len) : ORACLES_DEFAULT;
+
+	mask &= ~(unsigned)ORACLE_LOCKDEP;
+	return oracles_str(mask ? mask : ORACLE_DEADLOCK, buf, len);
+}
+
 /* --merge: the new inputs with new coverage (edges only) that find nothing on any
- * kernel, into merge_into. Nothing but lockdep's prediction, that is: the seeds are
- * programs whose deadlock, if any, the fuzzer must find the schedule of, and on
- * 2.6.11-rc4 nearly every futex program makes the prediction (the fuzzer merges and
- * the inputs replay with --no-lockdep). */
+ * kernel (merge_oracles), into merge_into. */
 static void merge(struct fuzz_run *r)
 {
-	char tmp[PATH_LEN], corpus[PATH_LEN], path[PATH_LEN], scratch[PATH_LEN];
+	char tmp[PATH_LEN], corpus[PATH_LEN], path[PATH_LEN], scratch[PATH_LEN], oracles[200];
 	int n, nnew = 0, added = 0;
 
 	pathf(tmp, sizeof(tmp), "%s/merge", r->out);
@@ -1528,7 +1546,7 @@ static void merge(struct fuzz_run *r)
 		pathf(log, sizeof(log), "%s/merge.log", j->dir);
 		arg(&a, "%s", r->fuzzer);
 		arg(&a, "--kernel=%s", j->k->name);
-		arg(&a, "--no-lockdep");
+		arg(&a, "--oracles=%s", merge_oracles(r, oracles, sizeof(oracles)));
 		arg(&a, "-merge=1");
 		arg(&a, "-use_counters=0");
 		arg(&a, "-timeout=25");
@@ -1557,7 +1575,8 @@ static void merge(struct fuzz_run *r)
 		if (!nnew)
 			break;
 		memset(verdicts, 0, (size_t)nnew * sizeof(*verdicts));
-		replay_verdicts(r, k, files, nnew, verdicts, scratch, true);
+		replay_verdicts(r, k, files, nnew, verdicts, scratch,
+				merge_oracles(r, oracles, sizeof(oracles)));
 		for (int i = 0; i < nnew; i++)
 			ok[i] += !strcmp(verdicts[i], "ok");
 	}
@@ -1665,12 +1684,12 @@ static void command_line(const struct fuzz_run *r, char *buf, size_t len)
 	if ((o & FUZZ_SECONDS) && r->seconds)
 		appendf(buf, len, " --seconds=%lld", r->seconds);
 	appendf(buf, len, " --jobs=%ld%s --ops=%s", r->jobs, r->fork ? " --fork" : "", r->ops);
+	if (r->oracles)
+		appendf(buf, len, " --oracles=%s", r->oracles);
 	if (r->seed)
 		appendf(buf, len, " --seed=%llu", r->seed);
 	if ((o & FUZZ_FRESH) && r->fresh)
 		appendf(buf, len, " --fresh");
-	if (r->no_lockdep)
-		appendf(buf, len, " --no-lockdep");
 	appendf(buf, len, " --out=%s", r->out);
 	if (o & FUZZ_FOUND)
 		appendf(buf, len, " --found=%s", shown(r->found));
@@ -1837,9 +1856,9 @@ static void fuzz_row(const struct fuzz_job *j, char c[FUZZ_CELLS][FUZZ_PATH], bo
 		code[i] = false;
 }
 
-const char *const fuzz_value_opts[] = {"--kernel", "--runs",       "--seconds", "--jobs",
-				       "--ops",    "--seed",       "--out",     "--found",
-				       "--known",  "--merge-into", "--fuzzer",  NULL};
+const char *const fuzz_value_opts[] = {
+    "--kernel", "--runs",  "--seconds", "--jobs",       "--ops",    "--oracles", "--seed",
+    "--out",    "--found", "--known",   "--merge-into", "--fuzzer", NULL};
 
 const char fuzz_help[] =
     "  fuzz [OPTIONS] [libFuzzer flags -NAME=VALUE]\n"
@@ -1860,6 +1879,10 @@ const char fuzz_help[] =
     "      --fork              libFuzzer's -fork=J -ignore_crashes=1: every finding up to\n"
     "                          the budget, not just the first\n"
     "      --ops=futex|all     the ops the fuzzer may use (default futex)\n"
+    "      --oracles=LIST      what counts as a finding: some of deadlock, lost-wakeup,\n"
+    "                          result, lockdep, comma-separated (default: all four);\n"
+    "                          passed to the fuzzer, snafu replay and snafu minimize;\n"
+    "                          snafu confirm runs on each new lockdep prediction\n"
     "      --seed=S            libFuzzer's seed, 1..4294967295 (default: libFuzzer's pick)\n"
     "      --fresh             start from an empty corpus (default: OUT/KERNEL/corpus\n"
     "                          grows from run to run)\n"
@@ -1875,16 +1898,13 @@ const char fuzz_help[] =
     "      --merge-into=DIR    merge into DIR instead\n"
     "      --fuzzer=PATH       the fuzz target (default: futex_mm_fuzzer beside snafu)\n"
     "      --markdown          print the table as GitHub markdown (and with\n"
-    "                          $GITHUB_STEP_SUMMARY set, append it there)\n"
-    "      --no-lockdep        find deadlocks only: lockdep's predictions (lockdep--...)\n"
-    "                          are not findings (default: they are, and snafu confirm\n"
-    "                          runs on each new one)\n";
+    "                          $GITHUB_STEP_SUMMARY set, append it there)\n";
 
 static const struct fuzz_plan fuzz_plan = {
     .name = "fuzz",
     .opts = FUZZ_KERNEL | FUZZ_RUNS | FUZZ_SECONDS | FUZZ_JOBS | FUZZ_FORK | FUZZ_OPS | FUZZ_SEED |
 	    FUZZ_FRESH | FUZZ_OUT | FUZZ_FOUND | FUZZ_KNOWN | FUZZ_MERGE | FUZZ_FUZZER |
-	    FUZZ_MARKDOWN | FUZZ_LIBFUZZER | FUZZ_LOCKDEP,
+	    FUZZ_MARKDOWN | FUZZ_LIBFUZZER | FUZZ_ORACLES,
     .ops = "futex",
     .progress = true,
     .judge = true,

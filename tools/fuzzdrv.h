@@ -31,7 +31,7 @@ enum {
 	FUZZ_FUZZER = 1u << 12,
 	FUZZ_MARKDOWN = 1u << 13,
 	FUZZ_LIBFUZZER = 1u << 14, /* libFuzzer's own -NAME=VALUE flags */
-	FUZZ_LOCKDEP = 1u << 15,   /* --no-lockdep: the fuzzer's deadlock oracle alone */
+	FUZZ_ORACLES = 1u << 15,   /* --oracles=LIST, to the fuzzer, replay and minimize */
 };
 
 /* One signature found on one kernel. */

@@ -384,6 +384,8 @@ static const char *finding_break(enum sim_result res)
 		return "sim_stop"; /* the step budget ran out */
 	case SIM_PREDICTED:
 		return "lockdep_bug"; /* lockdep's report, made while the run went on */
+	case SIM_ORACLE:
+		return "futex_oracles_judge"; /* an oracle judging the run's end */
 	case SIM_OK:
 		break;
 	}

@@ -35,14 +35,17 @@ static int cmd_show(int argc, char **argv);
 static int cmd_stress(int argc, char **argv);
 
 static const char *const no_values[] = {NULL};
-static const char *const replay_values[] = {"--kernel", "--repeat", "--stop-at-step", NULL};
+static const char *const replay_values[] = {"--kernel", "--repeat", "--stop-at-step", "--oracles",
+					    NULL};
 static const char *const kernel_value[] = {"--kernel", NULL};
-static const char *const minimize_values[] = {"--kernel", "-o", NULL};
+static const char *const minimize_values[] = {"--kernel", "-o", "--oracles", NULL};
+static const char *const trace_values[] = {"--kernel", "-o", NULL};
 static const char *const show_values[] = {"-o", NULL};
 static const char *const stress_values[] = {"--kernel", "--threads", "--seconds",
 					    "--seed",   "--hang-ms", NULL};
 static const char *const ops_values[] = {"--dict", NULL};
-static const char *const evaluate_values[] = {"--runs", "--jobs", "--ops", "--seed", "--out", NULL};
+static const char *const evaluate_values[] = {"--runs", "--jobs",    "--ops", "--seed",
+					      "--out",  "--oracles", NULL};
 
 static const struct cli_command commands[] = {
     {"kernels", cmd_kernels, false, no_values,
@@ -59,8 +62,9 @@ static const struct cli_command commands[] = {
      "      --digest            print the trace digest of each run\n"
      "      --trace             print every event of the run\n"
      "      --no-schedule       ignore the case's preemptions\n"
-     "      --no-lockdep        deadlocks only: no lockdep prediction (lockdep--...;\n"
-     "                          a deadlock in the same run comes first anyway)\n"
+     "      --oracles=LIST      what counts as a finding: some of deadlock, lost-wakeup,\n"
+     "                          result, lockdep, comma-separated (default: all four;\n"
+     "                          expect lines hold the default's verdicts)\n"
      "      --quiet             print no report, only the verdict line\n"
      "      --stop-at-step=N    raise SIGTRAP at the run's N-th scheduling point, for\n"
      "                          gdb (without a debugger the process dies of it)\n"
@@ -72,10 +76,10 @@ static const struct cli_command commands[] = {
      "                          where rr cannot record, say why and print gdb commands\n"
      "                          that stop at the finding (exit 3)\n"},
     {"minimize", cmd_minimize, true, minimize_values,
-     "  minimize [--kernel=NAME] [-o OUT.case] INPUT\n"
+     "  minimize [--kernel=NAME] [--oracles=LIST] [-o OUT.case] INPUT\n"
      "                          shrink a case or fuzzer input with a finding to a small\n"
      "                          readable case with the same signature, with expect lines\n"
-     "                          for every kernel\n"},
+     "                          for every kernel; --oracles as for replay\n"},
     {"confirm", cmd_confirm, true, confirm_value_opts, confirm_help},
     {"stress", cmd_stress, true, stress_values,
      "  stress [--kernel=NAME] [--threads=N] [--seconds=S] [--seed=S] [--hang-ms=MS] "
@@ -84,7 +88,7 @@ static const struct cli_command commands[] = {
      "                          loop a case on real threads until the hung-task watchdog\n"
      "                          fires (exit 1) or time runs out (exit 0); a progress line\n"
      "                          every 3 s; --seed turns on chaos (random yields, sleeps)\n"},
-    {"trace", cmd_trace, true, minimize_values,
+    {"trace", cmd_trace, true, trace_values,
      "  trace [--kernel=NAME] [-o FILE.json|FILE.html] CASE\n"
      "                          replay a case and draw it: FILE.json for Perfetto\n"
      "                          (ui.perfetto.dev), FILE.html a page with one lane per\n"
@@ -108,11 +112,12 @@ static const struct cli_command commands[] = {
      "      --runs=N            executions per kernel (default 1000000)\n"
      "      --jobs=J            fuzzers run at once (default: the online CPUs)\n"
      "      --ops=futex|all     the ops the fuzzer may use (default all)\n"
+     "      --oracles=LIST      what counts as a finding: some of deadlock, lost-wakeup,\n"
+     "                          result, lockdep, comma-separated (default: all four)\n"
      "      --seed=S            libFuzzer's seed, 1..4294967295 (default 1)\n"
      "      --out=DIR           corpora, logs, artifacts, cases (default: evaluate/ beside\n"
      "                          snafu's directory, build/evaluate for build/bin/snafu)\n"
-     "      --markdown          print the table as GitHub markdown\n"
-     "      --no-lockdep        deadlocks only: lockdep's predictions are no finding\n"},
+     "      --markdown          print the table as GitHub markdown\n"},
 };
 #define NCOMMANDS ((int)(sizeof(commands) / sizeof(commands[0])))
 
@@ -144,7 +149,8 @@ static void print_trace(FILE *out)
 }
 
 struct replay_opts {
-	bool check, digest, trace, quiet, nosched, no_lockdep;
+	bool check, digest, trace, quiet, nosched;
+	unsigned oracles;
 	long repeat;
 	unsigned long long stop_at;
 };
@@ -168,7 +174,7 @@ static int replay_one(const struct replay_opts *ro, const char *path, const stru
 	const char *name = case_name(path);
 	struct run_opts o = {.trace = !ro->quiet || ro->trace,
 			     .no_schedule = ro->nosched,
-			     .no_lockdep = ro->no_lockdep,
+			     .oracles = ro->oracles,
 			     .stop_at_step = ro->stop_at};
 	struct run_result r, first_r;
 	int status = 0;
@@ -231,10 +237,10 @@ static int replay_one(const struct replay_opts *ro, const char *path, const stru
 static int cmd_replay(int argc, char **argv)
 {
 	const struct kernel_config *only = NULL;
-	bool check = false, digest = false, trace = false, quiet = false, nosched = false,
-	     no_lockdep = false;
+	bool check = false, digest = false, trace = false, quiet = false, nosched = false;
 	long repeat = 1;
 	unsigned long long stop_at = 0;
+	unsigned oracles = 0;
 	int first = argc, status = 0;
 
 	for (int i = 1; i < argc; i++) {
@@ -251,8 +257,8 @@ static int cmd_replay(int argc, char **argv)
 			quiet = true;
 		else if (!strcmp(a, "--no-schedule"))
 			nosched = true;
-		else if (!strcmp(a, "--no-lockdep"))
-			no_lockdep = true;
+		else if (!strncmp(a, "--oracles=", 10))
+			oracles = oracles_arg(a, a + 10, i + 1);
 		else if (!strncmp(a, "--repeat=", 9)) {
 			char *end;
 			repeat = strtol(a + 9, &end, 10);
@@ -266,7 +272,7 @@ static int cmd_replay(int argc, char **argv)
 				die_usage("--stop-at-step=N with N >= 1", a, i + 1);
 		} else if (a[0] == '-' && a[1])
 			die_usage("--kernel=NAME, --check, --repeat=N, --digest, --trace, "
-				  "--no-schedule, --no-lockdep, --stop-at-step=N or --quiet",
+				  "--no-schedule, --oracles=LIST, --stop-at-step=N or --quiet",
 				  a, i + 1);
 		else {
 			first = i;
@@ -283,7 +289,7 @@ static int cmd_replay(int argc, char **argv)
 				 .trace = trace,
 				 .quiet = quiet,
 				 .nosched = nosched,
-				 .no_lockdep = no_lockdep,
+				 .oracles = oracles,
 				 .repeat = repeat,
 				 .stop_at = stop_at};
 	for (int c = first; c < argc; c++) {
@@ -352,14 +358,18 @@ static int cmd_minimize(int argc, char **argv)
 {
 	const struct kernel_config *k = kernel_by_name(SNAFU_DEFAULT_KERNEL);
 	const char *out = NULL, *in = NULL;
+	unsigned oracles = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strncmp(argv[i], "--kernel=", 9))
 			k = kernel_arg(argv[i] + 9);
+		else if (!strncmp(argv[i], "--oracles=", 10))
+			oracles = oracles_arg(argv[i], argv[i] + 10, i + 1);
 		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			out = argv[++i];
 		else
-			cli_operand(&in, argv[i], i + 1, "--kernel=NAME, -o OUT or an INPUT",
+			cli_operand(&in, argv[i], i + 1,
+				    "--kernel=NAME, --oracles=LIST, -o OUT or an INPUT",
 				    "one INPUT");
 	}
 	if (!in) {
@@ -369,7 +379,7 @@ static int cmd_minimize(int argc, char **argv)
 	if (out && !case_out_ok(out))
 		return 2;
 	static struct program p;
-	struct run_opts quiet = {0};
+	struct run_opts quiet = {.oracles = oracles};
 	struct run_result r;
 	load_case(in, &p);
 	prog_run(&p, k, &quiet, &r);
@@ -380,7 +390,7 @@ static int cmd_minimize(int argc, char **argv)
 	}
 	char verdict[sizeof(r.verdict)];
 	snprintf(verdict, sizeof(verdict), "%s", r.verdict);
-	return case_write_minimized(&p, k, verdict, case_name(in), "snafu minimize", out);
+	return case_write_minimized(&p, k, verdict, oracles, case_name(in), "snafu minimize", out);
 }
 
 static int cmd_show(int argc, char **argv)

@@ -1,0 +1,559 @@
+/* The futex oracles: a lost wake-up, and a wrong result from FUTEX_CMP_REQUEUE, judged at
+ * the end of a run from what ref/futex.c told them (ref/futex_oracle.h). The definitions,
+ * their sources and what they leave out are in docs/oracles.md; in short:
+ *
+ * Lost wake-up (token lost-wakeup--futex_wait). FUTEX_WAIT is taken to be atomic, as the
+ * 2004-2005 LKML thread "Futex queue_me/get_user ordering" settled (Jakub Jelinek and
+ * Ingo Molnar against Jamie Lokier's token-passing reading, March 2005; 2.6.12 made it
+ * so): a waiter waits from the moment it reads a word equal to val, and a waiter that
+ * reads another value never waits. A FUTEX_WAKE (or the wake half of a requeue) on key K
+ * that may wake `budget` waiters owes its wake-ups to the waiters of K at that moment. It
+ * is lost when
+ *  - absorbed: it woke a waiter W that read, in the same round of its futex_wait, a value
+ *    other than its val (before or after the wake: 2.6.11 queues before it reads, so a
+ *    waker can unlink W in between, and W's unqueue_me() then returns 0), while a waiter
+ *    S of K that had already read its val, and was queued, was passed over; or
+ *  - missed: it woke fewer than its budget while a waiter S of K had read its val but had
+ *    not queued yet (2.6.10-seto reads before queue_me()), and the word no longer held
+ *    what S had read: it changed between S's read and the wake;
+ * and in both, S is still asleep in that same futex_wait when the run ends. Nothing here
+ * looks at time: only the order of the hooks' calls, the wake's budget and return value,
+ * and the word's contents (peek_word()).
+ *
+ * Wrong result (token wrong-result--futex_cmp_requeue). FUTEX_CMP_REQUEUE returns -EAGAIN
+ * only when *uaddr1 != val. 2.6.7 to 2.6.11 also return it when the bucket's nqueued
+ * count moved during the call (another waiter queued), though the word equalled val:
+ * the call read val, and the word still held val when it returned -EAGAIN.
+ */
+#include "futex_oracle.h"
+#include "mm.h"
+#include "report.h"
+
+#include <string.h>
+
+#ifdef SNAFU_NATIVE
+#define fo_off() true /* real threads: the hooks would race; no oracles there */
+#else
+#define fo_off() false
+#endif
+
+#define FO_MAX_WAKES  64 /* wake calls kept per run; later ones are not judged */
+#define FO_MAX_QUEUES 64 /* queue_me() calls kept, to name them in a wrong-result report */
+
+enum fo_read { FO_UNREAD, FO_MATCH, FO_MISMATCH };
+
+/* Where a task was: its op and scheduling point (`snafu replay --trace` numbers them so). */
+struct fo_when {
+	uint16_t op, point;
+};
+
+/* One task's futex_wait: the one in progress, or its last. */
+struct fo_wait {
+	bool active; /* in futex_wait */
+	unsigned serial;
+	unsigned long uaddr;
+	int val;
+	const void *q;
+	struct futex_key key; /* now: a requeue changes it */
+	bool queued;          /* on a bucket list now */
+	bool round_queued;    /* queued at some moment of this round */
+	enum fo_read read;    /* this round's read */
+	uint32_t curval;
+	int woken_by; /* the wake record that woke it in this round; -1: none */
+	bool asleep;
+	struct fo_when queued_at, read_at, slept_at;
+};
+
+/* A futex_wait as one wake call saw it. */
+struct fo_ref {
+	int task;
+	unsigned serial;
+	int val;
+	enum fo_read read; /* woken: its read in that round, so far */
+	uint32_t curval;
+	bool read_after; /* woken before it read the word */
+	bool absorbed;   /* woken, and its read did not match */
+	bool returned;   /* woken: its futex_wait returned ret */
+	long ret;
+	uint32_t now; /* missed: what the word held at the wake */
+	struct fo_when queued_at, read_at;
+};
+
+/* One wake call: FUTEX_WAKE, or a requeue's wake half. */
+struct fo_wake {
+	int task;
+	const char *op;
+	unsigned long uaddr;
+	struct futex_key key;
+	int budget;
+	struct fo_when at;
+	long ret;
+	int nwoken, npassed, nmissed;
+	struct fo_ref woken[SIM_MAX_TASKS], passed[SIM_MAX_TASKS], missed[SIM_MAX_TASKS];
+};
+
+struct fo_queue {
+	int task;
+	const void *bucket;
+	unsigned long uaddr;
+	struct fo_when at;
+};
+
+/* The first FUTEX_CMP_REQUEUE that returned -EAGAIN from the nqueued test. */
+struct fo_eagain {
+	bool seen;
+	int task;
+	unsigned long uaddr;
+	int val;
+	uint32_t curval, now;
+	bool now_ok; /* a VMA covered uaddr1 at the time: `now` is the word */
+	unsigned then_nq, now_nq;
+	int first_queue, last_queue; /* fo.queues[first..last) went into that bucket, maybe */
+	const void *bucket;
+	struct fo_when at;
+};
+
+static struct {
+	unsigned serials;
+	struct fo_wait wait[SIM_MAX_TASKS + 1];
+	struct fo_wake wakes[FO_MAX_WAKES];
+	int nwakes;
+	struct fo_wake *cur; /* the wake call walking a bucket now (under its lock) */
+	struct fo_queue queues[FO_MAX_QUEUES];
+	int nqueues;
+	/* FUTEX_CMP_REQUEUE: the bucket each task sampled, and how many queue_me() calls
+	 * had been logged then */
+	const void *cmp_bucket[SIM_MAX_TASKS + 1];
+	unsigned cmp_nq[SIM_MAX_TASKS + 1];
+	int cmp_queues[SIM_MAX_TASKS + 1];
+	struct fo_eagain eagain;
+} fo;
+
+/* The oracles watch the model; ThreadSanitizer is to judge the model alone. */
+#define FO_BEGIN()              \
+	do {                    \
+		if (fo_off())   \
+			return; \
+		sim_hw_begin(); \
+	} while (0)
+#define FO_END() sim_hw_end()
+
+static int me(void)
+{
+	return current->pid;
+}
+
+static struct fo_when now_at(void)
+{
+	struct task_struct *t = current;
+
+	return (struct fo_when){.op = t->sim.op, .point = t->sim.op_points};
+}
+
+static bool same_key(const struct futex_key *a, const struct futex_key *b)
+{
+	return a->word == b->word && a->ptr == b->ptr && a->offset == b->offset;
+}
+
+static struct fo_wait *wait_of_q(const void *q)
+{
+	for (int t = 1; t <= SIM_MAX_TASKS; t++)
+		if (fo.wait[t].active && fo.wait[t].q == q)
+			return &fo.wait[t];
+	return NULL;
+}
+
+static struct fo_ref *woken_ref(const struct fo_wait *w)
+{
+	if (w->woken_by < 0)
+		return NULL;
+	struct fo_wake *r = &fo.wakes[w->woken_by];
+	int t = (int)(w - fo.wait);
+	for (int i = 0; i < r->nwoken; i++)
+		if (r->woken[i].task == t && r->woken[i].serial == w->serial)
+			return &r->woken[i];
+	return NULL;
+}
+
+/* The word at uaddr as the next read would find it, without a fault, a scheduling point
+ * or a trace event: from the page the PTE holds (present, or swapped out and kept), else
+ * from a shared mapping's page cache, else zeros (a page not there yet reads as zeros).
+ * False when no VMA covers uaddr. */
+static bool peek_word(unsigned long uaddr, uint32_t *val)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma = mm ? find_extend_vma(mm, uaddr) : NULL;
+
+	*val = 0;
+	if (!vma)
+		return false;
+	pte_t *pte = pte_offset(mm, uaddr);
+	struct page *page = pte ? pte->page : NULL;
+	if (!page && vma->vm_file) {
+		unsigned long idx = ((uaddr - vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff;
+		if (idx < vma->vm_file->npages)
+			page = vma->vm_file->pages[idx];
+	}
+	if (page)
+		memcpy(val, page->data + (uaddr & ~PAGE_MASK), sizeof(*val));
+	return true;
+}
+
+void fo_reset(void)
+{
+	memset(&fo, 0, sizeof(fo));
+}
+
+void fo_wait_begin(unsigned long uaddr, int val)
+{
+	FO_BEGIN();
+	struct fo_wait *w = &fo.wait[me()];
+	*w = (struct fo_wait){
+	    .active = true, .serial = ++fo.serials, .uaddr = uaddr, .val = val, .woken_by = -1};
+	FO_END();
+}
+
+void fo_wait_round(const void *q, const struct futex_key *key)
+{
+	FO_BEGIN();
+	struct fo_wait *w = &fo.wait[me()];
+	w->q = q;
+	w->key = *key;
+	w->queued = w->round_queued = false;
+	w->read = FO_UNREAD;
+	w->woken_by = -1;
+	FO_END();
+}
+
+void fo_queued(const void *q, const void *bucket)
+{
+	FO_BEGIN();
+	struct fo_wait *w = wait_of_q(q);
+	if (w) {
+		w->queued = w->round_queued = true;
+		w->queued_at = now_at();
+		if (fo.nqueues < FO_MAX_QUEUES)
+			fo.queues[fo.nqueues++] = (struct fo_queue){
+			    .task = me(), .bucket = bucket, .uaddr = w->uaddr, .at = w->queued_at};
+	}
+	FO_END();
+}
+
+void fo_read(uint32_t curval)
+{
+	FO_BEGIN();
+	struct fo_wait *w = &fo.wait[me()];
+	w->curval = curval;
+	w->read = (int)curval == w->val ? FO_MATCH : FO_MISMATCH;
+	w->read_at = now_at();
+	struct fo_ref *ref = woken_ref(w); /* woken before it read: it reads now */
+	if (ref) {
+		ref->read = w->read;
+		ref->curval = curval;
+		ref->read_at = w->read_at;
+		ref->absorbed = w->read == FO_MISMATCH;
+	}
+	FO_END();
+}
+
+void fo_asleep(void)
+{
+	FO_BEGIN();
+	struct fo_wait *w = &fo.wait[me()];
+	w->asleep = true;
+	w->slept_at = now_at();
+	FO_END();
+}
+
+void fo_awake(void)
+{
+	FO_BEGIN();
+	fo.wait[me()].asleep = false;
+	FO_END();
+}
+
+void fo_unqueued(const void *q)
+{
+	FO_BEGIN();
+	struct fo_wait *w = wait_of_q(q);
+	if (w)
+		w->queued = false;
+	FO_END();
+}
+
+void fo_wait_end(long ret)
+{
+	FO_BEGIN();
+	struct fo_wait *w = &fo.wait[me()];
+	struct fo_ref *ref = woken_ref(w);
+	if (ref) {
+		ref->returned = true;
+		ref->ret = ret;
+	}
+	w->active = w->queued = w->asleep = false;
+	FO_END();
+}
+
+void fo_wake_begin(const char *op, unsigned long uaddr, const struct futex_key *key, int budget)
+{
+	FO_BEGIN();
+	fo.cur = NULL;
+	if (fo.nwakes < FO_MAX_WAKES) {
+		fo.cur = &fo.wakes[fo.nwakes++];
+		*fo.cur = (struct fo_wake){.task = me(),
+					   .op = op,
+					   .uaddr = uaddr,
+					   .key = *key,
+					   .budget = budget,
+					   .at = now_at()};
+	}
+	FO_END();
+}
+
+void fo_woken(const void *q)
+{
+	FO_BEGIN();
+	struct fo_wait *w = wait_of_q(q);
+	struct fo_wake *r = fo.cur;
+	if (w) {
+		w->queued = false;
+		if (r && r->nwoken < SIM_MAX_TASKS) {
+			w->woken_by = (int)(r - fo.wakes);
+			r->woken[r->nwoken++] = (struct fo_ref){.task = (int)(w - fo.wait),
+								.serial = w->serial,
+								.val = w->val,
+								.read = w->read,
+								.curval = w->curval,
+								.read_after = w->read == FO_UNREAD,
+								.absorbed = w->read == FO_MISMATCH,
+								.queued_at = w->queued_at,
+								.read_at = w->read_at};
+		}
+	}
+	FO_END();
+}
+
+void fo_requeued(const void *q, const struct futex_key *key2)
+{
+	FO_BEGIN();
+	struct fo_wait *w = wait_of_q(q);
+	if (w)
+		w->key = *key2;
+	FO_END();
+}
+
+void fo_wake_end(long ret)
+{
+	FO_BEGIN();
+	struct fo_wake *r = fo.cur;
+	fo.cur = NULL;
+	if (!r) {
+		FO_END();
+		return;
+	}
+	r->ret = ret;
+	for (int t = 1; t <= SIM_MAX_TASKS; t++) {
+		struct fo_wait *w = &fo.wait[t];
+		if (!w->active || w->read != FO_MATCH || !same_key(&w->key, &r->key))
+			continue;
+		if (w->queued) { /* waiting, queued, and this call did not wake it */
+			r->passed[r->npassed++] =
+			    (struct fo_ref){.task = t, .serial = w->serial, .curval = w->curval};
+			continue;
+		}
+		/* waiting since its read, yet not queued: the walk could not find it */
+		uint32_t now;
+		if (!w->round_queued && w->woken_by < 0 && r->nwoken < r->budget &&
+		    peek_word(w->uaddr, &now) && now != w->curval)
+			r->missed[r->nmissed++] = (struct fo_ref){
+			    .task = t, .serial = w->serial, .curval = w->curval, .now = now};
+	}
+	FO_END();
+}
+
+void fo_cmp_sample(const void *bucket, unsigned nqueued)
+{
+	FO_BEGIN();
+	fo.cmp_bucket[me()] = bucket;
+	fo.cmp_nq[me()] = nqueued;
+	fo.cmp_queues[me()] = fo.nqueues;
+	FO_END();
+}
+
+void fo_cmp_eagain(unsigned long uaddr1, int val, uint32_t curval, unsigned now)
+{
+	FO_BEGIN();
+	struct fo_eagain *e = &fo.eagain;
+	if (!e->seen) {
+		*e = (struct fo_eagain){.seen = true,
+					.task = me(),
+					.uaddr = uaddr1,
+					.val = val,
+					.curval = curval,
+					.then_nq = fo.cmp_nq[me()],
+					.now_nq = now,
+					.first_queue = fo.cmp_queues[me()],
+					.last_queue = fo.nqueues,
+					.bucket = fo.cmp_bucket[me()],
+					.at = now_at()};
+		e->now_ok = peek_word(uaddr1, &e->now);
+	}
+	FO_END();
+}
+
+/* ---- the judgement ---- */
+
+static struct task_struct *task_of(int id)
+{
+	return (struct task_struct *)sim_task(id);
+}
+
+static const char *state_of(const struct task_struct *t)
+{
+	return t->sim.state == SIM_DONE           ? "exited"
+	       : t->state == TASK_UNINTERRUPTIBLE ? "D"
+	       : t->state == TASK_INTERRUPTIBLE   ? "S"
+						  : "R";
+}
+
+/* S, still in the futex_wait the wake call saw, asleep on the same key. */
+static bool still_asleep(const struct fo_ref *s, const struct futex_key *key)
+{
+	const struct fo_wait *w = &fo.wait[s->task];
+
+	return w->active && w->serial == s->serial && w->asleep && same_key(&w->key, key);
+}
+
+#define OP_POINT_NOTE                                                                     \
+	"(op.point: a task's op and scheduling point, as `snafu replay --trace` numbers " \
+	"them)\n"
+
+/* S, asleep at the end: since when, and what it read when. */
+static void sleeper_lines(const struct fo_ref *s, const struct fo_wake *r)
+{
+	const struct fo_wait *w = &fo.wait[s->task];
+	struct task_struct *t = task_of(s->task);
+
+	finding_printf("%s (pid %d) state %s, in %s, asleep in futex_wait(0x%lx, val %d) since "
+		       "%u.%u\n",
+		       t->comm, t->pid, state_of(t), t->syscall ? t->syscall : "user mode",
+		       w->uaddr, w->val, w->slept_at.op, w->slept_at.point);
+	finding_printf("  read %u, its val, at %u.%u, before the %s below (%s, %u.%u): it "
+		       "waited from then on\n",
+		       w->curval, w->read_at.op, w->read_at.point, r->op, task_of(r->task)->comm,
+		       r->at.op, r->at.point);
+}
+
+/* The wake call: who, where, what it could wake, what it returned, whom it woke. */
+static void wake_line(const struct fo_wake *r)
+{
+	struct task_struct *t = task_of(r->task);
+
+	finding_printf("%s (pid %d) %s(0x%lx), which may wake %d, at %u.%u: returned %ld", t->comm,
+		       t->pid, r->op, r->uaddr, r->budget, r->at.op, r->at.point, r->ret);
+	if (!r->nwoken)
+		finding_printf(", woke nobody\n");
+	for (int i = 0; i < r->nwoken; i++)
+		finding_printf("%s%s", i ? ", " : ", woke ", task_of(r->woken[i].task)->comm);
+	if (r->nwoken)
+		finding_printf("\n");
+}
+
+static void report_absorbed(const struct fo_wake *r, const struct fo_ref *w, const struct fo_ref *s)
+{
+	const struct task_struct *wt = task_of(w->task), *st = task_of(s->task);
+
+	finding_begin("lost wake-up in futex_wait", "lost-wakeup--futex_wait");
+	finding_printf(OP_POINT_NOTE);
+	sleeper_lines(s, r);
+	finding_printf("  queued at %u.%u; passed over, and still asleep when the run ended\n",
+		       fo.wait[s->task].queued_at.op, fo.wait[s->task].queued_at.point);
+	wake_line(r);
+	finding_printf("%s (pid %d) in futex_wait(0x%lx, val %d): queued at %u.%u, ", wt->comm,
+		       wt->pid, r->uaddr, w->val, w->queued_at.op, w->queued_at.point);
+	if (w->read_after)
+		finding_printf("woken before it read the word, then read %u at %u.%u\n", w->curval,
+			       w->read_at.op, w->read_at.point);
+	else
+		finding_printf("read %u at %u.%u, woken as it was about to unqueue itself\n",
+			       w->curval, w->read_at.op, w->read_at.point);
+	finding_printf("  %u is not its val: it was never to sleep", w->curval);
+	if (w->returned)
+		finding_printf("; its futex_wait returned %ld, not -EWOULDBLOCK", w->ret);
+	finding_printf("\n\nthe wake-up was spent on %s, which was not waiting (its value did "
+		       "not match), while %s, waiting on the same futex, was passed over and slept "
+		       "on\n",
+		       wt->comm, st->comm);
+}
+
+static void report_missed(const struct fo_wake *r, const struct fo_ref *s)
+{
+	const struct task_struct *st = task_of(s->task);
+
+	finding_begin("lost wake-up in futex_wait", "lost-wakeup--futex_wait");
+	finding_printf(OP_POINT_NOTE);
+	sleeper_lines(s, r);
+	finding_printf("  queued only at %u.%u, after it; still asleep when the run ended\n",
+		       fo.wait[s->task].queued_at.op, fo.wait[s->task].queued_at.point);
+	wake_line(r);
+	finding_printf("  by then the word held %u, not the %u %s had read\n", s->now, s->curval,
+		       st->comm);
+	finding_printf("\nthe word changed after %s read it and before the wake-up, which did not "
+		       "find %s: it had read the word but not yet queued itself\n",
+		       st->comm, st->comm);
+}
+
+static bool judge_lost(void)
+{
+	for (int i = 0; i < fo.nwakes; i++) {
+		const struct fo_wake *r = &fo.wakes[i];
+		for (int a = 0; a < r->nwoken; a++) {
+			if (!r->woken[a].absorbed)
+				continue;
+			for (int p = 0; p < r->npassed; p++)
+				if (still_asleep(&r->passed[p], &r->key)) {
+					report_absorbed(r, &r->woken[a], &r->passed[p]);
+					return true;
+				}
+		}
+		for (int m = 0; m < r->nmissed; m++)
+			if (still_asleep(&r->missed[m], &r->key)) {
+				report_missed(r, &r->missed[m]);
+				return true;
+			}
+	}
+	return false;
+}
+
+static bool judge_result(void)
+{
+	const struct fo_eagain *e = &fo.eagain;
+
+	if (!e->seen || (int)e->curval != e->val || !e->now_ok || (int)e->now != e->val)
+		return false;
+	struct task_struct *t = task_of(e->task);
+	finding_begin("wrong result from FUTEX_CMP_REQUEUE", "wrong-result--futex_cmp_requeue");
+	finding_printf(OP_POINT_NOTE);
+	finding_printf("%s (pid %d) FUTEX_CMP_REQUEUE(0x%lx, val %d) returned -EAGAIN at %u.%u\n",
+		       t->comm, t->pid, e->uaddr, e->val, e->at.op, e->at.point);
+	finding_printf("  it read %u, its val, and the word still held %u when it returned\n",
+		       e->curval, e->now);
+	finding_printf("  the -EAGAIN came from nqueued: the bucket's count went from %u to %u "
+		       "during the call\n",
+		       e->then_nq, e->now_nq);
+	for (int i = e->first_queue; i < e->last_queue; i++)
+		if (fo.queues[i].bucket == e->bucket)
+			finding_printf("  %s queued a waiter there at %u.%u (futex_wait(0x%lx))\n",
+				       task_of(fo.queues[i].task)->comm, fo.queues[i].at.op,
+				       fo.queues[i].at.point, fo.queues[i].uaddr);
+	finding_printf("\nFUTEX_CMP_REQUEUE is to fail with -EAGAIN only when *uaddr1 != val; "
+		       "the word equalled val throughout the call\n");
+	return true;
+}
+
+bool futex_oracles_judge(bool lost, bool result)
+{
+	if (fo_off())
+		return false;
+	return (lost && judge_lost()) || (result && judge_result());
+}

@@ -1,0 +1,65 @@
+/* The futex oracles (ref/futex_oracle.c, docs/oracles.md): what ref/futex.c tells them
+ * as it runs, and their judgement at the end of a run.
+ *
+ * The hooks only keep books: no scheduling point, no trace event, no lock, so a run
+ * takes the same steps and has the same digest with or without them. They are called
+ * from futex.c at the places named below, with the bucket lock held where the kernel
+ * holds it; on real threads (snafu-native) they do nothing.
+ */
+#ifndef SNAFU_FUTEX_ORACLE_H
+#define SNAFU_FUTEX_ORACLE_H
+
+#include "kernel.h"
+
+/* A futex key names the futex word independently of the virtual address where possible:
+ * (mm, address) for private mappings, (inode, page offset) for shared ones. Bit 0 of
+ * offset says which. The "ptr" half is a stable id, not a pointer, so hashing is the
+ * same on every run and in every build. (kernel/futex.c's union futex_key; here so
+ * that the oracles can compare keys.) */
+struct futex_key {
+	unsigned long word; /* private: page-aligned uaddr; shared: pgoff */
+	unsigned long ptr;  /* private: mm->id; shared: inode->i_ino */
+	int offset;
+};
+
+/* A run begins (futex_init()): forget the last one. */
+void fo_reset(void);
+
+/* futex_wait(uaddr, val) begins (once, before its retry label). */
+void fo_wait_begin(unsigned long uaddr, int val);
+/* A round of futex_wait: the key is known; the waiter q is not queued, has read nothing.
+ * Called again after each retry. */
+void fo_wait_round(const void *q, const struct futex_key *key);
+/* q was put on the list of the bucket `bucket` (queue_me(), or 2.6.12-jj's __queue_me()). */
+void fo_queued(const void *q, const void *bucket);
+/* futex_wait read curval, the value it compares with val (not the fault-in reads). */
+void fo_read(uint32_t curval);
+/* futex_wait is about to sleep (schedule_timeout), and has woken from it. */
+void fo_asleep(void);
+void fo_awake(void);
+/* unqueue_me(q) found q still queued and took it off (it was not woken). */
+void fo_unqueued(const void *q);
+/* futex_wait returns ret. */
+void fo_wait_end(long ret);
+
+/* A waker on key (FUTEX_WAKE, FUTEX_REQUEUE or FUTEX_CMP_REQUEUE at uaddr) begins its
+ * walk of the bucket, holding the bucket lock; it may wake `budget` waiters. */
+void fo_wake_begin(const char *op, unsigned long uaddr, const struct futex_key *key, int budget);
+/* wake_futex(q): the waker woke q. */
+void fo_woken(const void *q);
+/* futex_requeue moved q to key2. */
+void fo_requeued(const void *q, const struct futex_key *key2);
+/* The walk is over (the bucket lock still held); the call returns ret. */
+void fo_wake_end(long ret);
+
+/* FUTEX_CMP_REQUEUE before the 2.6.12 fix: it samples bucket's nqueued (nqueued), ... */
+void fo_cmp_sample(const void *bucket, unsigned nqueued);
+/* ... reads *uaddr1 (curval), then, under the bucket locks, finds nqueued changed (now)
+ * and returns -EAGAIN. val: the caller's value. */
+void fo_cmp_eagain(unsigned long uaddr1, int val, uint32_t curval, unsigned now);
+
+/* The end of a run with no other finding: report a lost wake-up (lost) or a wrong
+ * result (result), the oracles asked for, into `finding`. True if there was one. */
+bool futex_oracles_judge(bool lost, bool result);
+
+#endif
