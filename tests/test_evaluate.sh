@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# snafu evaluate end to end: every kernel gets a row, the unfixed kernel's row is lockdep's
-# prediction of the mmap_sem deadlock with a minimized case that replays and a confirmed
-# case (snafu confirm) that deadlocks, --markdown prints a table, the
+# snafu evaluate end to end: every kernel gets a row and every oracle a column (each run
+# alone); the unfixed kernel's lockdep cell is the prediction of the mmap_sem deadlock
+# with a minimized case that replays and a confirmed case (snafu confirm) that deadlocks,
+# its deadlock cell the deadlock, 2.6.12-jj's row empty; --markdown prints a table, the
 # same seed gives the same table, bad flags exit 2 with one line, a missing or failing
 # fuzzer is reported, the default --out is next to snafu's directory whatever the
 # working directory. (tests/test_evaluate_parallel.sh: two at once, on a loaded machine.)
@@ -47,92 +48,106 @@ mapfile -t kernels < <("$snafu" kernels | awk '{print $1}')
 }
 seeds_before=$(cd "$src/corpus/futex_mm_fuzzer" && ls -A | xargs md5sum)
 
-# 1. The plain table at a small budget.
+# 1. The plain table at a small budget: a row per kernel, a column per oracle (each run
+#    alone); cells are separated by two spaces or more, and hold single spaces only.
+oracles="deadlock lost-wakeup result lockdep"
 run "$snafu" evaluate --runs=20000 --out="$tmp/ev"
 cp "$tmp/out" "$tmp/plain.out"
 check "evaluate --runs=20000: exit 0 (got $rc)" test "$rc" = 0
 [ "$rc" = 0 ] || show_output
 # rows: from the header to the first blank line
 awk 'NR == 1 { next } /^$/ { exit } { print }' "$tmp/plain.out" >"$tmp/rows"
-check "plain table: a header line" grep -q '^kernel  *verdict  *executions to first finding  *signature  *minimized case$' "$tmp/plain.out"
+check "plain table: a header line" grep -q '^kernel  *deadlock  *lost-wakeup  *result  *lockdep$' "$tmp/plain.out"
 check "plain table: one row per kernel (${#kernels[@]}, got $(wc -l <"$tmp/rows"))" \
 	test "$(wc -l <"$tmp/rows")" = ${#kernels[@]}
 check "plain table: rows in the order of snafu kernels" \
 	test "$(awk '{print $1}' "$tmp/rows" | tr '\n' ' ')" = "${kernels[*]} "
+# cell K O: the cell of kernel K, oracle O
+cell() { awk -F'  +' -v k="$1" -v c="$2" '$1 == k { print $c }' "$tmp/rows"; }
+prefix() { case $1 in deadlock) echo 'deadlock--\|hung--' ;; lost-wakeup) echo lost-wakeup-- ;;
+	result) echo wrong-result-- ;; lockdep) echo lockdep-- ;; esac; }
 for k in "${kernels[@]}"; do
-	row=$(awk -v k="$k" '$1 == k' "$tmp/rows")
-	[ -n "$row" ] || {
-		bad "no row for kernel $k"
-		continue
-	}
-	set -- $row
-	case "$2" in
-	finding)
-		if [ "$3" -ge 1 ] 2>/dev/null && [ "$3" -le 20000 ] && [ -f "$5" ] &&
-			grep -q "^expect $k $4\$" "$5"; then ok; else
-			bad "$k: finding row '$row': want executions 1..20000 and a case expecting $4"
-		fi
-		;;
-	none)
-		check "$k: no finding: executions 20000 (row '$row')" test "$3 $4 $5" = "20000 - -"
-		;;
-	*) bad "$k: verdict '$2' (row '$row')" ;;
-	esac
+	c=2
+	for o in $oracles; do
+		v=$(cell "$k" $c)
+		c=$((c + 1))
+		case "$v" in
+		"none in 20000") ok ;;
+		*" after "*)
+			sig=${v%% after *} n=${v#* after } n=${n%%,*}
+			if [ "$n" -ge 1 ] 2>/dev/null && [ "$n" -le 20000 ] &&
+				grep -q "^\($(prefix $o)\)" <<<"$sig" && [ -f "$tmp/ev/$k/$o.case" ] &&
+				"$snafu" replay --quiet --oracles=$o --kernel="$k" "$tmp/ev/$k/$o.case" 2>/dev/null |
+				grep -qxF "$tmp/ev/$k/$o.case [$k]: $sig"; then ok; else
+				bad "$k, $o: cell '$v': want executions 1..20000, a $o token and a case that replays to it"
+			fi
+			"$snafu" replay --check --quiet "$tmp/ev/$k/$o.case" >/dev/null 2>&1 ||
+				bad "$k, $o: the case fails its expect lines"
+			;;
+		*) bad "$k, $o: cell '$v'" ;;
+		esac
+	done
 done
-set -- $(awk '$1 == "2.6.11-rc4"' "$tmp/rows")
-if [ "${2:-}" = finding ] && [ "${4#lockdep--recursive-read--mmap_sem--}" != "${4:-}" ]; then ok; else
-	bad "2.6.11-rc4: want a finding lockdep--recursive-read--mmap_sem--*, got '$*'"
+v=$(cell 2.6.11-rc4 5)
+sig=${v%% after *} n=${v#* after } n=${n%%,*}
+if [ "${sig#lockdep--recursive-read--mmap_sem--}" != "$sig" ] && [ "${v%, confirmed}" != "$v" ]; then ok; else
+	bad "2.6.11-rc4: want lockdep--recursive-read--mmap_sem--*, confirmed; got '$v'"
 fi
-case_file=${5:-}
+check "2.6.11-rc4: the deadlock oracle alone finds the deadlock" \
+	grep -q '^deadlock--do_page_fault--' <<<"$(cell 2.6.11-rc4 2)"
+# (mincore's deadlock and its prediction aside: --ops=all, and 2.6.12 kept mincore.c)
+check "2.6.12-jj: no lost wake-up or wrong result" \
+	test "$(cell 2.6.12-jj 3)|$(cell 2.6.12-jj 4)" = "none in 20000|none in 20000"
+for c in 2 5; do
+	check "2.6.12-jj: no futex finding in column $c ($(cell 2.6.12-jj $c))" \
+		grep -qE '^(none in 20000|[a-z-]*--[a-z_]*--sys_mincore after .*)$' <<<"$(cell 2.6.12-jj $c)"
+done
+case_file=$tmp/ev/2.6.11-rc4/lockdep.case
 if [ -f "$case_file" ]; then
-	check "2.6.11-rc4's case is $tmp/ev/2.6.11-rc4.case" test "$case_file" = "$tmp/ev/2.6.11-rc4.case"
-	"$snafu" replay --check --quiet "$case_file" >"$tmp/check.out" 2>&1
-	check "2.6.11-rc4's minimized case passes its expect lines" test $? = 0
 	"$snafu" replay --kernel=2.6.11-rc4 "$case_file" >"$tmp/replay.out" 2>&1
-	check "2.6.11-rc4's minimized case replays to a report" \
-		grep -q "^DEDUP_TOKEN: ${4:-}\$" "$tmp/replay.out"
-	check "2.6.11-rc4's artifact is in $tmp/ev/2.6.11-rc4/" \
-		grep -q "from $tmp/ev/2.6.11-rc4/crash-" "$case_file"
+	check "2.6.11-rc4's lockdep case replays to a report" grep -q "^DEDUP_TOKEN: $sig\$" "$tmp/replay.out"
+	check "2.6.11-rc4's artifact is in $tmp/ev/2.6.11-rc4/lockdep/" \
+		grep -q "from $tmp/ev/2.6.11-rc4/lockdep/crash-" "$case_file"
 	# snafu confirm found the deadlock it predicts, at the same site
-	confirmed=$tmp/ev/2.6.11-rc4.confirmed.case
+	confirmed=$tmp/ev/2.6.11-rc4/lockdep.confirmed.case
 	"$snafu" replay --kernel=2.6.11-rc4 "$confirmed" >"$tmp/replay.out" 2>&1
 	check "2.6.11-rc4's confirmed case deadlocks in do_page_fault" \
-		grep -q "^DEDUP_TOKEN: deadlock--do_page_fault--${4#lockdep--recursive-read--mmap_sem--}\$" "$tmp/replay.out"
+		grep -q "^DEDUP_TOKEN: deadlock--do_page_fault--${sig#lockdep--recursive-read--mmap_sem--}\$" "$tmp/replay.out"
 	"$snafu" replay --check --quiet "$confirmed" >"$tmp/check.out" 2>&1
 	check "2.6.11-rc4's confirmed case passes its expect lines" test $? = 0
 else
 	bad "2.6.11-rc4: no minimized case '$case_file'"
 fi
 check "the signature is the log's first DEDUP_TOKEN" \
-	test "DEDUP_TOKEN: ${4:-}" = "$(grep -m1 '^DEDUP_TOKEN: ' "$tmp/ev/2.6.11-rc4/fuzz.log")"
+	test "DEDUP_TOKEN: $sig" = "$(grep -m1 '^DEDUP_TOKEN: ' "$tmp/ev/2.6.11-rc4/lockdep/fuzz.log")"
 check "the executions are the log's final stats" \
-	grep -q "^stat::number_of_executed_units: *${3:-x}\$" "$tmp/ev/2.6.11-rc4/fuzz.log"
+	grep -q "^stat::number_of_executed_units: *$n\$" "$tmp/ev/2.6.11-rc4/lockdep/fuzz.log"
+check "each oracle runs alone" grep -qx "futex_mm_fuzzer: oracles result" "$tmp/ev/2.6.11-rc4/result/fuzz.log"
 check "the command line is printed" \
 	grep -q "^command: .*/snafu evaluate --runs=20000 --jobs=[0-9]* --ops=all --seed=1 --out=$tmp/ev\$" "$tmp/plain.out"
 check "the wall time is printed" grep -q '^wall time: [0-9.]* s$' "$tmp/plain.out"
 # the seeds: copied, and handed to the fuzzer as a list in name order (bytes, not the
 # locale), not through the corpus directory, whose listing order is the file system's
-k=${kernels[0]}
-check "each kernel's seeds are a copy of the seed corpus" \
-	diff -r "$src/corpus/futex_mm_fuzzer" "$tmp/ev/$k/seeds"
-check "the seed list is the copies in name order" test "$(cat "$tmp/ev/$k/seeds.txt")" = \
-	"$(cd "$src/corpus/futex_mm_fuzzer" && LC_ALL=C ls | sed "s|^|$tmp/ev/$k/seeds/|" | paste -sd,)"
+d=$tmp/ev/${kernels[0]}/deadlock
+check "each job's seeds are a copy of the seed corpus" diff -r "$src/corpus/futex_mm_fuzzer" "$d/seeds"
+check "the seed list is the copies in name order" test "$(cat "$d/seeds.txt")" = \
+	"$(cd "$src/corpus/futex_mm_fuzzer" && LC_ALL=C ls | sed "s|^|$d/seeds/|" | paste -sd,)"
 check "the corpus directory holds only what the fuzzer added" \
-	test "$(ls "$tmp/ev/$k/corpus" | grep -cv '^[0-9a-f]\{40\}$')" = 0
+	test "$(ls "$d/corpus" | grep -cv '^[0-9a-f]\{40\}$')" = 0
 check "the repository's seed corpus is untouched" \
 	test "$(cd "$src/corpus/futex_mm_fuzzer" && ls -A | xargs md5sum)" = "$seeds_before"
 
 # 2. --markdown: a header, a separator and one row of five cells per kernel; and the
 #    same seed gives the same table, however many jobs run at once. Both runs write
 #    --out=md relative to a working directory of their own, so that the rows, paths
-#    included, must be the same bytes.
+#    included, must be the same bytes. --oracles picks the columns.
 mkdir -p "$tmp/w1" "$tmp/w2"
 cd "$tmp/w1" && run "$snafu" evaluate --runs=3000 --jobs=1 --markdown --out=md
 cd "$here"
 check "evaluate --markdown: exit 0 (got $rc)" test "$rc" = 0
 grep '^|' "$tmp/out" >"$tmp/md"
 check "markdown: header" test "$(sed -n 1p "$tmp/md")" = \
-	"| kernel | verdict | executions to first finding | signature | minimized case |"
+	"| kernel | deadlock | lost-wakeup | result | lockdep |"
 check "markdown: separator" grep -qx '|\(:\?-\+:\?|\)\{5\}' <(sed -n 2p "$tmp/md")
 check "markdown: $((${#kernels[@]} + 2)) table lines (got $(wc -l <"$tmp/md"))" \
 	test "$(wc -l <"$tmp/md")" = $((${#kernels[@]} + 2))
@@ -153,6 +168,10 @@ if [ "$rc" = 0 ] && [ -s "$tmp/md" ] && cmp -s "$tmp/md" "$tmp/md.again"; then o
 	bad "the same seed gave a different table (exit $rc)"
 	diff "$tmp/md" "$tmp/md.again" | sed 's/^/    /'
 fi
+cd "$tmp/w2" && run "$snafu" evaluate --runs=300 --jobs=2 --markdown --oracles=lockdep,deadlock --out=md2
+cd "$here"
+check "--oracles=lockdep,deadlock: two columns, in the table's order" \
+	test "$(grep -m1 '^|' "$tmp/out")" = "| kernel | deadlock | lockdep |"
 
 # 3. Bad usage: one line naming the argument, exit 2, nothing run.
 for a in --runs=0 --runs=abc --runs=-5 --runs= --jobs=0 --jobs=x --ops=mm --ops= --seed=0 \
@@ -175,20 +194,21 @@ mkdir -p "$tmp/fake"
 cp "$snafu" "$tmp/fake/snafu"
 cat >"$tmp/fake/futex_mm_fuzzer" <<'EOF'
 #!/bin/sh
-for corpus; do :; done # the last argument: OUT/KERNEL/corpus
-echo "$@" >"$(dirname "$(dirname "$corpus")")/args.$(echo "$1" | cut -d= -f2)"
+for corpus; do :; done # the last argument: OUT/KERNEL/ORACLE/corpus
+echo "$@" >"$(dirname "$corpus")/args"
 echo "fake fuzzer: exit 3"
 exit 3
 EOF
 chmod +x "$tmp/fake/futex_mm_fuzzer"
 run "$tmp/fake/snafu" evaluate --runs=77 --seed=5 --ops=futex --jobs=2 --out="$tmp/fake/ev"
 check "a failing fuzzer: exit 1 (got $rc)" test "$rc" = 1
-check "a failing fuzzer: every row says error" \
-	test "$(awk 'NR > 1 && $2 == "error"' "$tmp/out" | wc -l)" = ${#kernels[@]}
+check "a failing fuzzer: every cell says error" \
+	test "$(awk 'NR > 1 && /^$/ { exit } NR > 1' "$tmp/out" | grep -o 'error: fuzzer exit 3, no artifact' | wc -l)" = $((${#kernels[@]} * 4))
 k=${kernels[0]}
-check "the fuzzer's command line" test "$(cat "$tmp/fake/ev/args.$k" 2>/dev/null)" = \
-	"--kernel=$k --ops=futex -runs=77 -seed=5 -reload=0 -print_final_stats=1 -artifact_prefix=$tmp/fake/ev/$k/ -seed_inputs=@$tmp/fake/ev/$k/seeds.txt $tmp/fake/ev/$k/corpus"
-check "the fuzzer's output goes to its log" grep -q "fake fuzzer: exit 3" "$tmp/fake/ev/$k/fuzz.log"
+d=$tmp/fake/ev/$k/lost-wakeup
+check "the fuzzer's command line" test "$(cat "$d/args" 2>/dev/null)" = \
+	"--kernel=$k --ops=futex --oracles=lost-wakeup -runs=77 -seed=5 -reload=0 -print_final_stats=1 -artifact_prefix=$d/ -seed_inputs=@$d/seeds.txt $d/corpus"
+check "the fuzzer's output goes to its log" grep -q "fake fuzzer: exit 3" "$d/fuzz.log"
 
 # 6. The default --out: DIR/../evaluate for DIR/snafu (build/evaluate for build/bin/snafu),
 #    whatever the working directory, also when snafu is reached through a symbolic link;
@@ -203,10 +223,10 @@ for exe in "$tmp/tree/bin/snafu" "$tmp/links/snafu"; do
 	cd "$here"
 	check "default --out ($exe): the fuzzers ran (exit 1 from the fake, got $rc)" test "$rc" = 1
 	check "default --out ($exe): the logs are in $tmp/tree/evaluate" \
-		grep -q "fake fuzzer: exit 3" "$tmp/tree/evaluate/$k/fuzz.log"
+		grep -q "fake fuzzer: exit 3" "$tmp/tree/evaluate/$k/deadlock/fuzz.log"
 	check "default --out ($exe): the fuzzer was told so" grep -q \
-		" -artifact_prefix=$tree/evaluate/$k/ .* $tree/evaluate/$k/corpus\$" \
-		"$tmp/tree/evaluate/args.$k"
+		" -artifact_prefix=$tree/evaluate/$k/deadlock/ .* $tree/evaluate/$k/deadlock/corpus\$" \
+		"$tmp/tree/evaluate/$k/deadlock/args"
 	check "default --out ($exe): the command line names it" \
 		grep -q "^command: .* --out=$tree/evaluate\$" "$tmp/out"
 	check "default --out ($exe): nothing written in the working directory" \

@@ -45,8 +45,8 @@ done
 limit=300 # per command, generous: each takes seconds
 
 # 1. Two evaluations at once, each with --out=ev relative to a working directory of its
-#    own (on tmpfs for the second where there is one): the table rows, case paths
-#    included, must be the same bytes.
+#    own (on tmpfs for the second where there is one): the table rows must be the same
+#    bytes.
 a=$tmp/a b=${shm:-$tmp}/b
 mkdir -p "$a" "$b"
 runs=()
@@ -66,7 +66,7 @@ done
 nk=$("$bin/snafu" kernels | wc -l)
 check "a header and a row per kernel ($((nk + 1)) lines, got $(wc -l <"$a/table"))" \
 	test "$(wc -l <"$a/table")" = $((nk + 1))
-check "the table names its cases by --out=ev" grep -q ' ev/[^ ]*\.case$' "$a/table"
+check "the cases are in ev/KERNEL/ORACLE.case" test -n "$(ls "$a"/ev/*/*.case 2>/dev/null)"
 if cmp -s "$a/table" "$b/table"; then ok; else
 	bad "two evaluations at once, seed 1: different tables${shm:+ (the second on tmpfs)}"
 	diff "$a/table" "$b/table" | sed 's/^/    /'

@@ -25,8 +25,9 @@ FILE *case_open_out(const char *out, char *tmp, size_t len);
 int case_close_out(FILE *f, const char *tmp, const char *out);
 
 /* The verdict word an expect line gives run r: EXPECT_UNFIRED when it ended ok with a
- * preemption that did not fire, else its verdict where the whole schedule fired; NULL
- * when no word fits (a finding with a preemption that did not fire). */
+ * preemption that did not fire, else its verdict where the whole schedule fired, or
+ * lockdep's prediction (SIM_PREDICTED, which needs no schedule) whatever fired; NULL
+ * when no word fits (another finding with a preemption that did not fire). */
 const char *case_expect_word(const struct run_result *r);
 
 /* Whether run r meets the expect line's verdict want (replay --check): a verdict met

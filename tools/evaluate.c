@@ -3,11 +3,13 @@
  * The fuzz driver (tools/fuzzdrv.c) with these defaults: every kernel gets the same
  * budget, counted in executions (never in time, so the table does not depend on the
  * machine): one futex_mm_fuzzer process each, with the same seed (default 1), from an
- * empty corpus and a fresh copy of the seed corpus (--fresh), up to J of them at a time.
- * Each finding is minimized into OUT/KERNEL.case with an expect line for every kernel
- * (its input and report beside it), and one table says, per kernel: the verdict, the
- * executions to the first finding, its signature and the case. The same seed gives the
- * same table, byte for byte, on any machine, loaded or not: tools/fuzzdrv.c says how.
+ * empty corpus and a fresh copy of the seed corpus (--fresh), up to J of them at a time,
+ * once per oracle (each alone: --oracles=NAME, for every name in --oracles=LIST, default
+ * all four), so that what one oracle finds first does not hide what another would.
+ * Each finding is minimized into OUT/KERNEL/ORACLE.case with an expect line for every
+ * kernel (its input and report beside it), and one table says, per kernel and oracle:
+ * the first finding's signature and the executions it took, or none in the budget. The same seed
+ * gives the same table, byte for byte, on any machine, loaded or not: tools/fuzzdrv.c says how.
  *
  * OUT defaults to <the directory above snafu's>/evaluate, build/evaluate for
  * build/bin/snafu, wherever snafu is run from.
@@ -21,31 +23,36 @@
 
 #include <stdio.h>
 
-/* A row: the verdict, the executions to the first finding, its signature, its case. */
-static void row(const struct fuzz_job *j, char c[FUZZ_CELLS][FUZZ_PATH], bool code[FUZZ_CELLS])
+/* A row: the kernel, then per oracle (each run alone, --oracles=NAME) its first finding
+ * and the executions it took, or "none in N"; a lockdep prediction says whether snafu
+ * confirm turned it into a deadlock. */
+static void row(const struct fuzz_job *j, int n, char c[FUZZ_CELLS][FUZZ_PATH],
+		bool code[FUZZ_CELLS])
 {
-	const struct fuzz_finding *f = j->nf ? &j->f[0] : NULL;
-
 	snprintf(c[0], FUZZ_PATH, "%s", j->k->name);
-	snprintf(c[1], FUZZ_PATH, "%s", f ? "finding" : j->error ? "error" : "none");
-	if (j->execs >= 0)
-		snprintf(c[2], FUZZ_PATH, "%lld", j->execs);
-	else
-		snprintf(c[2], FUZZ_PATH, "?");
-	if (j->error)
-		snprintf(c[3], FUZZ_PATH, "fuzzer %s, no artifact", j->why);
-	else
-		snprintf(c[3], FUZZ_PATH, "%s", f ? f->sig : "-");
-	snprintf(c[4], FUZZ_PATH, "%s", f && f->casefile[0] ? f->casefile : "-");
 	code[0] = true;
-	code[1] = code[2] = false;
-	code[3] = f != NULL;
-	code[4] = f && f->casefile[0];
+	for (int i = 0; i < n && i + 1 < FUZZ_CELLS; i++) {
+		const struct fuzz_job *o = &j[i];
+		const struct fuzz_finding *f = o->nf ? &o->f[0] : NULL;
+		char execs[32] = "?";
+		if (o->execs >= 0)
+			snprintf(execs, sizeof(execs), "%lld", o->execs);
+		if (o->error)
+			snprintf(c[i + 1], FUZZ_PATH, "error: fuzzer %s, no artifact", o->why);
+		else if (!f)
+			snprintf(c[i + 1], FUZZ_PATH, "none in %s", execs);
+		else
+			snprintf(c[i + 1], FUZZ_PATH, "%s after %s%s", f->sig, execs,
+				 f->confirm > 0   ? ", confirmed"
+				 : f->confirm < 0 ? ", predicted only"
+						  : "");
+		code[i + 1] = false;
+	}
 }
 
 static const struct fuzz_plan plan = {
-    .head = {"kernel", "verdict", "executions to first finding", "signature", "minimized case"},
-    .right = 2,
+    .head = {"kernel"}, /* then the oracles' names */
+    .right = -1,
     .row = row,
     .name = "evaluate",
     .opts = FUZZ_RUNS | FUZZ_JOBS | FUZZ_OPS | FUZZ_SEED | FUZZ_OUT | FUZZ_MARKDOWN | FUZZ_ORACLES,
@@ -55,6 +62,7 @@ static const struct fuzz_plan plan = {
     .all_kernels = true,
     .fresh = true,
     .cases_in_out = true,
+    .per_oracle = true,
     .out_name = "evaluate",
 };
 

@@ -842,8 +842,14 @@ static void locate(struct fuzz_run *r)
 		pathf(r->merge_into, sizeof(r->merge_into), "%s", r->seeds);
 }
 
+/* The oracles of a job's runs, as --oracles=LIST spells them (NULL: the default set). */
+static const char *job_oracles(const struct fuzz_run *r, const struct fuzz_job *j)
+{
+	return j->oracle ? j->oracle : r->oracles;
+}
+
 /* The kernels: --kernel's, in the order given (all: every kernel), else the plan's
- * default. */
+ * default; with per_oracle, a job for each of the run's oracles on each kernel. */
 static void make_jobs(struct fuzz_run *r)
 {
 	bool all = r->p->all_kernels && !r->nkernel_args;
@@ -854,7 +860,12 @@ static void make_jobs(struct fuzz_run *r)
 		names[a] = r->kernel_args[a];
 		all |= !strcmp(names[a], "all");
 	}
-	r->job = calloc((size_t)kernel_count() + 1, sizeof(*r->job));
+	char err[256];
+	unsigned mask = r->oracles ? oracles_parse(r->oracles, err, sizeof(err)) : ORACLES_DEFAULT;
+	int per = 0;
+	for (const struct oracle_info *o = oracle_table; o->name; o++)
+		per += r->p->per_oracle && (mask & o->bit);
+	r->job = calloc((size_t)kernel_count() * (size_t)(per ? per : 1) + 1, sizeof(*r->job));
 	if (!r->job)
 		abort();
 	const struct kernel_config *listed = NULL;
@@ -864,8 +875,19 @@ static void make_jobs(struct fuzz_run *r)
 		bool dup = false;
 		for (int d = 0; d < r->njobs; d++)
 			dup |= r->job[d].k == k;
-		if (!dup)
-			r->job[r->njobs++].k = k;
+		for (const struct oracle_info *o = oracle_table; !dup && per && o->name; o++)
+			if (mask & o->bit) {
+				struct fuzz_job *j = &r->job[r->njobs++];
+				j->k = k;
+				j->oracle = o->name;
+				snprintf(j->label, sizeof(j->label), "%s, oracle %s", k->name,
+					 o->name);
+			}
+		if (!dup && !per) {
+			struct fuzz_job *j = &r->job[r->njobs++];
+			j->k = k;
+			snprintf(j->label, sizeof(j->label), "%s", k->name);
+		}
 	}
 	for (int i = 0; i < r->njobs; i++)
 		if (strchr(r->job[i].k->name, '/') || r->job[i].k->name[0] == '.') {
@@ -881,7 +903,10 @@ static void prepare(struct fuzz_run *r, struct fuzz_job *j)
 {
 	char path[PATH_LEN], copy[PATH_LEN], list[PATH_LEN];
 
-	pathf(j->dir, sizeof(j->dir), "%s/%s", r->out, j->k->name);
+	if (j->oracle)
+		pathf(j->dir, sizeof(j->dir), "%s/%s/%s", r->out, j->k->name, j->oracle);
+	else
+		pathf(j->dir, sizeof(j->dir), "%s/%s", r->out, j->k->name);
 	pathf(path, sizeof(path), "%s/corpus", j->dir);
 	pathf(copy, sizeof(copy), "%s/seeds", j->dir);
 	pathf(list, sizeof(list), "%s/seeds.txt", j->dir);
@@ -906,8 +931,8 @@ static void fuzzer_args(const struct fuzz_run *r, const char *fuzzer, const stru
 	arg(a, "%s", fuzzer);
 	arg(a, "--kernel=%s", j->k->name);
 	arg(a, "--ops=%s", r->ops);
-	if (r->oracles)
-		arg(a, "--oracles=%s", r->oracles);
+	if (job_oracles(r, j))
+		arg(a, "--oracles=%s", job_oracles(r, j));
 	if (r->p->progress && !r->fork) /* fork mode's workers would each write it */
 		arg(a, "--progress=%s/progress", j->dir);
 	if (r->runs)
@@ -1098,7 +1123,7 @@ static void classify(const struct fuzz_run *r, struct fuzz_job *j)
 		}
 	free_names(names, n);
 	pathf(scratch, sizeof(scratch), "%s/replay.log", j->dir);
-	replay_verdicts(r, j->k, paths, m, verdicts, scratch, r->oracles);
+	replay_verdicts(r, j->k, paths, m, verdicts, scratch, job_oracles(r, j));
 	for (int i = 0; i < m && !interrupted; i++) {
 		const char *base = strrchr(paths[i], '/') + 1;
 		char sig[256];
@@ -1168,7 +1193,7 @@ static void confirm(const struct fuzz_run *r, const struct fuzz_job *j, struct f
 	if (WIFEXITED(status) && WEXITSTATUS(status) <= 1)
 		f->confirm = WEXITSTATUS(status) == 0 ? 1 : -1;
 	else if (!interrupted)
-		fprintf(stderr, "snafu %s: %s: confirming %s failed; see %s\n", r->name, j->k->name,
+		fprintf(stderr, "snafu %s: %s: confirming %s failed; see %s\n", r->name, j->label,
 			f->casefile, log);
 	if (f->confirm > 0) {
 		/* the deadlock's signature: the first line of the case, "# SIGNATURE" */
@@ -1213,8 +1238,8 @@ static void save(const struct fuzz_run *r, struct fuzz_job *j, struct fuzz_findi
 		arg(&a, "%s", r->exe);
 		arg(&a, "minimize");
 		arg(&a, "--kernel=%s", j->k->name);
-		if (r->oracles)
-			arg(&a, "--oracles=%s", r->oracles);
+		if (job_oracles(r, j))
+			arg(&a, "--oracles=%s", job_oracles(r, j));
 		arg(&a, "--input=bytes");
 		arg(&a, "-o");
 		arg(&a, "%s", path);
@@ -1224,7 +1249,7 @@ static void save(const struct fuzz_run *r, struct fuzz_job *j, struct fuzz_findi
 			snprintf(f->casefile, sizeof(f->casefile), "%s", path);
 		else if (!interrupted)
 			fprintf(stderr, "snafu %s: %s: minimizing %s failed; see %s\n", r->name,
-				j->k->name, f->input, log);
+				j->label, f->input, log);
 	}
 	if (f->casefile[0] && !strncmp(f->sig, "lockdep--", 9))
 		confirm(r, j, f);
@@ -1233,8 +1258,8 @@ static void save(const struct fuzz_run *r, struct fuzz_job *j, struct fuzz_findi
 		arg(&a, "%s", r->exe);
 		arg(&a, "replay");
 		arg(&a, "--kernel=%s", j->k->name);
-		if (r->oracles)
-			arg(&a, "--oracles=%s", r->oracles);
+		if (job_oracles(r, j))
+			arg(&a, "--oracles=%s", job_oracles(r, j));
 		arg(&a, "%s", f->casefile);
 		run_to(&a, path, true);
 	} else if (!strncmp(strrchr(f->input, '/') + 1, "crash-", 6)) {
@@ -1281,7 +1306,7 @@ static void print_report_head(const char *path)
 static void show(const struct fuzz_run *r, const struct fuzz_job *j, const struct fuzz_finding *f)
 {
 	char rep[PATH_LEN], in[PATH_LEN], *text;
-	const char *k = j->k->name;
+	const char *k = j->k->name, *oracles = job_oracles(r, j);
 
 	pathf(rep, sizeof(rep), "%s.report", f->base);
 	pathf(in, sizeof(in), "%s.input", f->base);
@@ -1296,7 +1321,7 @@ static void show(const struct fuzz_run *r, const struct fuzz_job *j, const struc
 			free(text);
 		}
 		printf("reproduce with: %s replay --kernel=%s%s%s %s\n", me, k,
-		       r->oracles ? " --oracles=" : "", r->oracles ? r->oracles : "", c);
+		       oracles ? " --oracles=" : "", oracles ? oracles : "", c);
 		if (f->confirm > 0)
 			printf("predicted and confirmed: %s confirm found %s: %s\n"
 			       "reproduce the deadlock with: %s replay --kernel=%s %s\n",
@@ -1318,8 +1343,7 @@ static void show(const struct fuzz_run *r, const struct fuzz_job *j, const struc
 		print_report_head(rep);
 		printf("DEDUP_TOKEN: %s\n", f->sig);
 		printf("reproduce with: %s --kernel=%s --ops=%s%s%s %s\n", shown(r->fuzzer), k,
-		       r->ops, r->oracles ? " --oracles=" : "", r->oracles ? r->oracles : "",
-		       shown(in));
+		       r->ops, oracles ? " --oracles=" : "", oracles ? oracles : "", shown(in));
 	} else {
 		printf("%s: libFuzzer reported %s; see %s\n", r->name, strrchr(f->input, '/') + 1,
 		       shown(rep));
@@ -1346,7 +1370,7 @@ static void finish(struct fuzz_run *r, struct fuzz_job *j, int status, struct fu
 		status_text(status, j->why, sizeof(j->why));
 		fprintf(stderr,
 			"snafu %s: %s: the fuzzer failed (%s) without an artifact; see %s\n",
-			r->name, j->k->name, j->why, log);
+			r->name, j->label, j->why, log);
 		print_tail(stderr, log, 5);
 		t->errors++;
 		return;
@@ -1382,10 +1406,10 @@ static void finish(struct fuzz_run *r, struct fuzz_job *j, int status, struct fu
 	if (j->execs >= 0)
 		snprintf(execs, sizeof(execs), "%lld", j->execs);
 	if (!j->nf)
-		fprintf(stderr, "%s: %s: no finding in %s executions, %.1f s\n", r->name,
-			j->k->name, execs, j->secs);
+		fprintf(stderr, "%s: %s: no finding in %s executions, %.1f s\n", r->name, j->label,
+			execs, j->secs);
 	else
-		fprintf(stderr, "%s: %s: %s%s executions, %.1f s: %s\n", r->name, j->k->name,
+		fprintf(stderr, "%s: %s: %s%s executions, %.1f s: %s\n", r->name, j->label,
 			r->fork ? "" : "finding after ", execs, j->secs, line);
 	for (int i = 0; r->p->judge && i < j->nf; i++)
 		if (!j->f[i].known && j->f[i].base[0])
@@ -1444,8 +1468,8 @@ static void progress(const struct fuzz_run *r)
 		pathf(path, sizeof(path), "%s/corpus", j->dir);
 		fprintf(stderr,
 			"%s: %s%s%llds, %lld executions, %lld/s, corpus %lld, findings %lld\n",
-			r->name, r->njobs > 1 ? j->k->name : "", r->njobs > 1 ? ": " : "", el,
-			execs, execs / (el > 0 ? el : 1), count_entries(path, false),
+			r->name, r->njobs > 1 ? j->label : "", r->njobs > 1 ? ": " : "", el, execs,
+			execs / (el > 0 ? el : 1), count_entries(path, false),
 			count_entries(j->dir, true));
 	}
 }
@@ -1469,7 +1493,7 @@ __attribute__((noreturn)) static void stop(struct fuzz_run *r)
 		fprintf(stderr,
 			"%s: interrupted after %lld executions on %s; the corpus so far is in "
 			"%s/corpus\n",
-			r->name, execs >= 0 ? execs : executions_so_far(j), j->k->name, j->dir);
+			r->name, execs >= 0 ? execs : executions_so_far(j), j->label, j->dir);
 	}
 	exit(130);
 }
@@ -1554,7 +1578,7 @@ static void merge(struct fuzz_run *r)
 		arg(&a, "%s", corpus);
 		arg(&a, "%s/corpus", j->dir);
 		if (run_to(&a, log, true))
-			fprintf(stderr, "snafu %s: %s: merge failed; see %s\n", r->name, j->k->name,
+			fprintf(stderr, "snafu %s: %s: merge failed; see %s\n", r->name, j->label,
 				log);
 	}
 	struct dirent **names = files_of(corpus, &n);
@@ -1614,46 +1638,63 @@ static void md_cell(FILE *out, const char *s, bool code, bool first, bool last)
 	fputs(last ? "\n" : "", out);
 }
 
-/* A plain cell: padded to width W (right-aligned with RIGHT), but the last. */
-static void plain_cell(FILE *out, const char *s, int c, int w, bool right)
+/* A plain cell: padded to width W (right-aligned with RIGHT), but the last (LAST). */
+static void plain_cell(FILE *out, const char *s, bool last, int w, bool right)
 {
-	if (c + 1 == FUZZ_CELLS)
+	if (last)
 		fprintf(out, "%s\n", s);
 	else
 		fprintf(out, "%*s  ", right ? w : -w, s);
+}
+
+/* The jobs of the row that starts at job I: 1, or per_oracle the kernel's. */
+static int row_jobs(const struct fuzz_run *r, int i)
+{
+	int n = 1;
+
+	while (r->p->per_oracle && i + n < r->njobs && r->job[i + n].k == r->job[i].k)
+		n++;
+	return n;
 }
 
 static void print_table(FILE *out, const struct fuzz_run *r, bool markdown)
 {
 	const struct fuzz_plan *p = r->p;
 	static char cells[FUZZ_CELLS][PATH_LEN];
+	const char *head[FUZZ_CELLS];
 	bool code[FUZZ_CELLS];
-	int w[FUZZ_CELLS];
+	int w[FUZZ_CELLS], nc = FUZZ_CELLS;
 
 	for (int c = 0; c < FUZZ_CELLS; c++)
-		w[c] = (int)strlen(p->head[c]);
-	for (int i = 0; i < r->njobs; i++) { /* the widths */
-		p->row(&r->job[i], cells, code);
-		for (int c = 0; c < FUZZ_CELLS; c++)
+		head[c] = p->head[c];
+	if (p->per_oracle && r->njobs) { /* the kernel, then a column per oracle */
+		nc = 1 + row_jobs(r, 0);
+		for (int c = 1; c < nc; c++)
+			head[c] = r->job[c - 1].oracle;
+	}
+	for (int c = 0; c < nc; c++)
+		w[c] = (int)strlen(head[c]);
+	for (int i = 0; i < r->njobs; i += row_jobs(r, i)) { /* the widths */
+		p->row(&r->job[i], row_jobs(r, i), cells, code);
+		for (int c = 0; c < nc; c++)
 			if ((int)strlen(cells[c]) > w[c])
 				w[c] = (int)strlen(cells[c]);
 	}
-	for (int c = 0; c < FUZZ_CELLS; c++)
+	for (int c = 0; c < nc; c++)
 		if (markdown)
-			fprintf(out, "%s %s |%s", c ? "" : "|", p->head[c],
-				c + 1 < FUZZ_CELLS ? "" : "\n");
+			fprintf(out, "%s %s |%s", c ? "" : "|", head[c], c + 1 < nc ? "" : "\n");
 		else
-			plain_cell(out, p->head[c], c, w[c], c == p->right);
-	for (int c = 0; markdown && c < FUZZ_CELLS; c++)
+			plain_cell(out, head[c], c + 1 == nc, w[c], c == p->right);
+	for (int c = 0; markdown && c < nc; c++)
 		fprintf(out, "%s%s%s", c ? "" : "|", c == p->right ? "--:|" : "---|",
-			c + 1 < FUZZ_CELLS ? "" : "\n");
-	for (int i = 0; i < r->njobs; i++) {
-		p->row(&r->job[i], cells, code);
-		for (int c = 0; c < FUZZ_CELLS; c++)
+			c + 1 < nc ? "" : "\n");
+	for (int i = 0; i < r->njobs; i += row_jobs(r, i)) {
+		p->row(&r->job[i], row_jobs(r, i), cells, code);
+		for (int c = 0; c < nc; c++)
 			if (markdown)
-				md_cell(out, cells[c], code[c], !c, c + 1 == FUZZ_CELLS);
+				md_cell(out, cells[c], code[c], !c, c + 1 == nc);
 			else
-				plain_cell(out, cells[c], c, w[c], c == p->right);
+				plain_cell(out, cells[c], c + 1 == nc, w[c], c == p->right);
 	}
 }
 
@@ -1743,8 +1784,13 @@ struct fuzz_totals fuzz_drive(const struct fuzz_plan *p, int argc, char **argv)
 	appendf(what, sizeof(what), "%s", r->runs || r->seconds ? " each" : "");
 	if (r->seed)
 		appendf(what, sizeof(what), ", seed %llu", r->seed);
-	fprintf(stderr, "%s: %d kernel%s, %s, %ld at a time%s\n", r->name, r->njobs,
-		r->njobs == 1 ? "" : "s", what,
+	int per = row_jobs(r, 0), nk = r->njobs / per; /* per_oracle: oracles a kernel */
+	char each[64] = "";
+	if (r->p->per_oracle)
+		snprintf(each, sizeof(each), " x %d oracle%s, one fuzzer each", per,
+			 per == 1 ? "" : "s");
+	fprintf(stderr, "%s: %d kernel%s%s, %s, %ld at a time%s\n", r->name, nk, nk == 1 ? "" : "s",
+		each, what,
 		r->fork              ? 1
 		: r->jobs < r->njobs ? r->jobs
 				     : r->njobs,
@@ -1752,8 +1798,10 @@ struct fuzz_totals fuzz_drive(const struct fuzz_plan *p, int argc, char **argv)
 	{
 		struct args a = {0};
 		struct fuzz_job eg = {.k = &(struct kernel_config){.name = "KERNEL"},
+				      .oracle = r->p->per_oracle ? "ORACLE" : NULL,
 				      .nseeds = r->job[0].nseeds};
-		pathf(eg.dir, sizeof(eg.dir), "%s/KERNEL", r->out);
+		pathf(eg.dir, sizeof(eg.dir), "%s/KERNEL%s", r->out,
+		      r->p->per_oracle ? "/ORACLE" : "");
 		fuzzer_args(r, shown(r->fuzzer), &eg, &a);
 		fprintf(stderr, "%s: each runs", r->name);
 		for (int i = 0; i < a.n; i++)
@@ -1827,8 +1875,10 @@ struct fuzz_totals fuzz_drive(const struct fuzz_plan *p, int argc, char **argv)
 
 /* snafu fuzz's table: per kernel, the executions, the signatures (with how many
  * artifacts had each), known and new, a verdict. */
-static void fuzz_row(const struct fuzz_job *j, char c[FUZZ_CELLS][FUZZ_PATH], bool code[FUZZ_CELLS])
+static void fuzz_row(const struct fuzz_job *j, int n, char c[FUZZ_CELLS][FUZZ_PATH],
+		     bool code[FUZZ_CELLS])
 {
+	(void)n; /* 1: not per_oracle */
 	snprintf(c[0], FUZZ_PATH, "%s", j->k->name);
 	if (j->execs >= 0)
 		snprintf(c[1], FUZZ_PATH, "%lld", j->execs);

@@ -54,7 +54,9 @@ struct fuzz_finding {
 /* One kernel's fuzzer and what came of it. */
 struct fuzz_job {
 	const struct kernel_config *k;
-	char dir[FUZZ_PATH]; /* OUT/KERNEL */
+	const char *oracle;  /* per_oracle: the one oracle it runs (its name); NULL: the run's */
+	char label[96];      /* "KERNEL", or "KERNEL, oracle NAME": messages */
+	char dir[FUZZ_PATH]; /* OUT/KERNEL, or OUT/KERNEL/ORACLE */
 	pid_t pid;           /* while it runs */
 	int state;           /* internal */
 	double start, secs;
@@ -79,10 +81,16 @@ struct fuzz_plan {
 	bool progress;           /* a progress line every 3 s (--progress=FILE to the fuzzer) */
 	bool judge;              /* a finding not in --known is NEW: printed in full, exit 1 */
 	bool cases_in_out;       /* every finding saved as OUT/KERNEL.{case,report,input} */
-	const char *out_name;    /* --out's default: this name beside snafu's directory */
-	const char *head[FUZZ_CELLS]; /* the table's columns */
-	int right;                    /* the one aligned right */
-	void (*row)(const struct fuzz_job *j, char cells[FUZZ_CELLS][FUZZ_PATH],
+	/* one job per kernel and oracle (each oracle alone: --oracles=NAME), one row per
+	 * kernel with a column per oracle: the row callback gets the kernel's jobs; the
+	 * cases go to OUT/KERNEL/ORACLE.{case,report,input} */
+	bool per_oracle;
+	const char *out_name;         /* --out's default: this name beside snafu's directory */
+	const char *head[FUZZ_CELLS]; /* the table's columns (per_oracle: the first; then
+					 the oracles' names) */
+	int right;                    /* the one aligned right (-1: none) */
+	/* a row of the table from the N jobs at J (1, or per_oracle: the kernel's) */
+	void (*row)(const struct fuzz_job *j, int n, char cells[FUZZ_CELLS][FUZZ_PATH],
 		    bool code[FUZZ_CELLS]);
 };
 
