@@ -88,7 +88,7 @@ int cmd_trace(int argc, char **argv)
 		return 2;
 
 	struct timeline m;
-	timeline_build(&m);
+	timeline_build(&m, &r);
 	if (ends_with(out, ".json"))
 		trace_write_json(f, &m, in, k, &r);
 	else
