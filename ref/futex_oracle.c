@@ -568,6 +568,7 @@ static struct fo_view_at view_at(int task, struct fo_when at)
 static void view_wake(struct fo_lost_view *v, const struct fo_wake *r)
 {
 	v->wake = view_at(r->task, r->at);
+	v->wake_record = (int)(r - fo.wakes);
 	v->call = r->op;
 	v->uaddr = r->uaddr;
 	v->budget = r->budget;

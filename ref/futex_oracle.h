@@ -80,6 +80,7 @@ struct fo_lost_view {
 	bool missed; /* else absorbed */
 	/* the wake call */
 	struct fo_view_at wake; /* the waker, where it walked the chain */
+	int wake_record;        /* its index in the oracle's wake records (fo.wakes[] for gdb) */
 	const char *call;       /* "FUTEX_WAKE", "FUTEX_REQUEUE", "FUTEX_CMP_REQUEUE" */
 	unsigned long uaddr;
 	int budget; /* how many it may wake */
