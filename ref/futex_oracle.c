@@ -557,3 +557,93 @@ bool futex_oracles_judge(bool lost, bool result)
 		return false;
 	return (lost && judge_lost()) || (result && judge_result());
 }
+
+/* ---- read-only views (futex_oracle.h): what judge_lost() and judge_result() pick ---- */
+
+static struct fo_view_at view_at(int task, struct fo_when at)
+{
+	return (struct fo_view_at){.task = task, .op = at.op, .point = at.point};
+}
+
+static void view_wake(struct fo_lost_view *v, const struct fo_wake *r)
+{
+	v->wake = view_at(r->task, r->at);
+	v->wake_record = (int)(r - fo.wakes);
+	v->call = r->op;
+	v->uaddr = r->uaddr;
+	v->budget = r->budget;
+	v->ret = r->ret;
+	v->nwoken = r->nwoken;
+	for (int i = 0; i < r->nwoken; i++)
+		v->woken[i] = r->woken[i].task;
+}
+
+static void view_sleeper(struct fo_lost_view *v, const struct fo_ref *s)
+{
+	const struct fo_wait *w = &fo.wait[s->task];
+
+	v->sleeper_read = view_at(s->task, w->read_at);
+	v->sleeper_queued = view_at(s->task, w->queued_at);
+	v->sleeper_slept = view_at(s->task, w->slept_at);
+	v->sleeper_val = w->val;
+	v->sleeper_curval = s->curval;
+}
+
+bool futex_oracle_lost(struct fo_lost_view *v)
+{
+	memset(v, 0, sizeof(*v));
+	if (fo_off())
+		return false;
+	for (int i = 0; i < fo.nwakes; i++) {
+		const struct fo_wake *r = &fo.wakes[i];
+		for (int a = 0; a < r->nwoken; a++) {
+			const struct fo_ref *w = &r->woken[a];
+			if (!w->absorbed)
+				continue;
+			for (int p = 0; p < r->npassed; p++)
+				if (still_asleep(&r->passed[p], &r->key)) {
+					view_wake(v, r);
+					view_sleeper(v, &r->passed[p]);
+					v->spent_queued = view_at(w->task, w->queued_at);
+					v->spent_read = view_at(w->task, w->read_at);
+					v->spent_val = w->val;
+					v->spent_curval = w->curval;
+					v->spent_read_after = w->read_after;
+					v->spent_returned = w->returned;
+					v->spent_ret = w->ret;
+					return true;
+				}
+		}
+		for (int m = 0; m < r->nmissed; m++)
+			if (still_asleep(&r->missed[m], &r->key)) {
+				view_wake(v, r);
+				view_sleeper(v, &r->missed[m]);
+				v->missed = true;
+				v->word_at_wake = r->missed[m].now;
+				return true;
+			}
+	}
+	return false;
+}
+
+bool futex_oracle_wrong_result(struct fo_eagain_view *v)
+{
+	const struct fo_eagain *e = &fo.eagain;
+
+	memset(v, 0, sizeof(*v));
+	if (fo_off() || !e->seen || (int)e->curval != e->val || !e->now_ok || (int)e->now != e->val)
+		return false;
+	v->call = view_at(e->task, e->at);
+	v->uaddr = e->uaddr;
+	v->val = e->val;
+	v->curval = e->curval;
+	v->now = e->now;
+	v->then_nq = e->then_nq;
+	v->now_nq = e->now_nq;
+	for (int i = e->first_queue; i < e->last_queue && v->nqueuers < FO_VIEW_MAX_QUEUERS; i++)
+		if (fo.queues[i].bucket == e->bucket) {
+			v->queuers[v->nqueuers] = view_at(fo.queues[i].task, fo.queues[i].at);
+			v->queuer_uaddr[v->nqueuers++] = fo.queues[i].uaddr;
+		}
+	return true;
+}

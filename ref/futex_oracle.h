@@ -62,4 +62,63 @@ void fo_cmp_eagain(unsigned long uaddr1, int val, uint32_t curval, unsigned now)
  * result (result), the oracles asked for, into `finding`. True if there was one. */
 bool futex_oracles_judge(bool lost, bool result);
 
+/* ---- read-only views of what the oracles recorded, for tools (snafu trace) ----
+ *
+ * They read the books the hooks kept, after a run, and pick what futex_oracles_judge()
+ * picks (the same walk, in the same order), without a report or a side effect. */
+
+/* A place in a task's run: its op and scheduling point (op.point, as `snafu replay
+ * --trace` numbers them; 0.0 when not recorded). */
+struct fo_view_at {
+	int task;
+	unsigned op, point;
+};
+
+/* The lost wake-up: the wake call, the waiter it spent its wake-up on (absorbed), and the
+ * sleeper it passed over (absorbed) or missed (missed), still asleep at the end. */
+struct fo_lost_view {
+	bool missed; /* else absorbed */
+	/* the wake call */
+	struct fo_view_at wake; /* the waker, where it walked the chain */
+	int wake_record;        /* its index in the oracle's wake records (fo.wakes[] for gdb) */
+	const char *call;       /* "FUTEX_WAKE", "FUTEX_REQUEUE", "FUTEX_CMP_REQUEUE" */
+	unsigned long uaddr;
+	int budget; /* how many it may wake */
+	long ret;
+	int nwoken, woken[SIM_MAX_TASKS]; /* the tasks it woke, in order */
+	/* absorbed: the waiter the wake-up was spent on; queued_at and read_at are its */
+	struct fo_view_at spent_queued, spent_read;
+	int spent_val;
+	uint32_t spent_curval; /* what it read: not its val */
+	bool spent_read_after; /* woken before it read the word */
+	bool spent_returned;   /* its futex_wait returned spent_ret */
+	long spent_ret;
+	/* the sleeper passed over or missed: its futex_wait's val, its read, where it read,
+	 * queued and went to sleep (asleep since then, to the end of the run) */
+	struct fo_view_at sleeper_read, sleeper_queued, sleeper_slept;
+	int sleeper_val;
+	uint32_t sleeper_curval;
+	uint32_t word_at_wake; /* missed: what the word held at the wake */
+};
+/* The lost wake-up futex_oracles_judge() reports at the end of this run, into V; false
+ * when the run has none (whatever the oracles asked for). */
+bool futex_oracle_lost(struct fo_lost_view *v);
+
+/* The wrong result: the FUTEX_CMP_REQUEUE that returned -EAGAIN with the word equal to
+ * val, and the queue_me() calls into its bucket during the call (the nqueued moves). */
+#define FO_VIEW_MAX_QUEUERS 8
+struct fo_eagain_view {
+	struct fo_view_at call; /* the caller, where it found nqueued moved */
+	unsigned long uaddr;
+	int val;
+	uint32_t curval, now; /* its read, and the word when it returned */
+	unsigned then_nq, now_nq;
+	int nqueuers;
+	struct fo_view_at queuers[FO_VIEW_MAX_QUEUERS]; /* where each queue_me() queued */
+	unsigned long queuer_uaddr[FO_VIEW_MAX_QUEUERS];
+};
+/* The wrong result futex_oracles_judge() reports at the end of this run, into V; false
+ * when there is none. */
+bool futex_oracle_wrong_result(struct fo_eagain_view *v);
+
 #endif

@@ -9,6 +9,13 @@
 #                              locks, what it is blocked on
 #   (gdb) snafu-bt N           task N's backtrace (a switched-out task's from the registers
 #                              its fiber saved)
+#   (gdb) snafu-futex          the futex oracle's books (ref/futex_oracle.c): each task's
+#                              futex_wait (queued, its read against val, asleep, woken by
+#                              which wake call), each wake call (whom it woke, whom it passed
+#                              over or missed), FUTEX_CMP_REQUEUE's -EAGAIN, and the lost
+#                              wake-up or wrong result they add up to
+#   (gdb) snafu-lockdep        lockdep's report (ref/lockdep.c): the acquisition, the held
+#                              lock and where it was taken, the task's held locks
 #
 # Or `source repro/snafu-gdb.py` in a running gdb. The program needs debug information
 # (-g; every build of snafu has it). `snafu record CASE` prints these commands for a case.
@@ -18,7 +25,8 @@
 # `sim_last_switch`), the trace (sim/trace.c's log_buf). Each task is a struct
 # task_struct (ref/kernel.h) whose first member is its struct sim_task. A switched-out
 # fiber's registers are on its own stack (sim/fiber.c, snafu_fiber_swap): at fiber->sp
-# r15 r14 r13 r12 rbx rbp, then the return address.
+# r15 r14 r13 r12 rbx rbp, then the return address. The futex oracle's books are the
+# static `fo` of ref/futex_oracle.c, lockdep's report the static `pred` of ref/lockdep.c.
 
 import struct
 
@@ -324,6 +332,316 @@ between tasks, and the last events of the trace."""
                 print("  " + line)
 
 
+def _static(name, filename):
+    """The static variable NAME of the source file FILENAME (its value), or None."""
+    for sym in gdb.lookup_static_symbols(name):
+        if sym.symtab is not None and sym.symtab.filename.endswith(filename):
+            return sym.value()
+    return None
+
+
+def _comm(task):
+    try:
+        tasks = _tasks()
+        if 1 <= task <= len(tasks):
+            return _str(tasks[task - 1]["comm"])
+    except gdb.error:
+        pass
+    return "T%d" % task
+
+
+def _at(w):
+    """A struct fo_when as op.point; "?" when not recorded."""
+    op, point = int(w["op"]), int(w["point"])
+    return "%d.%d" % (op, point) if op or point else "?"
+
+
+def _read(v):
+    return str(v).replace("FO_", "")
+
+
+def _same_key(a, b):
+    return all(int(a[f]) == int(b[f]) for f in ("word", "ptr", "offset"))
+
+
+def _sleeper_state(fo, ref, key):
+    """None when the waiter a wake call passed over or missed sleeps in that same
+    futex_wait on that key (what the oracle counts as lost at the end), else why not."""
+    w = fo["wait"][int(ref["task"])]
+    if not bool(w["active"]) or int(w["serial"]) != int(ref["serial"]):
+        return "that futex_wait is over (woken later, timed out or interrupted)"
+    if not _same_key(w["key"], key):
+        return "requeued to another futex"
+    if not bool(w["asleep"]):
+        return "not asleep (yet) in that futex_wait"
+    return None
+
+
+def _wait_line(fo, t):
+    w = fo["wait"][t]
+    if int(w["serial"]) == 0:
+        return None
+    val = int(w["val"])
+    parts = ["futex_wait(0x%x, val %d), %s" % (int(w["uaddr"]), val,
+                                                "in progress" if bool(w["active"])
+                                                else "returned")]
+    if bool(w["queued"]):
+        parts.append("queued (at %s)" % _at(w["queued_at"]))
+    elif bool(w["round_queued"]):
+        parts.append("queued at %s, no longer" % _at(w["queued_at"]))
+    else:
+        parts.append("not queued")
+    rd = _read(w["read"])
+    cur = int(w["curval"])
+    if rd == "MATCH":
+        parts.append("read %d == val at %s: waiting from then" % (cur, _at(w["read_at"])))
+    elif rd == "MISMATCH":
+        parts.append("read %d != val %d at %s: never waited" % (cur, val, _at(w["read_at"])))
+    else:
+        parts.append("has not read the word (this round)")
+    if bool(w["asleep"]):
+        parts.append("asleep since %s" % _at(w["slept_at"]))
+    wb = int(w["woken_by"])
+    if wb >= 0:
+        r = fo["wakes"][wb]
+        parts.append("woken by wake call #%d (%s's %s at %s)" % (
+            wb, _comm(int(r["task"])), _str(r["op"]), _at(r["at"])))
+    else:
+        parts.append("not woken (this round)")
+    return "%s: %s" % (_comm(t), ", ".join(parts))
+
+
+def _wake_lines(fo, i):
+    r = fo["wakes"][i]
+    cur = int(fo["cur"])
+    walking = cur != 0 and cur == int(r.address)
+    out = ["#%d %s %s(0x%x) at %s, may wake %d, %s" % (
+        i, _comm(int(r["task"])), _str(r["op"]), int(r["uaddr"]), _at(r["at"]),
+        int(r["budget"]), "walking the chain now (the books close at fo_wake_end's end)"
+        if walking else "returned %d" % int(r["ret"]))]
+    absorbed = False
+    for a in range(int(r["nwoken"])):
+        ref = r["woken"][a]
+        t, val, rd = int(ref["task"]), int(ref["val"]), _read(ref["read"])
+        if bool(ref["absorbed"]):
+            absorbed = True
+            line = "   woke %s: read %d, not its val %d, at %s%s: absorbed, it never waited" % (
+                _comm(t), int(ref["curval"]), val, _at(ref["read_at"]),
+                " (after the wake)" if bool(ref["read_after"]) else "")
+            if bool(ref["returned"]):
+                line += "; its futex_wait returned %d" % int(ref["ret"])
+        elif rd == "MATCH":
+            line = "   woke %s: read its val %d at %s, a waiter" % (_comm(t), val,
+                                                                  _at(ref["read_at"]))
+        else:
+            line = "   woke %s: has not read yet (val %d)" % (_comm(t), val)
+        out.append(line)
+    if not int(r["nwoken"]):
+        out.append("   woke nobody" + (" so far" if walking else ""))
+    lost = []
+    for p in range(int(r["npassed"])):
+        ref = r["passed"][p]
+        why = _sleeper_state(fo, ref, r["key"])
+        asleep = why is None
+        out.append("   passed over %s, waiting (read its val, queued): %s" % (
+            _comm(int(ref["task"])), why or "still asleep in that futex_wait"))
+        if asleep and absorbed:
+            lost.append("absorbed: the wake-up went to a waiter that never waited, "
+                        "%s sleeps on" % _comm(int(ref["task"])))
+    for m in range(int(r["nmissed"])):
+        ref = r["missed"][m]
+        why = _sleeper_state(fo, ref, r["key"])
+        asleep = why is None
+        out.append("   missed %s: it had read %d, its val, and not queued yet; the word then "
+                   "held %d: %s" % (_comm(int(ref["task"])), int(ref["curval"]),
+                                    int(ref["now"]), why or "still asleep in that futex_wait"))
+        if asleep or (why.startswith("not asleep") and _current() is not None):
+            lost.append("missed: %s read the word, it changed, and the wake found nobody"
+                        % _comm(int(ref["task"])))
+    for why in lost[:1]:
+        if _current() is None:  # the run is over: what the oracle judges
+            out.append("   => a lost wake-up (%s)" % why)
+        else:
+            out.append("   => a lost wake-up so far (%s); lost for good if it is asleep "
+                       "there when the run ends" % why)
+    return out, bool(lost)
+
+
+def _cmp_lines(fo):
+    out = []
+    e = fo["eagain"]
+    queues = fo["queues"]
+    if bool(e["seen"]):
+        t = int(e["task"])
+        val, cur, now = int(e["val"]), int(e["curval"]), int(e["now"])
+        out.append("FUTEX_CMP_REQUEUE's first -EAGAIN from nqueued: %s FUTEX_CMP_REQUEUE"
+                   "(0x%x, val %d) at %s" % (_comm(t), int(e["uaddr"]), val, _at(e["at"])))
+        out.append("   it read %d%s; the word held %s when it returned; nqueued went %d -> %d"
+                   % (cur, ", its val" if cur == val else ", not its val",
+                      "%d" % now if bool(e["now_ok"]) else "nothing (no VMA)",
+                      int(e["then_nq"]), int(e["now_nq"])))
+        for i in range(int(e["first_queue"]), int(e["last_queue"])):
+            q = queues[i]
+            if int(q["bucket"]) == int(e["bucket"]):
+                out.append("   queue_me() into that bucket during the call: %s at %s "
+                           "(futex_wait(0x%x))" % (_comm(int(q["task"])), _at(q["at"]),
+                                                   int(q["uaddr"])))
+        if cur == val and bool(e["now_ok"]) and now == val:
+            out.append("   => a wrong result: -EAGAIN, though the word equalled val "
+                       "throughout the call")
+        return out
+    # none yet: a FUTEX_CMP_REQUEUE between its nqueued sample and its check
+    nq = int(fo["nqueues"])
+    for t in range(1, fo["cmp_bucket"].type.range()[1] + 1):
+        b = int(fo["cmp_bucket"][t])
+        if b == 0:
+            continue
+        since = [q for q in (queues[i] for i in range(int(fo["cmp_queues"][t]), nq))
+                 if int(q["bucket"]) == b]
+        out.append("FUTEX_CMP_REQUEUE: %s sampled its bucket's nqueued (%d); queue_me() there "
+                   "since: %s" % (_comm(t), int(fo["cmp_nq"][t]), ", ".join(
+                       "%s at %s" % (_comm(int(q["task"])), _at(q["at"])) for q in since)
+                       or "none"))
+    if not out:
+        out.append("FUTEX_CMP_REQUEUE: no -EAGAIN from nqueued")
+    return out
+
+
+class SnafuFutex(gdb.Command):
+    """The futex oracle's books (ref/futex_oracle.c, docs/oracles.md), as they stand:
+each task's futex_wait (its current one, or its last): queued, what it read against its
+val, asleep, woken by which wake call; each wake call (FUTEX_WAKE, a requeue's wake half):
+whom it woke, whom it passed over or missed, and whether that makes a lost wake-up; the
+first -EAGAIN of FUTEX_CMP_REQUEUE from nqueued and the queue_me() calls that moved it.
+Places are op.point, as `snafu replay --trace` numbers them. The oracle judges at the end
+of the run (futex_oracles_judge); a passed-over waiter woken later is not lost."""
+
+    def __init__(self):
+        super().__init__("snafu-futex", gdb.COMMAND_USER)
+
+    def invoke(self, arg, from_tty):
+        fo = _static("fo", "futex_oracle.c")
+        if fo is None:
+            raise gdb.GdbError("snafu-futex: no futex oracle here (ref/futex_oracle.c's fo): "
+                               "run build/bin/snafu, built with -g")
+        nwait = fo["wait"].type.range()[1]
+        print("futex oracle (op.point as `snafu replay --trace` numbers them):")
+        print("futex_wait, each task's current or last:")
+        any_wait = False
+        for t in range(1, nwait + 1):
+            line = _wait_line(fo, t)
+            if line:
+                any_wait = True
+                print("  " + line)
+        if not any_wait:
+            print("  none")
+        nwakes = int(fo["nwakes"])
+        cap = fo["wakes"].type.range()[1] + 1
+        print("wake calls: %d%s" % (nwakes, " (the first %d kept)" % cap
+                                    if nwakes >= cap else ""))
+        lost = False
+        for i in range(nwakes):
+            lines, l = _wake_lines(fo, i)
+            lost = lost or l
+            for line in lines:
+                print("  " + line)
+        for line in _cmp_lines(fo):
+            print(line)
+        try:
+            f = gdb.parse_and_eval("finding")
+            if bool(f["found"]):
+                print("finding: %s (%s)" % (_str(f["title"]), _str(f["token"])))
+        except gdb.error:
+            pass
+
+
+def _frame_named(name):
+    f = gdb.newest_frame()
+    while f is not None:
+        if f.name() == name:
+            return f
+        f = f.older()
+    return None
+
+
+class SnafuLockdep(gdb.Command):
+    """Lockdep's report in this run (ref/lockdep.c, docs/lockdep.md): the task and the
+acquisition it reported (op.point, scheduling point), the lock class it already held and
+where that was taken, and the locks the task holds. Stopped in lockdep_bug() before it
+has filled the report in, the same from lockdep_bug's arguments."""
+
+    def __init__(self):
+        super().__init__("snafu-lockdep", gdb.COMMAND_USER)
+
+    def invoke(self, arg, from_tty):
+        pred = _static("pred", "lockdep.c")
+        if pred is None:
+            raise gdb.GdbError("snafu-lockdep: no lockdep here (ref/lockdep.c's pred): run "
+                               "build/bin/snafu, built with -g")
+        t = None
+        if bool(pred["made"]):
+            t = int(pred["task"])
+            print("lockdep: %s (%s)" % (_str(pred["title"]), _str(pred["token"])))
+            print("  %s tried to acquire %s at op.point %d.%d (scheduling point %d)" % (
+                _comm(t), _str(pred["locks"][1]), int(pred["op"]), int(pred["point"]),
+                int(pred["step"])))
+            print("  it already held %s, taken at %s" % (_str(pred["locks"][0]),
+                                                        _str(pred["held_site"])))
+        else:
+            f = _frame_named("lockdep_bug")
+            if f is None:
+                print("lockdep: no report in this run yet (break lockdep_bug: where it makes "
+                      "one)")
+                return
+            # lockdep_bug's arguments, else its caller's (report_recursive or
+            # report_circular: the same t, h and w), which -O2 keeps more often
+            got, err = None, None
+            for fr in (f, f.older()):
+                if fr is None:
+                    continue
+                try:
+                    tk, h, w = fr.read_var("t"), fr.read_var("h"), fr.read_var("w")
+                    t = int(tk["pid"])
+                    got = (fr, tk, h, w)
+                    break
+                except (gdb.error, ValueError) as e:
+                    err = e
+            if got is None:
+                print("lockdep: reporting now (lockdep_bug); its arguments are not readable "
+                      "here (%s): `finish`, then snafu-lockdep" % err)
+                return
+            fr, tk, h, w = got
+            try:
+                circ = bool(f.read_var("circular"))
+            except (gdb.error, ValueError):
+                circ = fr.name() == "report_circular"
+            sim = tk["sim"]
+            via = _str(w["via"])
+            print("lockdep: reporting now (lockdep_bug): possible %s" % (
+                "circular locking dependency" if circ else "recursive locking"))
+            print("  %s tries to acquire %s (%s)%s at op.point %d.%d" % (
+                _comm(t), _str(w["name"]), "write" if int(w["read"]) == 0 else "read",
+                " in might_fault(), from %s() in %s" % (via, _str(w["site"])) if via
+                else " at %s" % _str(w["site"]), int(sim["op"]), int(sim["op_points"])))
+            print("  it already holds %s (%s), taken at %s" % (
+                _str(h["name"]), "read" if bool(h["read"]) else "write", _str(h["site"])))
+        try:
+            tasks = _tasks()
+        except gdb.GdbError:
+            return
+        if t is not None and 1 <= t <= len(tasks):
+            tt = tasks[t - 1]
+            n = int(tt["nheld"])
+            print("%s holds %d lock%s now:" % (_comm(t), n, "" if n == 1 else "s"))
+            for i in range(n):
+                h = tt["held"][i]
+                print("  holds #%d: %s (%s), taken at %s" % (
+                    i, _str(h["name"]), "read" if bool(h["read"]) else "write",
+                    _str(h["site"])))
+
+
 SnafuTasks()
 SnafuBt()
 SnafuStep()
+SnafuFutex()
+SnafuLockdep()

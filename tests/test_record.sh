@@ -17,6 +17,10 @@
 #  - that shortened recipe, run with gdb -batch and the helpers (repro/snafu-gdb.py),
 #    stops by SIGTRAP at the finding's step: snafu-step, snafu-tasks and snafu-bt show
 #    the deadlock of the LWN article; after snafu-bt the run continues to its report.
+#  - for a lost wake-up (absorbed and missed), a wrong result and a lockdep report, the
+#    recipe lands where the oracle's records and lockdep's prediction place the finding
+#    (the wake call, FUTEX_CMP_REQUEUE's -EAGAIN, lockdep_bug), and its commands, run with
+#    gdb -batch, show it with snafu-futex and snafu-lockdep.
 # Stepping backwards with the `record full` recipe is tests/test_record_reverse.sh
 # (skipped where gdb's recorder cannot), recording with rr tests/test_record_rr.sh.
 # Where gdb is missing or may not run a program (ptrace), the checks that need it are
@@ -172,6 +176,59 @@ if [ "$rc" = 1 ] && diff -q <(grep digest "$tmp/o2") <(grep digest "$tmp/o3") >/
 	bad "replay --stop-at-step past the end: exit $rc, or the digest changed"
 fi
 
+# --- the new findings: where the recipe lands ---------------------------------------------
+# A lost wake-up and a wrong result are judged when the run is over, lockdep reports while
+# it runs: the recipe stops where the oracle's records (and lockdep's prediction) place
+# the finding (the wake call that lost the wake-up, the FUTEX_CMP_REQUEUE that chose
+# -EAGAIN, lockdep_bug), by --stop-at-step at that scheduling point and a breakpoint, and
+# names the helper that reads those books (snafu-futex, snafu-lockdep). The step is
+# counted here from `snafu replay --trace`.
+step_at() { # step_at KERNEL CASE TASK OP.POINT: the step of that scheduling point
+	"$snafu" replay --kernel="$1" --trace "$2" 2>/dev/null |
+		awk -v t="T$3" -v at="$4" '$3 == "point" {n++; if ($1 == t && $2 == at) s = n} END {print s + 0}'
+}
+# newf NAME KERNEL CASE TOKEN STEP WHERE BREAK HELPER: snafu record's recipe for it
+newf() {
+	local name=$1 k=$2 c=$3 tok=$4 st=$5 where=$6 brk=$7 helper=$8 o=$tmp/$1.out
+	SNAFU_RR=/nonexistent/rr "$snafu" record --kernel="$k" "$c" >"$o" 2>"$tmp/$name.err"
+	rc=$?
+	[ "$rc" = 3 ] && ok || bad "snafu record ($name): exit $rc, expected 3"
+	[ "$st" -gt 0 ] && ok || bad "$name: no step for the finding in the trace"
+	has "$o" "$name: summary" "^$c \[$k\]: $tok at step $st, $where"
+	has "$o" "$name: the landing" "^  (ASAN_OPTIONS=detect_leaks=0 )?gdb -x repro/snafu-gdb\.py --args .*/?snafu replay --kernel=$k --stop-at-step=$st $c\$"
+	has "$o" "$name: the finding's breakpoint" "^  \(gdb\) break $brk\$"
+	has "$o" "$name: its helper" "^  \(gdb\) $helper "
+	# the recorder's recipe, where printed, stops at the same breakpoint
+	if grep -q '(gdb) record full' "$o"; then
+		[ "$(grep -c "^  (gdb) break $brk\$" "$o")" = 2 ] && ok ||
+			bad "$name: the record full recipe does not break at $brk"
+	fi
+}
+absorbed=repro/cases/futex-absorbed-wakeup.case
+seto=repro/cases/futex-seto-missed-wakeup.case
+eagain=repro/cases/cmp-requeue-spurious-eagain.case
+ldcase=repro/cases/lockdep-futex-wait.case
+last() { "$snafu" replay --quiet --digest --kernel="$1" "$2" | sed -n 's/.* steps \([0-9]*\) runs.*/\1/p'; }
+newf absorbed 2.6.11 $absorbed lost-wakeup--futex_wait "$(step_at 2.6.11 $absorbed 1 3.5)" \
+	"where T1's FUTEX_WAKE \(op 3\.5\) spent the wake-up on T3 and passed over T2; judged when the run was over, after step $(last 2.6.11 $absorbed)" \
+	'fo_wake_end if fo\.cur == &fo\.wakes\[0\]' snafu-futex
+has "$tmp/absorbed.out" "absorbed: finish closes the wake's books" "^  \(gdb\) finish "
+has "$tmp/absorbed.out" "absorbed: the sleeper's backtrace" "^  \(gdb\) snafu-bt 2 "
+has "$tmp/absorbed.out" "absorbed: then the judgement" "^  \(gdb\) break finding_begin\$"
+newf seto 2.6.10-seto $seto lost-wakeup--futex_wait "$(step_at 2.6.10-seto $seto 2 2.5)" \
+	"where T2's FUTEX_WAKE \(op 2\.5\) found nobody: T1 had read its val at 3\.5 and queued only at 3\.6;" \
+	'fo_wake_end if fo\.cur == &fo\.wakes\[0\]' snafu-futex
+newf eagain 2.6.11 $eagain wrong-result--futex_cmp_requeue "$(step_at 2.6.11 $eagain 1 3.7)" \
+	"where T1's FUTEX_CMP_REQUEUE \(op 3\.7\) found nqueued moved \(0 -> 1\) and chose -EAGAIN, the word equal to val 0;" \
+	'fo_cmp_eagain if !fo\.eagain\.seen' snafu-futex
+has "$tmp/eagain.out" "eagain: then the judgement" "^  \(gdb\) break finding_begin\$"
+ldstep=$("$snafu" replay "$ldcase" | sed -n 's/.*(scheduling point \([0-9]*\))$/\1/p')
+[ -n "$ldstep" ] && [ "$ldstep" = "$(step_at 2.6.11-rc4 $ldcase 1 2.7)" ] && ok ||
+	bad "lockdep: the report's scheduling point '$ldstep' is not T1's 2.7 in the trace"
+newf lockdep 2.6.11-rc4 $ldcase lockdep--recursive-read--mmap_sem--futex_wait "$ldstep" \
+	"where lockdep made its report\$" lockdep_bug snafu-lockdep
+hasnt "$tmp/lockdep.out" "lockdep: no oracle judgement" "break finding_begin"
+
 if [ -n "$gdb_skip" ]; then
 	echo "$pass passed, $fail failed"
 	[ "$fail" = 0 ] || exit 1
@@ -255,6 +312,70 @@ if grep -qE "Python Exception|Error occurred in Python|snafu-bt: could not resto
 	bad "the helpers failed"
 	grep -E "Python|Error|restore" "$g"
 else ok; fi
+
+# --- the new findings' recipes under gdb ---------------------------------------------------
+# run_recipe NAME: the landing block of $tmp/NAME.out (up to its first blank line), its
+# gdb commands run with gdb -batch and the helpers, into $tmp/NAME.gdb
+run_recipe() {
+	local o=$tmp/$1.out line args
+	line=$(awk '/^land on/ {f = 1} f && /^$/ {exit} f' "$o" | grep -m1 -E '^  (ASAN_OPTIONS=[^ ]* )?[^ ]*gdb -x ')
+	args=${line#*--args }
+	local ex=()
+	while read -r cmd; do ex+=(-ex "$cmd"); done < <(awk '/^land on/ {f = 1} f && /^$/ {exit} f && /^  \(gdb\) / {sub(/^  \(gdb\) /, ""); sub(/  +.*/, ""); print}' "$o")
+	[ -n "$args" ] && [ "${#ex[@]}" -ge 6 ] && ok || bad "$1: no recipe to run (${ex[*]})"
+	# shellcheck disable=SC2086
+	eval "timeout 300 gdb -nx -batch -iex 'set debuginfod enabled off' -x repro/snafu-gdb.py \
+		\"\${ex[@]}\" --args $args" >"$tmp/$1.gdb" 2>&1 </dev/null
+	if grep -qE "Python Exception|Error occurred in Python|No symbol" "$tmp/$1.gdb"; then
+		bad "$1: the helpers failed"
+		grep -E "Python|Error|No symbol" "$tmp/$1.gdb"
+	else ok; fi
+}
+run_recipe absorbed
+g=$tmp/absorbed.gdb
+has "$g" "absorbed: SIGTRAP at the wake's step" "^Program received signal SIGTRAP"
+has "$g" "absorbed: stops in the wake call" "^Breakpoint [0-9]+, fo_wake_end "
+has "$g" "absorbed: finish returns to futex_wake" "^(0x[0-9a-f]+ in )?futex_wake \("
+has "$g" "snafu-futex: the sleeper's futex_wait" "^  T2: futex_wait\(0x40000000, val 0\), in progress, queued \(at 1\.5\), read 0 == val at 1\.7: waiting from then, asleep since 1\.10, not woken"
+has "$g" "snafu-futex: the spent-on waiter's" "^  T3: futex_wait\(0x40000000, val 1\), .*read 0 != val 1 at 1\.7: never waited, woken by wake call #0 \(T1's FUTEX_WAKE at 3\.5\)"
+has "$g" "snafu-futex: the wake record" "^  #0 T1 FUTEX_WAKE\(0x40000000\) at 3\.5, may wake 1, returned 1\$"
+has "$g" "snafu-futex: whom it woke" "^     woke T3: read 0, not its val 1, at 1\.7: absorbed, it never waited"
+has "$g" "snafu-futex: whom it passed over" "^     passed over T2, waiting \(read its val, queued\): still asleep in that futex_wait\$"
+has "$g" "snafu-futex: lost so far, at the wake" "^     => a lost wake-up so far \(absorbed"
+has "$g" "snafu-bt 2: the sleeper in futex_wait" "^#[0-9]+ .* in futex_wait \("
+has "$g" "the judgement" "^Breakpoint [0-9]+, finding_begin \(.*\"lost-wakeup--futex_wait\""
+has "$g" "snafu-futex at the judgement: lost" "^     => a lost wake-up \(absorbed: the wake-up went to a waiter that never waited, T2 sleeps on\)\$"
+has "$g" "snafu-futex at the judgement: T3 returned 0" "absorbed, it never waited; its futex_wait returned 0\$"
+
+run_recipe seto
+g=$tmp/seto.gdb
+has "$g" "seto: stops in the wake call" "^Breakpoint [0-9]+, fo_wake_end "
+has "$g" "seto: the wake found nobody" "^  #0 T2 FUTEX_WAKE\(0x40000000\) at 2\.5, may wake 1, returned 0\$"
+has "$g" "seto: woke nobody" "^     woke nobody\$"
+has "$g" "seto: missed T1, not asleep yet" "^     missed T1: it had read 0, its val, and not queued yet; the word then held 1: not asleep \(yet\) in that futex_wait\$"
+has "$g" "seto: T1 not queued at the wake" "^  T1: futex_wait\(0x40000000, val 0\), in progress, not queued, read 0 == val at 3\.5"
+has "$g" "seto: at the judgement, T1 queued after it and asleep" "^  T1: futex_wait\(0x40000000, val 0\), in progress, queued \(at 3\.6\), read 0 == val at 3\.5: waiting from then, asleep since 3\.10"
+has "$g" "seto: lost (missed)" "^     => a lost wake-up \(missed: T1 read the word, it changed, and the wake found nobody\)\$"
+
+run_recipe eagain
+g=$tmp/eagain.gdb
+has "$g" "eagain: stops where -EAGAIN is chosen" "^Breakpoint [0-9]+, fo_cmp_eagain \(.*val=0, curval=0, now=1\)"
+has "$g" "eagain: the sample and the queue_me() since" "^FUTEX_CMP_REQUEUE: T1 sampled its bucket's nqueued \(0\); queue_me\(\) there since: T2 at 1\.5\$"
+has "$g" "eagain: snafu-bt 2, the queuer asleep" "^#[0-9]+ .* in futex_wait \("
+has "$g" "eagain: the judgement" "^Breakpoint [0-9]+, finding_begin \(.*\"wrong-result--futex_cmp_requeue\""
+has "$g" "eagain: the -EAGAIN in the books" "^FUTEX_CMP_REQUEUE's first -EAGAIN from nqueued: T1 FUTEX_CMP_REQUEUE\(0x40000000, val 0\) at 3\.7\$"
+has "$g" "eagain: nqueued's move" "^   it read 0, its val; the word held 0 when it returned; nqueued went 0 -> 1\$"
+has "$g" "eagain: who moved it" "^   queue_me\(\) into that bucket during the call: T2 at 1\.5 \(futex_wait\(0x40000000\)\)\$"
+has "$g" "eagain: a wrong result" "^   => a wrong result: -EAGAIN, though the word equalled val throughout the call\$"
+
+run_recipe lockdep
+g=$tmp/lockdep.gdb
+has "$g" "lockdep: stops in lockdep_bug" "^Breakpoint [0-9]+, lockdep_bug \("
+has "$g" "snafu-lockdep: the acquisition" "^  T1 tries to acquire &mm->mmap_sem \(read\) in might_fault\(\), from get_user\(\) in futex_wait at op\.point 2\.7\$"
+has "$g" "snafu-lockdep: the held lock" "^  it already holds &mm->mmap_sem \(read\), taken at futex_wait\$"
+has "$g" "snafu-lockdep: the task's locks" "^  holds #0: &mm->mmap_sem \(read\), taken at futex_wait\$"
+has "$g" "lockdep: snafu-bt 1, the running task" "^T1 is running: its stack is the live one\$"
+has "$g" "lockdep: ... from get_user in futex_wait" "^#[0-9]+ .*get_user_u32 \(.*\"futex_wait\""
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

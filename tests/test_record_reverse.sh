@@ -6,7 +6,10 @@
 #    steps backwards; where it cannot, the line "gdb cannot step backwards here (record
 #    full): ERROR" with gdb's own error and no `record full` in the recipe;
 #  - where it can: the printed recipe (GLIBC_TUNABLES) records into the finding and
-#    through check_hung_tasks' glibc string functions, and steps backwards.
+#    through check_hung_tasks' glibc string functions, and steps backwards;
+#  - for a lost wake-up and a wrong result, the recipe's breakpoint (the wake call, the
+#    -EAGAIN) and its way back (reverse-continue to fo_woken, fo_queued) land on the
+#    wake-up spent on a waiter that never waited and on the queue_me() that moved nqueued.
 # Where gdb's recorder cannot step backwards (gdb 13 on a CPU with AMX: "Couldn't write
 # extended state status: Bad address"), or gdb is missing or may not run a program
 # (ptrace), this exits 77 (CTest: skipped) with the reason, once the checks that can run
@@ -118,6 +121,40 @@ else ok; fi
 if grep -qE "Couldn't write|Python Exception|Error occurred in Python" "$r"; then
 	bad "gdb failed: $(grep -m1 -E "Couldn't write|Python" "$r")"
 else ok; fi
+
+# --- the new findings: back from where the oracle's records place them ----------------------
+# rev NAME KERNEL CASE: the recorder's recipe of `snafu record` for CASE, its breakpoint, and
+# then the recipe's way back (break B, reverse-continue), into $tmp/NAME.rec
+rev() {
+	local o=$tmp/$1.out rline tun rargs brk back
+	"$snafu" record --kernel="$2" "$3" >"$o" 2>/dev/null
+	rline=$(grep -A1 -m1 '^  GLIBC_TUNABLES=' "$o" | tr -d '\\\n')
+	tun=$(echo "$rline" | grep -o 'GLIBC_TUNABLES=[^ ]*')
+	rargs=${rline#*--args }
+	brk=$(awk '/^  GLIBC_TUNABLES=/ {f = 1} f && /^  \(gdb\) break / {sub(/^  \(gdb\) break /, ""); print; exit}' "$o")
+	back=$(awk '/^  GLIBC_TUNABLES=/ {f = 1} f && /then reverse-continue/ {sub(/^  \(gdb\) /, ""); sub(/  +.*/, ""); print; exit}' "$o")
+	[ -n "$brk" ] && [ -n "$back" ] && [ -n "$tun" ] && ok || bad "$1: no recorder recipe with a way back: $rline / $brk / $back"
+	# shellcheck disable=SC2086
+	eval "$tun timeout 300 gdb -nx -batch -x repro/snafu-gdb.py -ex run -ex 'record full' \
+		-ex \"break \$brk\" -ex continue -ex \"\$back\" -ex reverse-continue -ex bt \
+		-ex snafu-futex --args $rargs" >"$tmp/$1.rec" 2>&1 </dev/null
+	if grep -qE "Process record does not support|Couldn't write|Python Exception|Error occurred in Python" "$tmp/$1.rec"; then
+		bad "$1: gdb failed: $(grep -m1 -E "does not support|Couldn't write|Python" "$tmp/$1.rec")"
+	else ok; fi
+}
+rev absorbed 2.6.11 repro/cases/futex-absorbed-wakeup.case
+r=$tmp/absorbed.rec
+has "$r" "absorbed: at the wake call's end" "^Breakpoint 1, fo_wake_end "
+has "$r" "absorbed: back to the wake-up spent" "^Breakpoint 2, fo_woken "
+has "$r" "absorbed: in wake_futex, from futex_wake" "^#[0-9]+ .*wake_futex \("
+has "$r" "absorbed: before it unlinked T3" "^  #0 T1 FUTEX_WAKE\(0x40000000\) at 3\.5, may wake 1, walking the chain now"
+has "$r" "absorbed: nobody woken yet" "^     woke nobody so far\$"
+rev eagain 2.6.11 repro/cases/cmp-requeue-spurious-eagain.case
+r=$tmp/eagain.rec
+has "$r" "eagain: at the -EAGAIN" "^Breakpoint 1, fo_cmp_eagain "
+has "$r" "eagain: back to the queue_me()" "^Breakpoint 2, fo_queued "
+has "$r" "eagain: T2's futex_wait queued" "^#[0-9]+ .*futex_wait \("
+has "$r" "eagain: nqueued sampled, nothing queued since" "^FUTEX_CMP_REQUEUE: T1 sampled its bucket's nqueued \(0\); queue_me\(\) there since: none\$"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -20,7 +20,13 @@
  *
  * The case runs once in this process first, to learn its verdict, its last step (the
  * finding: the run's last scheduling point) and the step of the schedule's last
- * preemption.
+ * preemption. A lost wake-up or a wrong result is judged only when the run is over, and
+ * a lockdep report is made while it runs: for those the recipe lands where the oracle's
+ * records (ref/futex_oracle.h's views) and lockdep's prediction place the finding, the
+ * wake call that lost the wake-up (fo_wake_end), FUTEX_CMP_REQUEUE's -EAGAIN
+ * (fo_cmp_eagain), lockdep_bug, at that scheduling point's step (counted in the run's
+ * trace), names the helpers that read those books (snafu-futex, snafu-lockdep), and
+ * then the oracle's judgement (finding_begin).
  *
  * Exit status: 0 recorded, 3 rr cannot record here (the fallback was printed, with or
  * without its `record full` part), 2 bad usage or bad input (one line naming the file or
@@ -33,6 +39,7 @@
 #include "record.h"
 
 #include "../prog/exec.h"
+#include "../ref/futex_oracle.h"
 #include "../ref/kernels.h"
 #include "../ref/lockdep.h"
 #include "cli.h"
@@ -398,8 +405,112 @@ struct plan {
 	const struct kernel_config *k;
 	struct run_result r;
 	struct sim_decision pre; /* the schedule's last preemption; step 0: none */
-	uint64_t at;             /* the finding's step: the run's last, or lockdep's report */
+	uint64_t at;             /* the finding's step: the run's last, lockdep's report, or
+				    where the oracle's records place the finding */
+	/* The new findings (the futex oracles, lockdep): where the finding was made, as
+	 * gdb's `break` argument, with a condition where the function sees more than the
+	 * finding; empty: finding_break() and the landing at step `at` alone. */
+	char brk[96];
+	char where[320];    /* the summary's "where ..." */
+	const char *helper; /* the helper that reads that finding's books, with what it shows */
+	const char *finish; /* a `finish` that closes those books, with what it shows, or NULL */
+	const char *back;   /* the recorder's recipe: a breakpoint to reverse-continue to, or
+			       NULL */
+	bool judged_at_end; /* an oracle: it judges and reports at the run's end */
+	int bt_task;        /* the task whose backtrace matters most */
 };
+
+/* The step (sim_steps()) of TASK's scheduling point OP.POINT in the traced run that just
+ * ended: the run's steps less the points traced after it; 0 when not in the trace. */
+static uint64_t step_of(int task, unsigned op, unsigned point, uint64_t steps)
+{
+	int n, dropped;
+	const struct sim_trace_ev *ev = sim_trace_events(&n, &dropped);
+	uint64_t after = 0;
+
+	for (int i = n - 1; ev && i >= 0; i--) {
+		if (ev[i].kind != EV_POINT)
+			continue;
+		if (ev[i].task == task && ev[i].op == op && ev[i].point == point)
+			return steps - after;
+		after++;
+	}
+	return 0;
+}
+
+/* Where gdb should stop for a lost wake-up, a wrong result or a lockdep report, from the
+ * oracle's records (ref/futex_oracle.h's views) and lockdep's prediction: where the
+ * finding was made, not where it was judged. */
+static void plan_finding(struct plan *p)
+{
+	struct fo_lost_view v;
+	struct fo_eagain_view e;
+	const struct lockdep_prediction *ld = lockdep_prediction();
+	uint64_t s;
+
+	p->bt_task = 1;
+	if (p->r.result == SIM_PREDICTED && ld->made) {
+		snprintf(p->brk, sizeof(p->brk), "lockdep_bug");
+		p->helper = "snafu-lockdep      lockdep's report: the acquisition, the held lock "
+			    "and where it was taken";
+		p->bt_task = ld->task;
+	} else if (p->r.result == SIM_ORACLE && !strcmp(p->r.verdict, "lost-wakeup--futex_wait") &&
+		   futex_oracle_lost(&v) &&
+		   (s = step_of(v.wake.task, v.wake.op, v.wake.point, p->r.steps))) {
+		p->at = s;
+		snprintf(p->brk, sizeof(p->brk), "fo_wake_end if fo.cur == &fo.wakes[%d]",
+			 v.wake_record);
+		if (v.missed)
+			snprintf(
+			    p->where, sizeof(p->where),
+			    "where T%d's %s (op %u.%u) found nobody: T%d had read its val at "
+			    "%u.%u and queued only at %u.%u; judged when the run was over, after "
+			    "step %llu",
+			    v.wake.task, v.call, v.wake.op, v.wake.point, v.sleeper_slept.task,
+			    v.sleeper_read.op, v.sleeper_read.point, v.sleeper_queued.op,
+			    v.sleeper_queued.point, (unsigned long long)p->r.steps);
+		else
+			snprintf(
+			    p->where, sizeof(p->where),
+			    "where T%d's %s (op %u.%u) spent the wake-up on T%d and passed over "
+			    "T%d; judged when the run was over, after step %llu",
+			    v.wake.task, v.call, v.wake.op, v.wake.point, v.spent_read.task,
+			    v.sleeper_slept.task, (unsigned long long)p->r.steps);
+		p->helper = "snafu-futex        the futex oracle's books: each futex_wait, each "
+			    "wake call";
+		p->finish = "finish             the wake call's books closed: whom it passed over "
+			    "or missed";
+		p->judged_at_end = true;
+		p->bt_task = v.sleeper_slept.task;
+		if (!v.missed)
+			p->back = "break fo_woken     then reverse-continue: back to wake_futex() "
+				  "unlinking the waiter that never waited";
+	} else if (p->r.result == SIM_ORACLE &&
+		   !strcmp(p->r.verdict, "wrong-result--futex_cmp_requeue") &&
+		   futex_oracle_wrong_result(&e) &&
+		   (s = step_of(e.call.task, e.call.op, e.call.point, p->r.steps))) {
+		p->at = s;
+		/* the oracle keeps the first -EAGAIN from nqueued, and judges that one */
+		snprintf(p->brk, sizeof(p->brk), "fo_cmp_eagain if !fo.eagain.seen");
+		snprintf(p->where, sizeof(p->where),
+			 "where T%d's FUTEX_CMP_REQUEUE (op %u.%u) found nqueued moved (%u -> %u) "
+			 "and chose -EAGAIN, the word equal to val %d; judged when the run was "
+			 "over, after step %llu",
+			 e.call.task, e.call.op, e.call.point, e.then_nq, e.now_nq, e.val,
+			 (unsigned long long)p->r.steps);
+		p->helper = "snafu-futex        the futex oracle's books: the nqueued sample, the "
+			    "queue_me() calls since";
+		p->judged_at_end = true;
+		p->bt_task = e.nqueuers ? e.queuers[0].task : e.call.task;
+		p->back = "break fo_queued    then reverse-continue: back to the queue_me() that "
+			  "moved nqueued";
+	}
+}
+
+static const char *plan_break(const struct plan *p)
+{
+	return p->brk[0] ? p->brk : finding_break(p->r.result);
+}
 
 /* What the developer lands on. */
 static const char *landing(const struct plan *p)
@@ -411,8 +522,9 @@ static void print_summary(const struct plan *p)
 {
 	printf("%s [%s]: %s at step %llu, %s", p->casefile, p->k->name, p->r.verdict,
 	       (unsigned long long)p->at,
-	       p->r.result == SIM_PREDICTED ? "where lockdep made its report"
-					    : "the run's last scheduling point");
+	       p->where[0]                    ? p->where
+	       : p->r.result == SIM_PREDICTED ? "where lockdep made its report"
+					      : "the run's last scheduling point");
 	if (p->pre.step)
 		printf(" (the schedule's last preemption: step %llu, T%d at %s, op %u.%u, to T%d)",
 		       (unsigned long long)p->pre.step, p->pre.from, p->pre.site, p->pre.op,
@@ -420,10 +532,28 @@ static void print_summary(const struct plan *p)
 	printf("\n");
 }
 
+/* The helpers to run where gdb landed; for an oracle, then its judgement at the end. */
+static void print_helpers(const struct plan *p)
+{
+	if (p->finish)
+		printf("  (gdb) %s\n", p->finish);
+	if (p->helper)
+		printf("  (gdb) %s\n", p->helper);
+	printf("  (gdb) snafu-step         the step, the running task, the last decisions\n"
+	       "  (gdb) snafu-tasks        every task: state, syscall, held locks, blocked on\n"
+	       "  (gdb) snafu-bt %d         a task's backtrace, from its fiber's registers\n",
+	       p->bt_task ? p->bt_task : 1);
+	if (p->judged_at_end)
+		printf("then the oracle's judgement, when the run is over (its report):\n"
+		       "  (gdb) break finding_begin\n"
+		       "  (gdb) continue\n"
+		       "  (gdb) snafu-futex\n");
+}
+
 static void print_fallback(const struct plan *p)
 {
 	unsigned long long n = p->at, from = p->pre.step && p->pre.step <= n ? p->pre.step : 1;
-	const char *brk = finding_break(p->r.result);
+	const char *brk = plan_break(p);
 	char why[1024];
 	enum gdb_verdict gdb = gdb_probe(p->self_abs, why, sizeof(why));
 
@@ -449,13 +579,19 @@ static void print_fallback(const struct plan *p)
 	printf("snafu record: not recorded; the simulator replays the same run every time, so "
 	       "debug the replay:\n");
 	print_summary(p);
-	printf("\nland on %s (the replay stops by SIGTRAP at step %llu):\n", landing(p), n);
+	if (p->brk[0])
+		printf("\nland on %s (the replay stops by SIGTRAP at step %llu, then in %.*s):\n",
+		       landing(p), n, (int)strcspn(p->brk, " "), p->brk);
+	else
+		printf("\nland on %s (the replay stops by SIGTRAP at step %llu):\n", landing(p), n);
 	printf("  " GDB_ENV "%s -x %s --args %s replay --kernel=%s --stop-at-step=%llu %s\n",
 	       p->gdb, p->script, p->self, p->k->name, n, p->casefile);
-	printf("  (gdb) run\n"
-	       "  (gdb) snafu-step         the step, the running task, the last decisions\n"
-	       "  (gdb) snafu-tasks        every task: state, syscall, held locks, blocked on\n"
-	       "  (gdb) snafu-bt 1         a task's backtrace, from its fiber's registers\n");
+	printf("  (gdb) run\n");
+	if (p->brk[0])
+		printf("  (gdb) break %s\n"
+		       "  (gdb) continue\n",
+		       p->brk);
+	print_helpers(p);
 	if (gdb == GDB_NO_REVERSE || gdb == GDB_NO_DEBUG) {
 		printf("\nan earlier step: the same command with a smaller --stop-at-step=N (every "
 		       "run is the same run)");
@@ -477,6 +613,8 @@ static void print_fallback(const struct plan *p)
 	       "  (gdb) continue\n"
 	       "  (gdb) reverse-step       or reverse-next, reverse-finish, reverse-continue\n",
 	       brk);
+	if (p->back)
+		printf("  (gdb) %s\n", p->back);
 	printf("GLIBC_TUNABLES keeps glibc's AVX and AVX-512 memcpy, memset, strcmp and strlen "
 	       "out of the run: gdb's recorder cannot record their instructions.\n");
 }
@@ -506,11 +644,9 @@ static int record_with_rr(const struct plan *p, const char *self_abs, const char
 	print_summary(p);
 	printf("\nreplay it under gdb and stop at %s:\n", landing(p));
 	printf("  %s replay %s -- -x %s\n", shell_word(rr_path(), w2, sizeof(w2)), d, p->script);
-	printf("  (gdb) break %s\n", finding_break(p->r.result));
-	printf("  (gdb) continue\n"
-	       "  (gdb) snafu-step         the step, the running task, the last decisions\n"
-	       "  (gdb) snafu-tasks        every task: state, syscall, held locks, blocked on\n"
-	       "  (gdb) snafu-bt 1         a task's backtrace, from its fiber's registers\n");
+	printf("  (gdb) break %s\n", plan_break(p));
+	printf("  (gdb) continue\n");
+	print_helpers(p);
 	if (p->pre.step)
 		printf("or at the schedule's last preemption (step %llu):\n"
 		       "  (gdb) break sim_point if sim_gdb_sched->steps == %llu\n",
@@ -544,10 +680,12 @@ int cmd_record(int argc, char **argv)
 		return 2;
 	}
 	load_case(in, &prog); /* one line and exit 2 on bad input */
-	struct run_opts quiet = {0};
+	/* traced: the oracle's records name places (op.point) that the trace turns into steps */
+	struct run_opts quiet = {.trace = true};
 	prog_run(&prog, k, &quiet, &p.r);
 	p.pre = sim_last_preempt;
 	p.at = p.r.result == SIM_PREDICTED ? lockdep_prediction()->step : p.r.steps;
+	plan_finding(&p);
 	p.k = k;
 	p.casefile = shell_word(in, w1, sizeof(w1));
 	p.self = shell_word(self, w2, sizeof(w2));

@@ -2,6 +2,7 @@
  * system calls, the holds, the waits and the arrows. */
 #include "timeline.h"
 
+#include "../prog/exec.h"
 #include "../ref/kernel.h"
 #include "../ref/report.h"
 #include "cli.h"
@@ -245,7 +246,94 @@ const char *timeline_hold_mode(const struct span *sp)
 	return !strncmp(sp->fn, "spin_", 5) ? "spin" : strstr(sp->fn, "read") ? "read" : "write";
 }
 
-void timeline_build(struct timeline *m)
+int timeline_at(const struct timeline *m, int task, unsigned op, unsigned point)
+{
+	if (!op && !point)
+		return -1; /* not recorded */
+	for (int i = m->n - 1; i >= 0; i--)
+		if (m->ev[i].task == task && m->ev[i].op == op && m->ev[i].point == point)
+			return i;
+	return -1;
+}
+
+int timeline_next_of(const struct timeline *m, int task, int i)
+{
+	for (int j = i + 1; j < m->n; j++)
+		if (m->ev[j].task == task)
+			return j;
+	return -1;
+}
+
+static int at_of(const struct timeline *m, struct fo_view_at a)
+{
+	return timeline_at(m, a.task, a.op, a.point);
+}
+
+/* The syscall span of TASK around event I, or -1. */
+static int syscall_around(const struct timeline *m, int task, int i)
+{
+	for (int s = 0; s < m->nspans; s++) {
+		const struct span *sp = &m->spans[s];
+		if (sp->kind == SPAN_SYSCALL && sp->task == task && sp->start <= i &&
+		    (sp->open || sp->end >= i))
+			return s;
+	}
+	return -1;
+}
+
+/* The finding's marks, from the oracle's books and lockdep's prediction: for a lost
+ * wake-up, the wake call, the waiter it spent its wake-up on, the sleeper it passed over
+ * or missed; for a wrong result, the call and the queue_me() calls that moved nqueued;
+ * for a lockdep report, the acquisition and the hold of the held lock's class that was
+ * open then (the prediction names the class and the function that took it, the trace
+ * the place). */
+static void mark_finding(struct timeline *m, const struct run_result *r)
+{
+	struct marks *k = &m->mk;
+
+	k->kind = MARK_NONE;
+	k->wake = k->spent = k->spent_read = k->spent_queued = k->sleeper_read = k->sleeper_queued =
+	    k->sleeper_slept = k->eagain_at = k->call_span = k->acquire = k->held_span = -1;
+	if (r->result == SIM_ORACLE && !strcmp(r->verdict, "lost-wakeup--futex_wait") &&
+	    futex_oracle_lost(&k->lost)) {
+		const struct fo_lost_view *v = &k->lost;
+		k->kind = MARK_LOST_WAKEUP;
+		k->wake = at_of(m, v->wake);
+		if (!v->missed) {
+			k->spent_read = at_of(m, v->spent_read);
+			k->spent_queued = at_of(m, v->spent_queued);
+			if (k->wake >= 0)
+				k->spent = timeline_next_of(m, v->spent_read.task, k->wake);
+		}
+		k->sleeper_read = at_of(m, v->sleeper_read);
+		k->sleeper_queued = at_of(m, v->sleeper_queued);
+		k->sleeper_slept = at_of(m, v->sleeper_slept);
+	} else if (r->result == SIM_ORACLE &&
+		   !strcmp(r->verdict, "wrong-result--futex_cmp_requeue") &&
+		   futex_oracle_wrong_result(&k->eagain)) {
+		const struct fo_eagain_view *v = &k->eagain;
+		k->kind = MARK_WRONG_RESULT;
+		k->eagain_at = at_of(m, v->call);
+		if (k->eagain_at >= 0)
+			k->call_span = syscall_around(m, v->call.task, k->eagain_at);
+		for (int i = 0; i < v->nqueuers; i++)
+			k->queuer[i] = at_of(m, v->queuers[i]);
+	} else if (r->result == SIM_PREDICTED && lockdep_prediction()->made) {
+		const struct lockdep_prediction *p = lockdep_prediction();
+		k->kind = MARK_LOCKDEP;
+		k->pred = *p;
+		k->acquire = timeline_at(m, p->task, p->op, p->point);
+		for (int s = 0; k->acquire >= 0 && s < m->nspans; s++) {
+			const struct span *sp = &m->spans[s];
+			if (sp->kind == SPAN_HOLD && sp->task == p->task &&
+			    same(sp->obj, p->locks[0]) && sp->start <= k->acquire &&
+			    (sp->open || sp->end > k->acquire))
+				k->held_span = s; /* the latest such: spans are in start order */
+		}
+	}
+}
+
+void timeline_build(struct timeline *m, const struct run_result *r)
 {
 	*m = (struct timeline){.ntasks = sim_ntasks()};
 	m->ev = sim_trace_events(&m->n, &m->dropped);
@@ -258,6 +346,7 @@ void timeline_build(struct timeline *m)
 		abort();
 	walk_trace(m);
 	m->ncycle = hung_task_cycle(m->cycle, m->cycle_fn, m->cycle_lock);
+	mark_finding(m, r);
 }
 
 void timeline_free(struct timeline *m)

@@ -13,6 +13,13 @@
  * table, lock holds as solid bars beside the lane, waits as hatched ones, and the
  * wait-for cycle of a deadlock in red; beside it the report.
  *
+ * A lost wake-up, a wrong result or a lockdep report is marked in red in both, from the
+ * oracle's records and lockdep's prediction (timeline.h, struct marks): the wake-up spent
+ * on a waiter that never waited, the sleeper passed over or missed and its sleep to the
+ * end of the run; the FUTEX_CMP_REQUEUE with the wrong -EAGAIN and the queue_me() that
+ * moved nqueued; the acquisition lockdep reported and the held lock. The JSON carries the
+ * facts on the finding's instant (args.facts).
+ *
  * Without -o it prints what `snafu replay` prints. Exit status as replay: 1 when the run
  * ends with a finding, 0 when not, 2 for bad usage or input.
  */
@@ -88,7 +95,7 @@ int cmd_trace(int argc, char **argv)
 		return 2;
 
 	struct timeline m;
-	timeline_build(&m);
+	timeline_build(&m, &r);
 	if (ends_with(out, ".json"))
 		trace_write_json(f, &m, in, k, &r);
 	else

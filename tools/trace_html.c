@@ -81,6 +81,13 @@ static void svg_defs(FILE *f)
 	    "markerWidth=\"7\" "
 	    "markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" "
 	    "fill=\"red\"/></marker>\n"
+	    "<pattern id=\"hatch-lost\" width=\"8\" height=\"8\" patternUnits=\"userSpaceOnUse\" "
+	    "patternTransform=\"rotate(45)\"><rect width=\"8\" height=\"8\" fill=\"#fdeaea\"/>"
+	    "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"8\" stroke=\"#e8a0a0\" stroke-width=\"2\"/>"
+	    "</pattern>\n"
+	    "<marker id=\"x-red\" viewBox=\"0 0 10 10\" refX=\"5\" refY=\"5\" markerWidth=\"9\" "
+	    "markerHeight=\"9\" orient=\"auto\"><path d=\"M1,1 L9,9 M9,1 L1,9\" stroke=\"red\" "
+	    "stroke-width=\"2\"/></marker>\n"
 	    "<marker id=\"arrow-gray\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" "
 	    "markerWidth=\"6\" "
 	    "markerHeight=\"6\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" "
@@ -178,6 +185,303 @@ static void svg_cycle(FILE *f, const struct timeline *m, const struct rows *rw)
 	fputs("</g>\n", f);
 }
 
+/* ---- the finding's marks (timeline.h, struct marks) ---- */
+
+/* x where a task's labels start, and the arrows' column just before it */
+static int text_x(const struct rows *rw, int task)
+{
+	return lane_x(task) + rw->text_x;
+}
+
+static int arrow_x(const struct rows *rw, int task)
+{
+	return text_x(rw, task) - 4;
+}
+
+static void mark_title(FILE *f, const char *what)
+{
+	fputs("<title>", f);
+	html_str(f, what);
+	fputs("</title>", f);
+}
+
+/* A point of interest on a task's lane: a red circle with a title. */
+static void mark_dot(FILE *f, const struct timeline *m, const struct rows *rw, const char *cls,
+		     int task, int ev, const char *what)
+{
+	if (ev < rw->first)
+		return;
+	fprintf(f,
+		"<circle class=\"%s\" cx=\"%d\" cy=\"%.1f\" r=\"4\" fill=\"#fff\" stroke=\"red\" "
+		"stroke-width=\"2\">",
+		cls, arrow_x(rw, task), row_y(rw, m->n, ev));
+	mark_title(f, what);
+	fputs("</circle>\n", f);
+}
+
+static void mark_label(FILE *f, const char *cls, double x, double y, const char *anchor,
+		       const char *text)
+{
+	fprintf(f, "<text class=\"mark-label %s\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">", cls,
+		x, y, anchor);
+	html_str(f, text);
+	fputs("</text>\n", f);
+}
+
+/* An arrow between two places: solid or dashed, ending in an arrowhead or a cross. */
+static void mark_edge(FILE *f, const char *cls, double x0, double y0, double x1, double y1,
+		      bool dashed, bool cross, const char *what)
+{
+	fprintf(
+	    f,
+	    "<path class=\"%s\" d=\"M%.1f,%.1f L%.1f,%.1f\" stroke=\"red\" stroke-width=\"2\"%s "
+	    "fill=\"none\" marker-end=\"url(#%s)\">",
+	    cls, x0, y0, x1, y1, dashed ? " stroke-dasharray=\"5 3\"" : "",
+	    cross ? "x-red" : "arrow-red");
+	mark_title(f, what);
+	fputs("</path>\n", f);
+}
+
+static const char *comm(int task)
+{
+	return timeline_task(task)->comm;
+}
+
+static void svg_lost(FILE *f, const struct timeline *m, const struct rows *rw)
+{
+	const struct marks *k = &m->mk;
+	const struct fo_lost_view *v = &k->lost;
+	int w = v->wake.task, s = v->sleeper_slept.task, a = v->spent_read.task;
+	char buf[320];
+
+	/* the sleeper: asleep from its sleep to the end of the run */
+	if (k->sleeper_slept >= 0) {
+		double y0 = row_y(rw, m->n, k->sleeper_slept) - ROW_H / 2.0;
+		snprintf(buf, sizeof(buf),
+			 "%s still asleep in futex_wait(0x%lx, val %d) since %u.%u, to the end of "
+			 "the run: its wake-up was lost",
+			 comm(s), v->uaddr, v->sleeper_val, v->sleeper_slept.op,
+			 v->sleeper_slept.point);
+		fprintf(
+		    f,
+		    "<rect class=\"lost-sleeper\" data-task=\"%d\" x=\"%d\" y=\"%.1f\" "
+		    "width=\"%d\" height=\"%.1f\" fill=\"url(#hatch-lost)\" fill-opacity=\"0.6\" "
+		    "stroke=\"red\" stroke-dasharray=\"6 3\">",
+		    s, arrow_x(rw, s) - 6, y0, lane_x(s) + LANE_W - 6 - (arrow_x(rw, s) - 6),
+		    rw->bottom - y0);
+		mark_title(f, buf);
+		fputs("</rect>\n", f);
+		/* the sleeper has no rows after its sleep: its lane is free below it, but
+		 * for the label of the wake that passed it over or missed it */
+		double yl = y0 + 1.5 * ROW_H + 4;
+		double yw = k->wake >= rw->first ? row_y(rw, m->n, k->wake) + 4 : -1000;
+		if (yw - yl < 1.5 * ROW_H && yl - yw < 1.5 * ROW_H)
+			yl = yw + 1.5 * ROW_H;
+		mark_label(f, "lost-label", text_x(rw, s) + 6, yl, "start",
+			   "still asleep: wake-up lost");
+		snprintf(buf, sizeof(buf), "(since %u.%u, to the end of the run)",
+			 v->sleeper_slept.op, v->sleeper_slept.point);
+		mark_label(f, "lost-label", text_x(rw, s) + 6, yl + ROW_H - 6, "start", buf);
+	}
+	/* where the sleeper read its val: it waits from there */
+	snprintf(buf, sizeof(buf), "%s read %u, its val, at %u.%u: waiting from here", comm(s),
+		 v->sleeper_curval, v->sleeper_read.op, v->sleeper_read.point);
+	if (k->sleeper_read >= 0)
+		mark_dot(f, m, rw, "sleeper-read", s, k->sleeper_read, buf);
+	if (k->wake < rw->first)
+		return;
+	double xw = arrow_x(rw, w), yw = row_y(rw, m->n, k->wake);
+	snprintf(buf, sizeof(buf), "%s's %s(0x%lx) at %u.%u, which may wake %d: returned %ld",
+		 comm(w), v->call, v->uaddr, v->wake.op, v->wake.point, v->budget, v->ret);
+	mark_dot(f, m, rw, "lost-wake-call", w, k->wake, buf);
+	if (v->missed) {
+		/* the wake found nobody: the sleeper had read but not queued yet */
+		snprintf(buf, sizeof(buf),
+			 "%s woke nobody: %s had read %u at %u.%u and was not queued yet; the word "
+			 "now held %u",
+			 v->call, comm(s), v->sleeper_curval, v->sleeper_read.op,
+			 v->sleeper_read.point, v->word_at_wake);
+		mark_edge(f, "missed-wake", xw, yw, arrow_x(rw, s), yw, true, true, buf);
+		mark_label(f, "missed-label", arrow_x(rw, s) + 10, yw + 4, "start",
+			   "woke nobody: missed");
+		if (k->sleeper_queued >= 0) {
+			double yq = row_y(rw, m->n, k->sleeper_queued);
+			snprintf(buf, sizeof(buf),
+				 "%s queued only at %u.%u, after the wake (%u.%u)", comm(s),
+				 v->sleeper_queued.op, v->sleeper_queued.point, v->wake.op,
+				 v->wake.point);
+			mark_dot(f, m, rw, "late-queue", s, k->sleeper_queued, buf);
+			mark_edge(f, "late-queue-edge", arrow_x(rw, s), yw + 6, arrow_x(rw, s),
+				  yq - 5, true, false, buf);
+			mark_label(f, "late-queue-label", lane_x(s) + LANE_W - 12, yq + 4, "end",
+				   "queued after the wake");
+		}
+		return;
+	}
+	/* absorbed: the wake-up went to a waiter that never waited ... */
+	if (k->spent >= rw->first) {
+		snprintf(buf, sizeof(buf),
+			 "%s spent its wake-up on %s, which read %u, not its val %d, at %u.%u: it "
+			 "was never to sleep",
+			 v->call, comm(a), v->spent_curval, v->spent_val, v->spent_read.op,
+			 v->spent_read.point);
+		double xa = arrow_x(rw, a), ya = row_y(rw, m->n, k->spent);
+		mark_edge(f, "lost-wake", xw, yw, xa, ya, false, false, buf);
+		snprintf(buf, sizeof(buf), "wake-up spent on %s", comm(a));
+		mark_label(f, "lost-wake-label", xa - 8, ya - 6, "end", buf);
+	}
+	if (k->spent_read >= 0) {
+		snprintf(buf, sizeof(buf), "%s read %u, not its val %d, at %u.%u: it never waited",
+			 comm(a), v->spent_curval, v->spent_val, v->spent_read.op,
+			 v->spent_read.point);
+		mark_dot(f, m, rw, "spent-read", a, k->spent_read, buf);
+	}
+	/* ... and passed over the sleeper, queued and waiting */
+	snprintf(buf, sizeof(buf),
+		 "passed over %s: queued at %u.%u, waiting since its read at %u.%u, asleep since "
+		 "%u.%u",
+		 comm(s), v->sleeper_queued.op, v->sleeper_queued.point, v->sleeper_read.op,
+		 v->sleeper_read.point, v->sleeper_slept.op, v->sleeper_slept.point);
+	mark_edge(f, "passed-over", xw, yw, arrow_x(rw, s), yw, true, true, buf);
+	snprintf(buf, sizeof(buf), "passed over %s", comm(s));
+	mark_label(f, "passed-label", arrow_x(rw, s) + 10, yw + 4, "start", buf);
+}
+
+static void svg_wrong_result(FILE *f, const struct timeline *m, const struct rows *rw)
+{
+	const struct marks *k = &m->mk;
+	const struct fo_eagain_view *v = &k->eagain;
+	int t = v->call.task;
+	char buf[320];
+
+	if (k->eagain_at < rw->first)
+		return;
+	double ye = row_y(rw, m->n, k->eagain_at);
+	if (k->call_span >= 0) {
+		const struct span *sp = &m->spans[k->call_span];
+		double y0 = row_y(rw, m->n, sp->start) - ROW_H / 2.0,
+		       y1 = (sp->open ? rw->bottom : row_y(rw, m->n, sp->end)) + ROW_H / 2.0;
+		snprintf(
+		    buf, sizeof(buf),
+		    "%s's FUTEX_CMP_REQUEUE(0x%lx, val %d) returned -EAGAIN, yet it read %u and "
+		    "the word held %u when it returned",
+		    comm(t), v->uaddr, v->val, v->curval, v->now);
+		fprintf(
+		    f,
+		    "<rect class=\"wrong-call\" data-task=\"%d\" x=\"%d\" y=\"%.1f\" width=\"%d\" "
+		    "height=\"%.1f\" fill=\"red\" fill-opacity=\"0.06\" stroke=\"red\" "
+		    "stroke-width=\"2\">",
+		    t, lane_x(t) + 2, y0, LANE_W - 8, y1 - y0);
+		mark_title(f, buf);
+		fputs("</rect>\n", f);
+		snprintf(buf, sizeof(buf), "wrong -EAGAIN: the word held val %d throughout",
+			 v->val);
+		mark_label(f, "wrong-label", lane_x(t) + LANE_W - 12, y1 - 5, "end", buf);
+	}
+	snprintf(buf, sizeof(buf),
+		 "%s found nqueued moved (%u -> %u) at %u.%u and chose -EAGAIN, though *uaddr1 == "
+		 "val",
+		 comm(t), v->then_nq, v->now_nq, v->call.op, v->call.point);
+	mark_dot(f, m, rw, "eagain-point", t, k->eagain_at, buf);
+	for (int i = 0; i < v->nqueuers; i++) {
+		int q = v->queuers[i].task;
+		if (k->queuer[i] < rw->first)
+			continue;
+		snprintf(buf, sizeof(buf),
+			 "%s's queue_me() at %u.%u (futex_wait(0x%lx)) moved the bucket's nqueued "
+			 "during the call",
+			 comm(q), v->queuers[i].op, v->queuers[i].point, v->queuer_uaddr[i]);
+		mark_dot(f, m, rw, "queue-me", q, k->queuer[i], buf);
+		double yq = row_y(rw, m->n, k->queuer[i]);
+		if (q != t)
+			mark_edge(f, "nqueued-edge", arrow_x(rw, q), yq, arrow_x(rw, t) + 6, ye,
+				  false, false, buf);
+		mark_label(f, "queue-label", lane_x(q) + LANE_W - 12, yq + 4, "end",
+			   "queue_me(): nqueued +1");
+	}
+}
+
+static void svg_lockdep(FILE *f, const struct timeline *m, const struct rows *rw)
+{
+	const struct marks *k = &m->mk;
+	const struct lockdep_prediction *p = &k->pred;
+	char buf[320];
+
+	if (k->acquire < rw->first)
+		return;
+	double ya = row_y(rw, m->n, k->acquire);
+	snprintf(buf, sizeof(buf),
+		 "lockdep: %s: %s tries to acquire %s at %u.%u (scheduling point %llu)", p->title,
+		 comm(p->task), p->locks[1], p->op, p->point, (unsigned long long)p->step);
+	mark_dot(f, m, rw, "lockdep-acquire", p->task, k->acquire, buf);
+	mark_label(f, "lockdep-label", lane_x(p->task) + LANE_W - 12, ya + 4, "end",
+		   p->circular ? "lockdep: circular dependency" : "lockdep: recursive locking");
+	if (k->held_span < 0 || m->spans[k->held_span].start < rw->first)
+		return;
+	const struct span *h = &m->spans[k->held_span];
+	const struct sim_trace_ev *e = &m->ev[h->start];
+	int x = lane_x(h->task) + 4 + (1 + h->slot) * BAR_GAP;
+	double y0 = row_y(rw, m->n, h->start);
+	snprintf(buf, sizeof(buf), "held: %s (%s), taken by %s at %s, %u.%u", p->locks[0],
+		 timeline_hold_mode(h), h->fn, p->held_site, e->op, e->point);
+	fprintf(f,
+		"<rect class=\"lockdep-held\" data-task=\"%d\" x=\"%d\" y=\"%.1f\" width=\"%d\" "
+		"height=\"%.1f\" fill=\"none\" stroke=\"red\" stroke-width=\"2\">",
+		h->task, x - 2, y0 - 2, BAR_W + 4, ya - y0 + 4);
+	mark_title(f, buf);
+	fputs("</rect>\n", f);
+	mark_edge(f, "lockdep-held-edge", arrow_x(rw, p->task), ya - 5, x + BAR_W + 3, y0 + 3, true,
+		  false, buf);
+	snprintf(buf, sizeof(buf), "held since %s", p->held_site);
+	mark_label(f, "lockdep-label", lane_x(h->task) + LANE_W - 12, y0 + 4, "end", buf);
+}
+
+static void svg_marks(FILE *f, const struct timeline *m, const struct rows *rw)
+{
+	static const char *const kind[] = {
+	    [MARK_LOST_WAKEUP] = "lost-wakeup",
+	    [MARK_WRONG_RESULT] = "wrong-result",
+	    [MARK_LOCKDEP] = "lockdep",
+	};
+
+	if (m->mk.kind == MARK_NONE)
+		return;
+	fprintf(f, "<g id=\"marks\" data-kind=\"%s\"%s>\n", kind[m->mk.kind],
+		m->mk.kind == MARK_LOST_WAKEUP
+		    ? (m->mk.lost.missed ? " data-how=\"missed\"" : " data-how=\"absorbed\"")
+		    : "");
+	if (m->mk.kind == MARK_LOST_WAKEUP)
+		svg_lost(f, m, rw);
+	else if (m->mk.kind == MARK_WRONG_RESULT)
+		svg_wrong_result(f, m, rw);
+	else
+		svg_lockdep(f, m, rw);
+	fputs("</g>\n", f);
+}
+
+/* What the marks mean, one line under the legend. */
+static const char *marks_legend(const struct timeline *m)
+{
+	switch (m->mk.kind) {
+	case MARK_LOST_WAKEUP:
+		return m->mk.lost.missed
+			   ? "red: the wake that found nobody (x), the sleeper queuing after it, "
+			     "asleep to the end of the run"
+			   : "red: the wake-up spent on a waiter that never waited, the sleeper "
+			     "passed over (x), asleep to the end";
+	case MARK_WRONG_RESULT:
+		return "red: the FUTEX_CMP_REQUEUE whose -EAGAIN is wrong, the queue_me() that "
+		       "moved "
+		       "nqueued";
+	case MARK_LOCKDEP:
+		return "red: the acquisition lockdep reported, and the held lock since it was "
+		       "taken";
+	case MARK_NONE:
+		break;
+	}
+	return NULL;
+}
+
 static void svg_legend(FILE *f, int y)
 {
 	static const struct {
@@ -211,7 +515,9 @@ static void write_svg(FILE *f, const struct timeline *m, struct rows *rw)
 	rw->text_x = 4 + (maxslots + 1) * BAR_GAP + 6;
 	rw->top = HEAD_H + (rw->skipped ? ROW_H : 4);
 	rw->bottom = rw->top + rw->nrows * ROW_H + 14;
-	int height = rw->bottom + 30 + m->ncycle * 30 + 30;
+	if (m->mk.kind == MARK_LOST_WAKEUP)
+		rw->bottom += 3 * ROW_H; /* room for the sleep that goes on to the end */
+	int height = rw->bottom + 30 + m->ncycle * 30 + 30 + (marks_legend(m) ? 20 : 0);
 	int width = GUT + m->ntasks * LANE_W + 8;
 
 	fprintf(f,
@@ -222,7 +528,9 @@ static void write_svg(FILE *f, const struct timeline *m, struct rows *rw)
 	fputs("<style>text{font:11px monospace;fill:#222}.lane-title{font:bold 13px monospace}"
 	      ".lane-state{fill:#555}.rownum{fill:#999}.cycle-label{fill:red;font-weight:bold}"
 	      ".hold-write{fill:#1f4e9c}.hold-read{fill:#6fa8e8}.hold-spin{fill:#2e8b57}"
-	      ".wait{stroke:#999;stroke-width:0.5}</style>\n",
+	      ".wait{stroke:#999;stroke-width:0.5}"
+	      ".mark-label{fill:red;font-weight:bold;paint-order:stroke;stroke:#fff;"
+	      "stroke-width:3px}</style>\n",
 	      f);
 
 	/* the lanes, one per task */
@@ -293,7 +601,13 @@ static void write_svg(FILE *f, const struct timeline *m, struct rows *rw)
 	fputs("</g>\n", f);
 	if (m->ncycle)
 		svg_cycle(f, m, rw);
-	svg_legend(f, height - 24);
+	svg_marks(f, m, rw);
+	svg_legend(f, height - 24 - (marks_legend(m) ? 20 : 0));
+	if (marks_legend(m)) {
+		fprintf(f, "<text id=\"marks-legend\" x=\"8\" y=\"%d\" fill=\"red\">", height - 9);
+		html_str(f, marks_legend(m));
+		fputs("</text>\n", f);
+	}
 	fputs("</svg>\n", f);
 }
 
@@ -346,7 +660,11 @@ void trace_write_html(FILE *f, const struct timeline *m, const char *path,
 	      "between scheduling points); solid bars: locks held; hatched: waiting; "
 	      "dashed gray: wake-ups",
 	      f);
-	fputs(m->ncycle ? "; red: the wait-for cycle.</p>\n" : ".</p>\n", f);
+	fputs(m->ncycle                 ? "; red: the wait-for cycle.</p>\n"
+	      : m->mk.kind != MARK_NONE ? "; red: the finding, from the oracle's records (hover "
+					  "for the details).</p>\n"
+					: ".</p>\n",
+	      f);
 	fputs("<div class=\"cols\">\n", f);
 	write_svg(f, m, &rw);
 	fputs("<pre id=\"report\">", f);
