@@ -503,33 +503,61 @@ static void report_missed(const struct fo_wake *r, const struct fo_ref *s)
 		       st->comm, st->comm);
 }
 
-static bool judge_lost(void)
+/* The lost wake-up, if there is one: the first wake record (in call order) that spent a
+ * wake-up on a mismatching waiter *W while a passed-over waiter *S sleeps on (absorbed),
+ * or missed a waiter *S that sleeps on (missed: *W NULL). The judge and the read-only
+ * view (futex_oracle_lost) both pick it here. */
+static bool find_lost(const struct fo_wake **rp, const struct fo_ref **wp, const struct fo_ref **sp)
 {
 	for (int i = 0; i < fo.nwakes; i++) {
 		const struct fo_wake *r = &fo.wakes[i];
+		*rp = r;
 		for (int a = 0; a < r->nwoken; a++) {
 			if (!r->woken[a].absorbed)
 				continue;
 			for (int p = 0; p < r->npassed; p++)
 				if (still_asleep(&r->passed[p], &r->key)) {
-					report_absorbed(r, &r->woken[a], &r->passed[p]);
+					*wp = &r->woken[a];
+					*sp = &r->passed[p];
 					return true;
 				}
 		}
 		for (int m = 0; m < r->nmissed; m++)
 			if (still_asleep(&r->missed[m], &r->key)) {
-				report_missed(r, &r->missed[m]);
+				*wp = NULL;
+				*sp = &r->missed[m];
 				return true;
 			}
 	}
 	return false;
 }
 
+static bool judge_lost(void)
+{
+	const struct fo_wake *r;
+	const struct fo_ref *w, *s;
+
+	if (!find_lost(&r, &w, &s))
+		return false;
+	if (w)
+		report_absorbed(r, w, s);
+	else
+		report_missed(r, s);
+	return true;
+}
+
+/* FUTEX_CMP_REQUEUE's -EAGAIN from the nqueued test with the word equal to val: when it
+ * read it and when it returned */
+static bool eagain_wrong(const struct fo_eagain *e)
+{
+	return e->seen && (int)e->curval == e->val && e->now_ok && (int)e->now == e->val;
+}
+
 static bool judge_result(void)
 {
 	const struct fo_eagain *e = &fo.eagain;
 
-	if (!e->seen || (int)e->curval != e->val || !e->now_ok || (int)e->now != e->val)
+	if (!eagain_wrong(e))
 		return false;
 	struct task_struct *t = task_of(e->task);
 	finding_begin("wrong result from FUTEX_CMP_REQUEUE", "wrong-result--futex_cmp_requeue");
@@ -591,39 +619,27 @@ static void view_sleeper(struct fo_lost_view *v, const struct fo_ref *s)
 
 bool futex_oracle_lost(struct fo_lost_view *v)
 {
+	const struct fo_wake *r;
+	const struct fo_ref *w, *s;
+
 	memset(v, 0, sizeof(*v));
-	if (fo_off())
+	if (fo_off() || !find_lost(&r, &w, &s))
 		return false;
-	for (int i = 0; i < fo.nwakes; i++) {
-		const struct fo_wake *r = &fo.wakes[i];
-		for (int a = 0; a < r->nwoken; a++) {
-			const struct fo_ref *w = &r->woken[a];
-			if (!w->absorbed)
-				continue;
-			for (int p = 0; p < r->npassed; p++)
-				if (still_asleep(&r->passed[p], &r->key)) {
-					view_wake(v, r);
-					view_sleeper(v, &r->passed[p]);
-					v->spent_queued = view_at(w->task, w->queued_at);
-					v->spent_read = view_at(w->task, w->read_at);
-					v->spent_val = w->val;
-					v->spent_curval = w->curval;
-					v->spent_read_after = w->read_after;
-					v->spent_returned = w->returned;
-					v->spent_ret = w->ret;
-					return true;
-				}
-		}
-		for (int m = 0; m < r->nmissed; m++)
-			if (still_asleep(&r->missed[m], &r->key)) {
-				view_wake(v, r);
-				view_sleeper(v, &r->missed[m]);
-				v->missed = true;
-				v->word_at_wake = r->missed[m].now;
-				return true;
-			}
+	view_wake(v, r);
+	view_sleeper(v, s);
+	if (w) {
+		v->spent_queued = view_at(w->task, w->queued_at);
+		v->spent_read = view_at(w->task, w->read_at);
+		v->spent_val = w->val;
+		v->spent_curval = w->curval;
+		v->spent_read_after = w->read_after;
+		v->spent_returned = w->returned;
+		v->spent_ret = w->ret;
+	} else {
+		v->missed = true;
+		v->word_at_wake = s->now;
 	}
-	return false;
+	return true;
 }
 
 bool futex_oracle_wrong_result(struct fo_eagain_view *v)
@@ -631,7 +647,7 @@ bool futex_oracle_wrong_result(struct fo_eagain_view *v)
 	const struct fo_eagain *e = &fo.eagain;
 
 	memset(v, 0, sizeof(*v));
-	if (fo_off() || !e->seen || (int)e->curval != e->val || !e->now_ok || (int)e->now != e->val)
+	if (fo_off() || !eagain_wrong(e))
 		return false;
 	v->call = view_at(e->task, e->at);
 	v->uaddr = e->uaddr;
