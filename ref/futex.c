@@ -12,15 +12,31 @@
 #include "mm.h"
 #include "uaccess.h"
 
+#include <string.h>
+
 #define FUTEX_HASHBITS 8
 
 /* struct futex_key: ref/futex_oracle.h */
+
+/* What a futex_q is to the model's checks (none of it is the kernel's): its waiter's
+ * futex_wait runs (live), wake_futex() has cleared its lock_ptr, after which "the waiting
+ * task can free the futex_q ... without taking any locks" (released), or that futex_wait
+ * has returned and its stack frame is gone (dead). A waker that touches one that is not
+ * live is a finding (futex_q_touch()). */
+enum futex_q_state { FQ_LIVE, FQ_RELEASED, FQ_DEAD };
 
 struct futex_q {
 	struct list_head list;
 	struct task_struct *_Atomic waiter; /* the wait queue: set by add_wait_queue() */
 	spinlock_t *_Atomic lock_ptr;       /* NULL once woken; read without the lock */
 	struct futex_key key;
+	/* the model's bookkeeping: the bucket whose chain holds q->list (NULL: none), whose
+	 * lock every list operation asserts; the state above, who released it and when
+	 * (task, op, point), and when its futex_wait returned */
+	struct futex_hash_bucket *chain;
+	enum futex_q_state state;
+	int owner, released_by;
+	uint16_t released_op, released_point, returned_op, returned_point;
 };
 
 struct futex_hash_bucket {
@@ -31,14 +47,94 @@ struct futex_hash_bucket {
 
 static struct futex_hash_bucket futex_queues[1 << FUTEX_HASHBITS];
 
+/* 2.6.11's futex_q lives on futex_wait()'s stack. The model keeps each task's in a ring
+ * instead, so that the memory outlives the call and a waker's late touch finds it dead
+ * rather than reused stack: caught until the task has begun FUTEX_Q_RING more waits. */
+#define FUTEX_Q_RING 8
+static struct futex_q futex_q_stack[SIM_MAX_TASKS + 1][FUTEX_Q_RING];
+static unsigned futex_q_next[SIM_MAX_TASKS + 1];
+
 void futex_init(void)
 {
 	fo_reset();
 	for (int i = 0; i < (1 << FUTEX_HASHBITS); i++) {
 		spin_lock_init(&futex_queues[i].lock, "&bh->lock");
+		futex_queues[i].lock.array = "futex_queues"; /* for lockdep's instance reports */
+		futex_queues[i].lock.index = i;
 		futex_queues[i].nqueued = 0;
 		INIT_LIST_HEAD(&futex_queues[i].chain);
 	}
+	memset(futex_q_next, 0, sizeof(futex_q_next));
+}
+
+/* futex_wait()'s `struct futex_q q;`: the calling task's next one, live. */
+static struct futex_q *futex_q_get(void)
+{
+	struct task_struct *tsk = current;
+	struct futex_q *q = &futex_q_stack[tsk->pid][futex_q_next[tsk->pid]++ % FUTEX_Q_RING];
+
+	memset(q, 0, sizeof(*q));
+	q->state = FQ_LIVE;
+	q->owner = tsk->pid;
+	return q;
+}
+
+/* futex_wait() returned: its frame, and q with it, is gone. */
+static void futex_q_put(struct futex_q *q)
+{
+	q->state = FQ_DEAD;
+	q->returned_op = current->sim.op;
+	q->returned_point = current->sim.op_points;
+}
+
+__attribute__((noinline, noreturn)) static void futex_q_used_after_wake(const struct futex_q *q,
+									const char *fn)
+{
+	const struct task_struct *t = current;
+	char token[128], rel[160] = "", ret[96] = "", held[1024];
+
+	snprintf(token, sizeof(token), "use-after-wake--futex_q--%s", fn);
+	if (q->released_by)
+		snprintf(
+		    rel, sizeof(rel),
+		    "  wake_futex() by T%d cleared its lock_ptr at %u.%u: from then on T%d may "
+		    "return at any moment\n",
+		    q->released_by, q->released_op, q->released_point, q->owner);
+	if (q->state == FQ_DEAD)
+		snprintf(ret, sizeof(ret), "  T%d's futex_wait returned at %u.%u\n", q->owner,
+			 q->returned_op, q->returned_point);
+	held_locks_text(t, held, sizeof(held));
+	kernel_bug(q->state == FQ_DEAD ? "BUG: futex_q used after its waiter returned"
+				       : "BUG: futex_q used after wake_futex() released it",
+		   token,
+		   "%s (pid %d)%s%s, op %u point %u (scheduling point %llu), touches in %s the "
+		   "futex_q of T%d's futex_wait:\n%s%s"
+		   "(op.point: a task's op and scheduling point, as `snafu replay --trace` "
+		   "numbers them)\n\n%s\n"
+		   "2.6.11 kernel/futex.c, wake_futex(): \"Afterwards, the futex_q must not be "
+		   "accessed.\"\nIt lives on its waiter's stack, and the waiter returns as soon "
+		   "as it sees lock_ptr\nNULL, taking no lock: the touch needs no schedule to find "
+		   "it gone.",
+		   t->comm, t->pid, t->syscall ? ", in " : "", t->syscall ? t->syscall : "",
+		   t->sim.op, t->sim.op_points, (unsigned long long)sim_steps(), fn, q->owner, rel,
+		   ret, held);
+}
+
+/* A waker is about to touch q (wake_futex(), a requeue's move, a walk of the chain): it
+ * must still be live. */
+static inline void futex_q_touch(const struct futex_q *q, const char *fn)
+{
+	if (unlikely(q->state != FQ_LIVE))
+		futex_q_used_after_wake(q, fn);
+}
+
+/* 2.6.11 holds the lock of the bucket whose chain q->list is on at every list_add,
+ * list_del and list_move of it (kernel/futex.c: queue_me(), unqueue_me(), wake_futex()
+ * "The hash bucket lock must be held when this is called.", futex_requeue()). */
+static inline void assert_chain_locked(const struct futex_q *q, const char *fn)
+{
+	if (q->chain)
+		lock_assert_held(&q->chain->lock, q->chain->lock.name, &q->chain->lock, false, fn);
 }
 
 /* include/linux/jhash.h (Bob Jenkins' lookup2), as 2.6.11 hashes futex keys; laid out as
@@ -157,13 +253,23 @@ static int olof_fault_in_page(unsigned long uaddr, const char *site)
 }
 
 /* wake_futex: take the waiter off the list, wake it, and only then clear lock_ptr:
- * the waiter may return (and its futex_q vanish) as soon as lock_ptr is NULL. */
+ * the waiter may return (and its futex_q vanish) as soon as lock_ptr is NULL.
+ * "The hash bucket lock must be held when this is called. Afterwards, the futex_q must
+ * not be accessed." */
 static void wake_futex(struct futex_q *q)
 {
+	futex_q_touch(q, __func__);
+	assert_chain_locked(q, __func__);
 	fo_woken(q);
 	list_del_init(&q->list);
+	q->chain = NULL;
 	if (q->waiter)
 		wake_up_process(q->waiter);
+	/* the model's books, before the store that hands q back to its waiter */
+	q->state = FQ_RELEASED;
+	q->released_by = current->pid;
+	q->released_op = current->sim.op;
+	q->released_point = current->sim.op_points;
 	q->lock_ptr = NULL;
 }
 
@@ -174,8 +280,10 @@ static void queue_me(struct futex_q *q)
 	q->waiter = NULL;
 	q->lock_ptr = &bh->lock;
 	spin_lock(&bh->lock);
+	lockdep_assert_held(&bh->lock);
 	bh->nqueued++;
 	list_add_tail(&q->list, &bh->chain);
+	q->chain = bh;
 	fo_queued(q, bh);
 	spin_unlock(&bh->lock);
 }
@@ -195,7 +303,9 @@ retry:
 			spin_unlock(lock_ptr);
 			goto retry;
 		}
+		assert_chain_locked(q, __func__); /* lock_ptr is the lock of q's chain */
 		list_del(&q->list);
+		q->chain = NULL;
 		fo_unqueued(q);
 		spin_unlock(lock_ptr);
 		ret = 1;
@@ -227,6 +337,7 @@ static int futex_wake(unsigned long uaddr, int nr_wake)
 	fo_wake_begin("FUTEX_WAKE", uaddr, &key, nr_wake > 1 ? nr_wake : 1);
 	list_for_each_entry_safe(this, next, &bh->chain, list, struct futex_q)
 	{
+		futex_q_touch(this, __func__);
 		if (match_futex(&this->key, &key)) {
 			wake_futex(this);
 			if (++ret >= nr_wake) /* wakes one even when nr_wake is 0 */
@@ -355,12 +466,17 @@ requeue:
 	fo_wake_begin(valp ? "FUTEX_CMP_REQUEUE" : "FUTEX_REQUEUE", uaddr1, &key1, nr_wake);
 	list_for_each_entry_safe(this, next, head1, list, struct futex_q)
 	{
+		futex_q_touch(this, __func__);
 		if (!match_futex(&this->key, &key1))
 			continue;
 		if (++ret <= nr_wake) {
 			wake_futex(this);
 		} else {
+			/* off bh1's chain, onto bh2's: futex_requeue() holds both locks */
+			assert_chain_locked(this, __func__);
+			lockdep_assert_held(&bh2->lock);
 			list_move_tail(&this->list, &bh2->chain);
+			this->chain = bh2;
 			this->lock_ptr = &bh2->lock;
 			this->key = key2;
 			fo_requeued(this, &key2);
@@ -380,10 +496,11 @@ out:
 	return ret;
 }
 
-static int futex_wait(unsigned long uaddr, int val, int64_t time)
+/* q: 2.6.11's `struct futex_q q;` on this function's stack; do_futex() passes the
+ * model's stand-in (futex_q_get()), which is dead once this returns. */
+static int futex_wait(struct futex_q *q, unsigned long uaddr, int val, int64_t time)
 {
 	struct mm_struct *mm = current->mm;
-	struct futex_q q;
 	uint32_t curval;
 	int ret;
 
@@ -392,17 +509,17 @@ retry:
 	if (kcfg->futex_read == FUTEX_READ_CHECK_PAGE && olof_fault_in_page(uaddr, __func__))
 		return -EFAULT;
 
-	ret = get_futex_key(uaddr, &q.key);
+	ret = get_futex_key(uaddr, &q->key);
 	if (unlikely(ret != 0))
 		goto out_release_sem;
-	fo_wait_round(&q, &q.key);
+	fo_wait_round(q, &q->key);
 
 	if (kcfg->futex_read == FUTEX_READ_BUCKET_LOCKED) {
 		/* 2.6.12-jj: queue_lock(); read with faults off under the bucket lock;
 		 * __queue_me() only if the value matches. No absorbed wake-ups. */
-		struct futex_hash_bucket *bh = hash_futex(&q.key);
-		q.waiter = NULL;
-		q.lock_ptr = &bh->lock;
+		struct futex_hash_bucket *bh = hash_futex(&q->key);
+		q->waiter = NULL;
+		q->lock_ptr = &bh->lock;
 		spin_lock(&bh->lock);
 		ret = get_futex_value_locked(&curval, uaddr);
 		if (unlikely(ret)) {
@@ -419,8 +536,10 @@ retry:
 			ret = -EWOULDBLOCK;
 			goto out_release_sem;
 		}
-		list_add_tail(&q.list, &bh->chain);
-		fo_queued(&q, bh);
+		lockdep_assert_held(&bh->lock);
+		list_add_tail(&q->list, &bh->chain);
+		q->chain = bh;
+		fo_queued(q, bh);
 		spin_unlock(&bh->lock);
 		goto queued;
 	}
@@ -440,11 +559,11 @@ retry:
 			ret = -EWOULDBLOCK;
 			goto out_release_sem;
 		}
-		queue_me(&q);
+		queue_me(q);
 		goto queued;
 	}
 
-	queue_me(&q);
+	queue_me(q);
 
 	/* Access the page AFTER the futex is queued: a wake between the read and the
 	 * sleep finds us queued. */
@@ -453,7 +572,7 @@ retry:
 		if (unlikely(ret)) {
 			/* would have faulted: release mmap_sem, fault it in, start over */
 			up_read(&mm->mmap_sem);
-			if (!unqueue_me(&q)) /* There's a chance we got woken already */
+			if (!unqueue_me(q)) /* There's a chance we got woken already */
 				return 0;
 			ret = get_user(curval, uaddr);
 			if (!ret)
@@ -478,9 +597,9 @@ queued:
 	up_read(&mm->mmap_sem);
 
 	set_current_state(TASK_INTERRUPTIBLE);
-	q.waiter = current;                            /* add_wait_queue(&q.waiters, &wait) */
-	if (likely(!data_race(list_empty(&q.list)))) { /* "safe here without any lock" */
-		set_blocked_on(&q, "futex", "futex_wait", "futex_wait");
+	q->waiter = current;                            /* add_wait_queue(&q.waiters, &wait) */
+	if (likely(!data_race(list_empty(&q->list)))) { /* "safe here without any lock" */
+		set_blocked_on(q, "futex", "futex_wait", "futex_wait");
 		sim_trace(EV_SLEEP, "futex_wait", NULL, (long)uaddr, 0);
 		fo_asleep();
 		time = schedule_timeout(time);
@@ -490,7 +609,7 @@ queued:
 	set_current_state(TASK_RUNNING);
 
 	/* If we were woken (and unqueued), we succeeded, whatever. */
-	if (!unqueue_me(&q))
+	if (!unqueue_me(q))
 		return 0;
 	if (time == 0)
 		return -ETIMEDOUT;
@@ -499,7 +618,7 @@ queued:
 
 out_unqueue:
 	/* If we were woken (and unqueued), we succeeded, whatever. */
-	if (!unqueue_me(&q))
+	if (!unqueue_me(q))
 		ret = 0;
 out_release_sem:
 	up_read(&mm->mmap_sem);
@@ -511,8 +630,10 @@ long do_futex(unsigned long uaddr, int op, int val, int64_t timeout, unsigned lo
 {
 	switch (op) {
 	case FUTEX_WAIT: {
+		struct futex_q *q = futex_q_get();
 		fo_wait_begin(uaddr, val);
-		int ret = futex_wait(uaddr, val, timeout);
+		int ret = futex_wait(q, uaddr, val, timeout);
+		futex_q_put(q);
 		fo_wait_end(ret);
 		return ret;
 	}
@@ -525,4 +646,52 @@ long do_futex(unsigned long uaddr, int op, int val, int64_t timeout, unsigned lo
 	default: /* FUTEX_FD is not modelled */
 		return -ENOSYS;
 	}
+}
+
+/* ---- tests only (tests/test_assert.c) ---- */
+
+struct futex_q *futex_test_first_waiter(unsigned long uaddr)
+{
+	struct mm_struct *mm = current->mm;
+	struct futex_q *this, *next, *found = NULL;
+	struct futex_hash_bucket *bh;
+	struct futex_key key;
+
+	down_read(&mm->mmap_sem);
+	if (get_futex_key(uaddr, &key) == 0) {
+		bh = hash_futex(&key);
+		spin_lock(&bh->lock);
+		list_for_each_entry_safe(this, next, &bh->chain, list, struct futex_q)
+		{
+			if (match_futex(&this->key, &key)) {
+				found = this;
+				break;
+			}
+		}
+		spin_unlock(&bh->lock);
+	}
+	up_read(&mm->mmap_sem);
+	return found;
+}
+
+spinlock_t *futex_test_bucket_lock(unsigned long uaddr)
+{
+	struct mm_struct *mm = current->mm;
+	struct futex_key key;
+	int ret;
+
+	down_read(&mm->mmap_sem);
+	ret = get_futex_key(uaddr, &key);
+	up_read(&mm->mmap_sem);
+	return ret ? NULL : &hash_futex(&key)->lock;
+}
+
+void futex_test_wake(struct futex_q *q)
+{
+	wake_futex(q);
+}
+
+void futex_test_set_lock_ptr(struct futex_q *q, spinlock_t *lock)
+{
+	q->lock_ptr = lock;
 }

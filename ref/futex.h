@@ -16,4 +16,17 @@ void futex_init(void);
 long do_futex(unsigned long uaddr, int op, int val, int64_t timeout, unsigned long uaddr2, int val2,
 	      int val3);
 
+/* Tests only (tests/test_assert.c): reach a waiter's futex_q, to break the rules of the
+ * bucket lock on purpose. */
+struct futex_q;
+/* The first waiter queued on the futex at uaddr (found under mmap_sem and the bucket
+ * lock, both dropped again), or NULL. */
+struct futex_q *futex_test_first_waiter(unsigned long uaddr);
+/* The lock of the bucket the futex at uaddr hashes to (NULL: no such futex). */
+spinlock_t *futex_test_bucket_lock(unsigned long uaddr);
+/* wake_futex(q), with whatever locks the caller holds. */
+void futex_test_wake(struct futex_q *q);
+/* q->lock_ptr = lock: a requeue that moved q and left lock_ptr behind, say. */
+void futex_test_set_lock_ptr(struct futex_q *q, spinlock_t *lock);
+
 #endif

@@ -97,6 +97,7 @@ struct held_lock {
 	uint8_t class_id; /* ref/lockdep.c's class; 0xff: none (lockdep off) */
 	uint8_t ld_read;  /* lockdep's read: LD_WRITE, LD_READ, LD_READ_RECURSIVE */
 	bool trylock;
+	bool spin; /* a spinlock_t (spin_acquired()): lockdep's instance rule looks at it */
 };
 
 struct mm_struct;

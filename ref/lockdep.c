@@ -37,11 +37,25 @@
  * Not modelled: irq-safety (the model has no interrupts), lock_chains, usage bits, stack
  * traces (the acquiring function stands for them), the limits of 2.6.18 (MAX_LOCK_DEPTH
  * is MAX_HELD_LOCKS here; more than LOCKDEP_MAX_CLASSES classes turns checking off).
+ *
+ * Beyond lockdep, one rule it cannot make from classes: the circular rule applied to
+ * the spinlocks of one class (one name, any subclass) as instances. Every futex bucket's
+ * lock is &bh->lock, and futex_requeue() takes its second with spin_lock_nested(), which
+ * tells lockdep the order within the class is safe; it is only because every task takes
+ * two buckets in address order (2.6.11 kernel/futex.c, futex_requeue()). So a task that
+ * takes instance B while it holds instance A, after some task took A while holding B,
+ * is "possible circular locking dependency detected", token
+ * lockdep--circular--CLASS--CLASS--SITE (the class twice: no class-level circle has
+ * that). The dependencies are the run's, like the class graph's.
+ *
+ * And lock_assert_held() (lockdep_assert_held()), which reads the held-lock stacks only:
+ * always on, a finding of its own (kernel_bug()), not a prediction.
  */
 #include "lockdep.h"
 #include "kernels.h"
 #include "mm.h"
 #include "report.h"
+#include "spinlock.h"
 
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -81,6 +95,9 @@ struct lock_class {
 };
 static struct lock_class classes[LOCKDEP_MAX_CLASSES];
 static int nclasses;
+/* The first class registered with the same name: equal for the subclasses of one lock
+ * (&bh->lock and &bh->lock/1), as the instance rule asks. */
+static uint8_t class_base[LOCKDEP_MAX_CLASSES];
 
 /* This run's dependency graph: after[a] has bit b once a task took a lock of class b
  * while it held one of class a; dep_at[a][b] says where, the first time. */
@@ -91,6 +108,19 @@ struct dep_site {
 };
 static uint32_t after[LOCKDEP_MAX_CLASSES];
 static struct dep_site dep_at[LOCKDEP_MAX_CLASSES][LOCKDEP_MAX_CLASSES];
+
+/* This run's dependencies between instances of one class (the same name, any
+ * subclass): a task took spinlock `to` while it held `from`; at: where, the first time.
+ * Few: in the model only futex_requeue() nests two locks of a class. Past
+ * LOCKDEP_MAX_INST the rest go unrecorded. */
+#define LOCKDEP_MAX_INST 32
+struct inst_dep {
+	const struct spinlock *from, *to;
+	uint8_t from_class, to_class;
+	struct dep_site at;
+};
+static struct inst_dep inst[LOCKDEP_MAX_INST];
+static int ninst;
 
 /* Checking on, and no report yet this run (debug_locks). */
 static _Atomic bool active;
@@ -107,6 +137,12 @@ __attribute__((noinline)) static int class_register(const char *name, unsigned s
 	if (nclasses == LOCKDEP_MAX_CLASSES) /* MAX_LOCKDEP_KEYS too low: checking off */
 		return -1;
 	classes[nclasses] = (struct lock_class){name, subclass};
+	class_base[nclasses] = (uint8_t)nclasses;
+	for (int i = 0; i < nclasses; i++)
+		if (!strcmp(classes[i].name, name)) {
+			class_base[nclasses] = (uint8_t)i;
+			break;
+		}
 	return nclasses++;
 }
 
@@ -132,6 +168,7 @@ int lockdep_rwsem_read(void)
 void lockdep_reset(bool on)
 {
 	memset(after, 0, sizeof(after));
+	ninst = 0;
 	memset(&pred, 0, sizeof(pred));
 	blen = 0;
 	body[0] = 0;
@@ -203,6 +240,7 @@ struct want {
 	int class;
 	const char *name, *site, *via; /* via: might_fault()'s user access, else NULL */
 	int read;
+	const struct spinlock *spin; /* the lock, if a spinlock (the instance rule) */
 };
 
 static void say_wanted(const struct task_struct *t, const struct want *w)
@@ -219,31 +257,50 @@ static void say_wanted(const struct task_struct *t, const struct want *w)
 	    (unsigned long long)sim_steps());
 }
 
-static void say_held(const struct task_struct *t)
+/* "T1 holds 2 locks:" and a line for each, into buf. */
+void held_locks_text(const struct task_struct *t, char *buf, size_t len)
 {
 	char cn[96];
+	size_t n;
 
-	say("\n%s holds %d lock%s:\n", t->comm, t->nheld, t->nheld == 1 ? "" : "s");
-	for (int i = 0; i < t->nheld; i++) {
+	snprintf(buf, len, "%s holds %d lock%s%s\n", t->comm, t->nheld, t->nheld == 1 ? "" : "s",
+		 t->nheld ? ":" : "");
+	for (int i = 0; i < t->nheld && (n = strlen(buf)) < len; i++) {
 		const struct held_lock *h = &t->held[i];
-		say("  holds #%d: %s (%s), taken at %s%s\n", i,
-		    h->class_id == NO_CLASS ? h->name : class_name(h->class_id, cn, sizeof(cn)),
-		    mode(h->read), h->site, h->trylock ? " (trylock)" : "");
+		const struct spinlock *l = h->spin ? h->lock : NULL;
+		char in[48] = "";
+		if (l && l->array) /* which of the class: " (futex_queues[17])" */
+			snprintf(in, sizeof(in), " (%s[%d])", l->array, l->index);
+		snprintf(buf + n, len - n, "  holds #%d: %s%s (%s), taken at %s%s\n", i,
+			 h->class_id == NO_CLASS ? h->name
+						 : class_name(h->class_id, cn, sizeof(cn)),
+			 in, mode(h->read), h->site, h->trylock ? " (trylock)" : "");
 	}
+}
+
+static void say_held(const struct task_struct *t)
+{
+	char buf[1024];
+
+	held_locks_text(t, buf, sizeof(buf));
+	say("\n%s", buf);
 }
 
 /* A report: the run's prediction, and checking off (debug_locks_off()). Not static and
  * not inlined, so that gdb (and `snafu record`) can stop where a prediction is made. */
 __attribute__((noinline)) void lockdep_bug(const struct task_struct *t, bool circular,
-					   const struct held_lock *h, const struct want *w);
+					   bool instances, const struct held_lock *h,
+					   const struct want *w);
 __attribute__((noinline)) void lockdep_bug(const struct task_struct *t, bool circular,
-					   const struct held_lock *h, const struct want *w)
+					   bool instances, const struct held_lock *h,
+					   const struct want *w)
 {
 	char a[64], b[64];
 
 	atomic_store(&active, false);
 	pred.made = true;
 	pred.circular = circular;
+	pred.instances = instances;
 	pred.task = t->pid;
 	pred.op = t->sim.op;
 	pred.point = t->sim.op_points;
@@ -251,9 +308,11 @@ __attribute__((noinline)) void lockdep_bug(const struct task_struct *t, bool cir
 	pred.locks[0] = h->name;
 	pred.locks[1] = w->name;
 	pred.held_site = h->site;
-	short_name(h->name, h->class_id == NO_CLASS ? 0 : classes[h->class_id].subclass, a,
+	/* the instance rule names the class alone, twice */
+	short_name(h->name,
+		   h->class_id == NO_CLASS || instances ? 0 : classes[h->class_id].subclass, a,
 		   sizeof(a));
-	short_name(w->name, classes[w->class].subclass, b, sizeof(b));
+	short_name(w->name, instances ? 0 : classes[w->class].subclass, b, sizeof(b));
 	if (circular) {
 		snprintf(pred.title, sizeof(pred.title),
 			 "possible circular locking dependency detected");
@@ -271,7 +330,7 @@ report_recursive(const struct task_struct *t, const struct held_lock *h, const s
 {
 	char cn[96];
 
-	lockdep_bug(t, false, h, w);
+	lockdep_bug(t, false, false, h, w);
 	say("lockdep (kernel/lockdep.c, check_deadlock()):\n");
 	say_wanted(t, w);
 	say("but it already holds a lock of that class:\n  %s (%s), taken at %s\n",
@@ -328,7 +387,7 @@ static void report_circular(const struct task_struct *t, const struct held_lock 
 {
 	char c1[96], c2[96], c3[96], c4[96];
 
-	lockdep_bug(t, true, h, w);
+	lockdep_bug(t, true, false, h, w);
 	say("lockdep (kernel/lockdep.c, check_noncircular()):\n");
 	say_wanted(t, w);
 	say("but it already holds:\n  %s (%s), taken at %s\n",
@@ -378,6 +437,138 @@ static inline bool check_prev_add(const struct task_struct *t, const struct held
 	return prev_add_new(t, h, w);
 }
 
+/* ---- the instance rule: check_noncircular() on the spinlocks of one class ---- */
+
+/* How a report names an instance: "&bh->lock/1 (futex_queues[17])"; a lock of no array
+ * by the order in which this run's instance dependencies first met it. */
+static const char *inst_name(const struct spinlock *l, int class, char *buf, size_t len)
+{
+	const struct spinlock *seen[2 * LOCKDEP_MAX_INST];
+	char cnb[96];
+	const char *cn = class_name(class, cnb, sizeof(cnb));
+	int k = 0;
+
+	if (l->array) {
+		snprintf(buf, len, "%s (%s[%d])", cn, l->array, l->index);
+		return buf;
+	}
+	for (int i = 0; i < ninst; i++) {
+		const struct spinlock *x[2] = {inst[i].from, inst[i].to};
+		for (int j = 0; j < 2; j++) {
+			int s = 0;
+			while (s < k && seen[s] != x[j])
+				s++;
+			if (s == k)
+				seen[k++] = x[j];
+		}
+	}
+	int n = 0;
+	while (n < k && seen[n] != l)
+		n++;
+	snprintf(buf, len, "%s (instance #%d)", cn, n + 1);
+	return buf;
+}
+
+/* The dependencies that lead from instance a to instance b (indices into inst[], in
+ * order): their number, 0 if none. A breadth-first search over at most
+ * LOCKDEP_MAX_INST edges. */
+static int inst_path(const struct spinlock *a, const struct spinlock *b, int *path)
+{
+	int parent[LOCKDEP_MAX_INST], queue[LOCKDEP_MAX_INST], head = 0, tail = 0;
+	bool used[LOCKDEP_MAX_INST] = {false};
+
+	for (int i = 0; i < ninst; i++)
+		if (inst[i].from == a) {
+			used[i] = true;
+			parent[i] = -1;
+			queue[tail++] = i;
+		}
+	while (head < tail) {
+		int e = queue[head++];
+		if (inst[e].to == b) {
+			int rev[LOCKDEP_MAX_INST], n = 0;
+			for (int x = e; x >= 0; x = parent[x])
+				rev[n++] = x;
+			for (int i = 0; i < n; i++)
+				path[i] = rev[n - 1 - i];
+			return n;
+		}
+		for (int i = 0; i < ninst; i++)
+			if (!used[i] && inst[i].from == inst[e].to) {
+				used[i] = true;
+				parent[i] = e;
+				queue[tail++] = i;
+			}
+	}
+	return 0;
+}
+
+__attribute__((noinline)) static void report_circular_inst(const struct task_struct *t,
+							   const struct held_lock *h,
+							   const struct want *w, const int *path,
+							   int n)
+{
+	const struct spinlock *held = h->lock;
+	char c1[160], c2[160], c3[160], c4[160];
+
+	lockdep_bug(t, true, true, h, w);
+	say("lockdep (kernel/lockdep.c, check_noncircular()), on the instances of one class:\n");
+	say("%s (pid %d) is trying to acquire %s (%s) at %s, op %u point %u (scheduling point "
+	    "%llu)\n",
+	    t->comm, t->pid, inst_name(w->spin, w->class, c1, sizeof(c1)), mode(w->read), w->site,
+	    t->sim.op, t->sim.op_points, (unsigned long long)sim_steps());
+	say("but it already holds:\n  %s (%s), taken at %s\n",
+	    inst_name(held, h->class_id, c1, sizeof(c1)), mode(h->read), h->site);
+	say("\nwhich lock already depends on the new lock; the dependency chain:\n");
+	for (int i = 0; i < n; i++) {
+		const struct inst_dep *d = &inst[path[i]];
+		say("  T%d held %s (taken at %s) when it took %s at %s, op %u point %u\n",
+		    d->at.task, inst_name(d->from, d->from_class, c1, sizeof(c1)), d->at.prev_site,
+		    inst_name(d->to, d->to_class, c2, sizeof(c2)), d->at.next_site, d->at.op,
+		    d->at.point);
+	}
+	say_held(t);
+	say("\nBoth are %s: to lockdep's classes they are one lock, and the nesting\n"
+	    "annotation (spin_lock_nested()) says a second one taken under the first is in\n"
+	    "order. That holds only if every task takes any two in one order (futex_requeue()\n"
+	    "in 2.6.11 kernel/futex.c: bucket address order). A task that holds\n"
+	    "%s and waits for %s, while another\n"
+	    "holds %s and waits for %s, deadlocks.\n"
+	    "Reported whether or not two tasks meet there; `snafu confirm` searches for a\n"
+	    "schedule in which they do.\n",
+	    classes[class_base[w->class]].name,
+	    inst_name(held, class_base[h->class_id], c1, sizeof(c1)),
+	    inst_name(w->spin, class_base[w->class], c2, sizeof(c2)),
+	    inst_name(w->spin, class_base[w->class], c3, sizeof(c3)),
+	    inst_name(held, class_base[h->class_id], c4, sizeof(c4)));
+}
+
+/* The dependency held -> wanted between two instances of a class: false when it made a
+ * report. Out of line: only nested locks of one class come here. */
+__attribute__((noinline)) static bool inst_add(const struct task_struct *t,
+					       const struct held_lock *h, const struct want *w)
+{
+	const struct spinlock *a = h->lock, *b = w->spin;
+	int path[LOCKDEP_MAX_INST], n;
+
+	for (int i = 0; i < ninst; i++)
+		if (inst[i].from == a && inst[i].to == b)
+			return true; /* checked when it went in */
+	n = inst_path(b, a, path);
+	if (n) {
+		report_circular_inst(t, h, w, path, n);
+		return false;
+	}
+	if (ninst < LOCKDEP_MAX_INST)
+		inst[ninst++] =
+		    (struct inst_dep){a,
+				      b,
+				      h->class_id,
+				      (uint8_t)w->class,
+				      {h->site, w->site, t->pid, t->sim.op, t->sim.op_points}};
+	return true;
+}
+
 static void check_acquire(const struct task_struct *t, const struct want *w)
 {
 	/* check_deadlock(): a lock of this class held already */
@@ -396,19 +587,32 @@ static void check_acquire(const struct task_struct *t, const struct want *w)
 		const struct held_lock *h = &t->held[i];
 		if (h->ld_read == LD_READ_RECURSIVE)
 			continue;
-		if (!check_prev_add(t, h, w) || !h->trylock)
+		if (!check_prev_add(t, h, w))
+			return;
+		if (!h->trylock)
 			break;
+	}
+	/* the instance rule: every held spinlock of the wanted one's class (another
+	 * subclass: the same one was check_deadlock()'s) */
+	if (!w->spin)
+		return;
+	for (int i = 0; i < t->nheld; i++) {
+		const struct held_lock *h = &t->held[i];
+		if (h->spin && h->class_id != NO_CLASS && h->lock != w->spin &&
+		    class_base[h->class_id] == class_base[w->class] && !inst_add(t, h, w))
+			return;
 	}
 }
 
-static void check(const char *name, unsigned subclass, const char *site, int read, const char *via)
+static void check(const struct spinlock *spin, const char *name, unsigned subclass,
+		  const char *site, int read, const char *via)
 {
 	if (!atomic_load_explicit(&active, memory_order_relaxed))
 		return;
 	graph_lock();
 	int c = atomic_load_explicit(&active, memory_order_relaxed) ? class_of(name, subclass) : -1;
 	if (c >= 0) {
-		struct want w = {c, name, site, via, read};
+		struct want w = {c, name, site, via, read, spin};
 		check_acquire(current, &w);
 	}
 	graph_unlock();
@@ -417,7 +621,12 @@ static void check(const char *name, unsigned subclass, const char *site, int rea
 void lock_acquire(const void *lock, const char *name, unsigned subclass, const char *site, int read)
 {
 	(void)lock;
-	check(name, subclass, site, read, NULL);
+	check(NULL, name, subclass, site, read, NULL);
+}
+
+void spin_acquire(const struct spinlock *l, unsigned subclass, const char *site)
+{
+	check(l, l->name, subclass, site, LD_WRITE, NULL);
 }
 
 void might_fault(const char *fn, const char *caller)
@@ -428,7 +637,7 @@ void might_fault(const char *fn, const char *caller)
 		return;
 	if (kcfg->pf_mmap_sem && (t->flags & PF_MMAP_SEM))
 		return; /* that fault handler takes no mmap_sem: nothing to annotate */
-	check(t->mm->mmap_sem.name, 0, caller, lockdep_rwsem_read(), fn);
+	check(NULL, t->mm->mmap_sem.name, 0, caller, lockdep_rwsem_read(), fn);
 }
 
 void lockdep_finding(void)
@@ -439,8 +648,8 @@ void lockdep_finding(void)
 
 /* ---- the held-lock stacks, and what a task sleeps on (lockdep-lite) ---- */
 
-void lock_acquired(const void *lock, const char *name, unsigned subclass, const char *site,
-		   int read, bool trylock)
+static void held_push(const void *lock, const char *name, unsigned subclass, const char *site,
+		      int read, bool trylock, bool spin)
 {
 	struct task_struct *tsk = current;
 	int c = -1;
@@ -461,6 +670,18 @@ void lock_acquired(const void *lock, const char *name, unsigned subclass, const 
 	h->class_id = (uint8_t)(c < 0 ? NO_CLASS : c);
 	h->ld_read = (uint8_t)read;
 	h->trylock = trylock;
+	h->spin = spin;
+}
+
+void lock_acquired(const void *lock, const char *name, unsigned subclass, const char *site,
+		   int read, bool trylock)
+{
+	held_push(lock, name, subclass, site, read, trylock, false);
+}
+
+void spin_acquired(const struct spinlock *l, unsigned subclass, const char *site)
+{
+	held_push(l, l->name, subclass, site, LD_WRITE, false, true);
 }
 
 void lock_released(const void *lock)
@@ -492,4 +713,47 @@ void set_blocked_on(const void *lock, const char *name, const char *fn, const ch
 void clear_blocked_on(void)
 {
 	current->blocked_on = NULL;
+}
+
+/* ---- lockdep_assert_held() ---- */
+
+__attribute__((noinline, noreturn)) static void
+lock_assert_failed(const struct task_struct *t, const char *name, const struct spinlock *spin,
+		   bool write, bool read_held, const char *fn)
+{
+	char cls[64], title[160], token[160], held[1024], in[48] = "";
+
+	if (spin && spin->array) /* which of the class: " (futex_queues[17])" */
+		snprintf(in, sizeof(in), " (%s[%d])", spin->array, spin->index);
+	short_name(name, 0, cls, sizeof(cls));
+	snprintf(title, sizeof(title), "WARNING: lock not held%s: %s in %s",
+		 write ? " for write" : "", name, fn);
+	snprintf(token, sizeof(token), "lock-assert--%s%s--%s", cls, write ? "-write" : "", fn);
+	held_locks_text(t, held, sizeof(held));
+	kernel_bug(title, token,
+		   "lockdep_assert_held%s(%s%s) in %s:\n"
+		   "%s (pid %d)%s%s, op %u point %u (scheduling point %llu), %s\n\n%s\n"
+		   "%s changes here what %s protects: another task that holds it\n"
+		   "may find the change half made. The check needs no schedule: the window may\n"
+		   "have no scheduling point in it.",
+		   write ? "_write" : "", name, in, fn, t->comm, t->pid, t->syscall ? ", in " : "",
+		   t->syscall ? t->syscall : "", t->sim.op, t->sim.op_points,
+		   (unsigned long long)sim_steps(),
+		   read_held ? "holds it for read only" : "does not hold it", held, fn, name);
+}
+
+void lock_assert_held(const void *lock, const char *name, const struct spinlock *spin, bool write,
+		      const char *fn)
+{
+	const struct task_struct *t = current;
+	bool read_held = false;
+
+	for (int i = 0; i < t->nheld; i++) {
+		if (t->held[i].lock != lock)
+			continue;
+		if (!write || !t->held[i].read)
+			return;
+		read_held = true;
+	}
+	lock_assert_failed(t, name, spin, write, read_held, fn);
 }

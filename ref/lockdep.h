@@ -11,6 +11,7 @@
 #define SNAFU_LOCKDEP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Lock classes: a lock's name and subclass ("&mm->mmap_sem", "&bh->lock" nested 1).
@@ -21,6 +22,9 @@
  * down_read: rwsem_acquire_read), 2 a read that may (rwlock_acquire_read). */
 enum { LD_WRITE = 0, LD_READ = 1, LD_READ_RECURSIVE = 2 };
 
+struct spinlock;
+struct task_struct;
+
 /* Before a non-try acquisition, as lock_acquire() is called before the lock is taken:
  * the checks (recursion, circular dependency) and the new dependencies. */
 void lock_acquire(const void *lock, const char *name, unsigned subclass, const char *site,
@@ -29,6 +33,31 @@ void lock_acquire(const void *lock, const char *name, unsigned subclass, const c
 void lock_acquired(const void *lock, const char *name, unsigned subclass, const char *site,
 		   int read, bool trylock);
 void lock_released(const void *lock);
+/* The same for a spinlock (ref/spinlock.c, spin_acquire() in Linux's lockdep), which
+ * lockdep also checks as an instance of its class: two locks of one class taken in both
+ * orders within a run are a circular dependency, which the class graph cannot see
+ * (every futex bucket's lock is &bh->lock). */
+void spin_acquire(const struct spinlock *l, unsigned subclass, const char *site);
+void spin_acquired(const struct spinlock *l, unsigned subclass, const char *site);
+
+/* lockdep_assert_held() (include/linux/lockdep.h, 2.6.28 on; 2.6.11 has
+ * assert_spin_locked(), include/linux/spinlock.h): the current task holds LOCK, and for
+ * lockdep_assert_held_write() not only for read. Else a finding, always on whatever the
+ * oracles (the held-lock stacks are kept whether or not lockdep checks): "WARNING: lock
+ * not held: NAME in FN", token lock-assert--CLASS--FN (CLASS as in lockdep's tokens,
+ * with "-write" for a write hold: lock-assert--mmap_sem-write--split_vma). A scan of the
+ * task's held locks (a handful). docs/lockdep.md, "Lock assertions", lists where.
+ * spin: the lock if it is a spinlock, for the report to name the instance. */
+void lock_assert_held(const void *lock, const char *name, const struct spinlock *spin, bool write,
+		      const char *fn);
+#define lockdep_spinlock_of(l) \
+	_Generic((l), struct spinlock * : (l), const struct spinlock * : (l), default : NULL)
+#define lockdep_assert_held(l) \
+	lock_assert_held((l), (l)->name, lockdep_spinlock_of(l), false, __func__)
+#define lockdep_assert_held_write(s) lock_assert_held((s), (s)->name, NULL, true, __func__)
+
+/* For the model's other reports: "T1 holds 2 locks:" and a line for each, into buf. */
+void held_locks_text(const struct task_struct *t, char *buf, size_t len);
 
 /* How a down_read() is annotated on the kernel being run (kcfg->rwsem): LD_READ on a fair
  * rwsem, where a second read by the holder queues behind a waiting writer; LD_READ_RECURSIVE
@@ -50,6 +79,7 @@ void lockdep_reset(bool on);
 struct lockdep_prediction {
 	bool made;
 	bool circular;         /* else recursive locking */
+	bool instances;        /* circular between two locks of one class (the instance rule) */
 	int task;              /* the task that tried to take the lock */
 	uint16_t op, point;    /* its op and point then (sim_task), 1-based */
 	uint64_t step;         /* sim_steps() then */

@@ -8,11 +8,13 @@
 #include "mm.h"
 
 /* An mlock()ed VMA keeps its pages: -EINVAL (as for hugetlb, not modelled). */
-static long madvise_dontneed(struct mm_struct *mm, struct vm_area_struct *vma,
-			     unsigned long start, unsigned long end)
+static long madvise_dontneed(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long start,
+			     unsigned long end)
 {
 	if (vma->vm_flags & VM_LOCKED)
 		return -EINVAL;
+	/* no VMA changes (only 2.6.11's madvise_behavior() sets vm_flags, for advice not
+	 * modelled); the PTEs go under page_table_lock, asserted in zap_pte_range() */
 	zap_page_range(mm, start, end);
 	return 0;
 }

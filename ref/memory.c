@@ -122,9 +122,13 @@ static struct page *shmem_getpage(struct inode *inode, unsigned long pgoff)
 }
 
 /* do_anonymous_page: a read maps the ZERO_PAGE read-only; a write gets a zeroed page of
- * its own, writable where the VMA is, referenced (SetPageReferenced). */
-static void do_anonymous_page(struct vm_area_struct *vma, pte_t *pte, bool write)
+ * its own, writable where the VMA is, referenced (SetPageReferenced). Each of the fault
+ * paths below sets the PTE under page_table_lock (2.6.11 mm/memory.c: "We hold the mm
+ * semaphore and the page_table_lock on entry", retaken after an allocation). */
+static void do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, pte_t *pte,
+			      bool write)
 {
+	lockdep_assert_held(&mm->page_table_lock);
 	if (!write) {
 		pte->page = ZERO_PAGE(0);
 		pte->flags = pte_flags_for(vma->vm_flags) & ~(unsigned)_PAGE_RW; /* wrprotect */
@@ -139,8 +143,9 @@ static void do_anonymous_page(struct vm_area_struct *vma, pte_t *pte, bool write
 /* do_wp_page: a write to a present, read-only private page. The ZERO_PAGE is copied
  * into a new zeroed page; any other page is this mm's alone (no fork), so
  * can_share_swap_page() lets the task reuse it: the PTE just becomes writable. */
-static void do_wp_page(struct vm_area_struct *vma, pte_t *pte)
+static void do_wp_page(struct mm_struct *mm, struct vm_area_struct *vma, pte_t *pte)
 {
+	lockdep_assert_held(&mm->page_table_lock);
 	if (pte->page == ZERO_PAGE(0)) {
 		pte->page = alloc_zeroed_page();
 		pte->flags = maybe_mkwrite(pte_flags_for(vma->vm_flags), vma) | _PAGE_ANON;
@@ -151,41 +156,61 @@ static void do_wp_page(struct vm_area_struct *vma, pte_t *pte)
 
 /* do_swap_page: the page comes back (the model keeps it in the PTE), accessed, mapped
  * read-only unless this is a write (exclusive in the model, so made writable at once). */
-static void do_swap_page(struct vm_area_struct *vma, pte_t *pte, bool write)
+static void do_swap_page(struct mm_struct *mm, struct vm_area_struct *vma, pte_t *pte, bool write)
 {
+	lockdep_assert_held(&mm->page_table_lock);
 	mark_page_accessed(pte->page);
 	pte->flags = pte_flags_for(vma->vm_flags) | _PAGE_ANON;
 	if (write)
 		pte->flags = maybe_mkwrite(pte->flags, vma);
 }
 
-/* handle_mm_fault -> handle_pte_fault, 2.6.11: a missing PTE is a new page (shmem's
- * do_no_page, or do_anonymous_page), a swapped one do_swap_page, a write to a present
- * read-only one do_wp_page; anything else only makes the PTE young. The caller checked
- * the VMA's permissions (do_page_fault, get_user_pages). */
-int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
-		    bool write)
+/* do_no_page -> shmem_nopage: the page cache's page. */
+static void do_no_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
+		       pte_t *pte)
+{
+	struct page *page =
+	    shmem_getpage(vma->vm_file, ((addr - vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff);
+
+	mark_page_accessed(page);
+	lockdep_assert_held(&mm->page_table_lock);
+	pte->page = page;
+	pte->flags = pte_flags_for(vma->vm_flags);
+}
+
+/* handle_pte_fault, 2.6.11: a missing PTE is a new page (shmem's do_no_page, or
+ * do_anonymous_page), a swapped one do_swap_page, a write to a present read-only one
+ * do_wp_page; anything else only makes the PTE young. Entered with page_table_lock held
+ * (2.6.11's releases it; this returns with it held). */
+void handle_pte_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
+		      bool write)
 {
 	pte_t *pte = pte_offset(mm, addr);
 
+	if (!(pte->flags & _PAGE_PRESENT)) {
+		if (vma->vm_file)
+			do_no_page(mm, vma, addr, pte);
+		else if (pte->page)
+			do_swap_page(mm, vma, pte, write);
+		else
+			do_anonymous_page(mm, vma, pte, write);
+	} else if (write && !(pte->flags & _PAGE_RW)) {
+		do_wp_page(mm, vma, pte);
+	} else {
+		lockdep_assert_held(&mm->page_table_lock);
+		pte->flags |= _PAGE_ACCESSED; /* pte_mkyoung, ptep_set_access_flags */
+	}
+}
+
+/* handle_mm_fault, 2.6.11: the page table (pte_alloc_map) and handle_pte_fault, under
+ * page_table_lock. The caller checked the VMA's permissions (do_page_fault,
+ * get_user_pages). */
+int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
+		    bool write)
+{
 	spin_lock(&mm->page_table_lock);
 	mm->pt_blocks |= pt_block(addr); /* pte_alloc_map */
-	if (!(pte->flags & _PAGE_PRESENT)) {
-		if (vma->vm_file) { /* do_no_page -> shmem_nopage: the page cache's page */
-			pte->page = shmem_getpage(
-			    vma->vm_file, ((addr - vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff);
-			mark_page_accessed(pte->page);
-			pte->flags = pte_flags_for(vma->vm_flags);
-		} else if (pte->page) {
-			do_swap_page(vma, pte, write);
-		} else {
-			do_anonymous_page(vma, pte, write);
-		}
-	} else if (write && !(pte->flags & _PAGE_RW)) {
-		do_wp_page(vma, pte);
-	} else {
-		pte->flags |= _PAGE_ACCESSED;
-	}
+	handle_pte_fault(mm, vma, addr, write);
 	spin_unlock(&mm->page_table_lock);
 	return 0;
 }
@@ -260,22 +285,30 @@ int make_pages_present(unsigned long addr, unsigned long end)
 	return ret == len ? 0 : -1;
 }
 
-/* Clear the PTEs of [start, end) and free private pages, swapped out or not (shmem
- * pages stay with the inode). */
-void zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end)
+/* zap_pte_range: clear the PTEs of [start, end) and free private pages, swapped out or
+ * not (shmem pages stay with the inode). Called under page_table_lock (2.6.11
+ * mm/memory.c, unmap_vmas(): "Called under page_table_lock"). */
+void zap_pte_range(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
-	spin_lock(&mm->page_table_lock);
 	for (unsigned long a = start; a < end; a += PAGE_SIZE) {
 		pte_t *pte = pte_offset(mm, a);
 		if (!pte || !pte->page)
 			continue;
 		struct page *page = pte->page;
 		bool anon = pte->flags & _PAGE_ANON;
+		lockdep_assert_held(&mm->page_table_lock);
 		pte->flags = 0;
 		pte->page = NULL;
 		if (anon)
 			free_page(page);
 	}
+}
+
+/* zap_page_range: unmap_vmas() -> zap_pte_range() under page_table_lock. */
+void zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end)
+{
+	spin_lock(&mm->page_table_lock);
+	zap_pte_range(mm, start, end);
 	spin_unlock(&mm->page_table_lock);
 }
 
@@ -285,9 +318,13 @@ void change_protection(struct mm_struct *mm, unsigned long start, unsigned long 
 	spin_lock(&mm->page_table_lock);
 	for (unsigned long a = start; a < end; a += PAGE_SIZE) {
 		pte_t *pte = pte_offset(mm, a);
-		if (pte && (pte->flags & _PAGE_PRESENT)) /* pte_modify keeps young */
-			pte->flags =
-			    pte_flags_for(vm_flags) | (pte->flags & (_PAGE_ANON | _PAGE_ACCESSED));
+		if (!pte || !(pte->flags & _PAGE_PRESENT))
+			continue;
+		/* change_pte_range(), under the lock change_protection() took (2.6.11
+		 * mm/mprotect.c) */
+		lockdep_assert_held(&mm->page_table_lock);
+		/* pte_modify keeps young */
+		pte->flags = pte_flags_for(vm_flags) | (pte->flags & (_PAGE_ANON | _PAGE_ACCESSED));
 	}
 	spin_unlock(&mm->page_table_lock);
 }
@@ -311,7 +348,9 @@ static void free_inode_if_unmapped(struct inode *inode)
 	free(inode);
 }
 
-/* exit_mmap without the locking: the run is over, every task is gone or abandoned. */
+/* exit_mmap without the locking: the run is over, every task is gone or abandoned, and
+ * there is no current task to assert anything of (2.6.11's exit_mmap() holds
+ * page_table_lock while it unmaps). */
 void mmput(struct mm_struct *mm)
 {
 	for (int i = 0; i < mm->map_count; i++) {

@@ -128,6 +128,10 @@ int split_at(struct mm_struct *mm, unsigned long addr); /* split_vma() at addr, 
 pte_t *pte_offset(struct mm_struct *mm, unsigned long addr); /* NULL outside the window */
 int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
 		    bool write);
+/* the caller holds page_table_lock (and tests/test_assert.c calls them without it) */
+void handle_pte_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
+		      bool write);
+void zap_pte_range(struct mm_struct *mm, unsigned long start, unsigned long end);
 void zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end);
 void change_protection(struct mm_struct *mm, unsigned long start, unsigned long end,
 		       unsigned long vm_flags);

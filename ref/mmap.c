@@ -66,9 +66,13 @@ static struct vm_area_struct *insert_vma(struct mm_struct *mm, int at)
 	return &mm->mmap[at];
 }
 
-/* split_vma: cut the VMA at index i at addr; both halves keep the flags and file. */
+/* split_vma: cut the VMA at index i at addr; both halves keep the flags and file. Its
+ * callers (do_munmap, mprotect_fixup, mlock_fixup) hold mmap_sem for write, as every
+ * change to the VMAs in 2.6.11 (mm/mmap.c: do_mmap_pgoff(), "The caller must hold
+ * down_write(current->mm->mmap_sem)"). */
 static int split_vma(struct mm_struct *mm, int i, unsigned long addr)
 {
+	lockdep_assert_held_write(&mm->mmap_sem);
 	if (mm->map_count == MAX_MAP_COUNT)
 		return -ENOMEM;
 	struct vm_area_struct *lo = insert_vma(mm, i);
@@ -108,6 +112,7 @@ long do_mmap_pgoff(struct mm_struct *mm, unsigned long len, unsigned long prot, 
 	int at = 0;
 	while (at < mm->map_count && mm->mmap[at].vm_start < addr)
 		at++;
+	lockdep_assert_held_write(&mm->mmap_sem); /* vma_link() */
 	struct vm_area_struct *vma = insert_vma(mm, at);
 	vma->vm_start = addr;
 	vma->vm_end = addr + len;
@@ -147,6 +152,7 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 		return err;
 	/* unmap_region: PTEs first, while the VMAs still say which pages are private */
 	zap_page_range(mm, start, end);
+	lockdep_assert_held_write(&mm->mmap_sem); /* detach_vmas_to_be_unmapped() */
 	int j = 0;
 	for (int i = 0; i < mm->map_count; i++) {
 		struct vm_area_struct *v = &mm->mmap[i];

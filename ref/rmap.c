@@ -33,6 +33,8 @@ int page_referenced(struct mm_struct *mm, unsigned long address)
 	if (pte) {
 		referenced += atomic_exchange(&pte->page->referenced, false); /* TestClear */
 		referenced += (pte->flags & _PAGE_ACCESSED) != 0;
+		/* ptep_clear_flush_young() under page_referenced_one()'s page_table_lock */
+		lockdep_assert_held(&mm->page_table_lock);
 		pte->flags &= ~(unsigned)_PAGE_ACCESSED;
 	}
 	spin_unlock(&mm->page_table_lock);
@@ -51,6 +53,9 @@ int try_to_unmap_one(struct mm_struct *mm, unsigned long address)
 	/* "If the page is mlock()d, we cannot swap it out. If it's recently referenced
 	 * (perhaps page_referenced skipped over this mm) then we should reactivate it." */
 	struct vm_area_struct *vma = find_vma(mm, address);
+	/* every PTE change below under try_to_unmap_one()'s page_table_lock ("to protect
+	 * us from page faults") */
+	lockdep_assert_held(&mm->page_table_lock);
 	if ((vma && vma->vm_start <= address && (vma->vm_flags & VM_LOCKED)) ||
 	    (pte->flags & _PAGE_ACCESSED)) {
 		pte->flags &= ~(unsigned)_PAGE_ACCESSED; /* ptep_clear_flush_young */

@@ -82,7 +82,7 @@ void __might_sleep(const char *site)
 void kernel_bug(const char *title, const char *token, const char *fmt, ...)
 {
 	va_list ap;
-	char buf[1024];
+	char buf[4096];
 
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);

@@ -7,7 +7,7 @@ void _spin_lock_nested(spinlock_t *l, unsigned subclass, const char *site)
 
 	inc_preempt_count();
 	sched_point("spin_lock");
-	lock_acquire(l, l->name, subclass, site, LD_WRITE); /* spin_acquire() */
+	spin_acquire(l, subclass, site);
 	if (!sim_spin_trylock(&l->raw)) {
 		set_blocked_on(l, l->name, "spin_lock", site);
 		sim_trace(EV_SLEEP, "spin_lock", l->name, 0, 0);
@@ -15,7 +15,7 @@ void _spin_lock_nested(spinlock_t *l, unsigned subclass, const char *site)
 		clear_blocked_on();
 	}
 	l->owner = tsk;
-	lock_acquired(l, l->name, subclass, site, LD_WRITE, false);
+	spin_acquired(l, subclass, site);
 	sim_trace(EV_LOCK, "spin_lock", l->name, 0, 0);
 }
 

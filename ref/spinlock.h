@@ -7,10 +7,14 @@
 
 #include "kernel.h"
 
-typedef struct {
+typedef struct spinlock {
 	struct sim_spin raw;       /* the word the runtime spins on */
 	struct task_struct *owner; /* for reports and the wrong-owner check */
 	const char *name;
+	/* for lockdep's reports on instances of one class (ref/lockdep.c): the array the
+	 * lock belongs to and its index there ("futex_queues", 17), or NULL and -1 */
+	const char *array;
+	int index;
 } spinlock_t;
 
 static inline void spin_lock_init(spinlock_t *l, const char *name)
@@ -18,6 +22,8 @@ static inline void spin_lock_init(spinlock_t *l, const char *name)
 	l->raw.locked = 0;
 	l->owner = NULL;
 	l->name = name;
+	l->array = NULL;
+	l->index = -1;
 }
 
 /* spin_lock_nested(): a second lock of the same class, taken in an order that cannot

@@ -47,7 +47,9 @@ static unsigned long mmu_copy(unsigned long uaddr, void *buf, unsigned long n, b
 				return n;
 			continue; /* re-execute the access */
 		}
-		pte->flags |= _PAGE_ACCESSED; /* the MMU sets the young bit */
+		/* the MMU sets the young bit, under no lock: hardware, not the kernel (2.6.11
+		 * mm/rmap.c, page_referenced_one(), clears it with ptep_clear_flush_young()) */
+		pte->flags |= _PAGE_ACCESSED;
 		unsigned char *mem = pte->page->data + (uaddr & ~PAGE_MASK);
 		sim_hw_begin();
 		if (write)

@@ -1,0 +1,497 @@
+/* Lock assertions (lockdep_assert_held(), ref/lockdep.c), the futex_q a waker must not
+ * touch once its waiter may have returned (ref/futex.c), and lockdep's circular rule on
+ * the instances of one class (futex bucket locks): docs/lockdep.md, "Lock assertions".
+ *
+ * Each rule is broken on purpose by a hand-written task body (run_tasks) that calls the
+ * model's function without the lock, and the finding's token checked; the same call
+ * with the lock is no finding. The assertions are always on: they do not need lockdep's
+ * checking (run_tasks turns it on; the bodies below turn it off where that matters).
+ */
+#include "harness.h"
+
+#include "../ref/futex.h"
+#include "../ref/mm.h"
+#include "../ref/report.h"
+#include "../ref/rwsem.h"
+#include "../ref/uaccess.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define P  PAGE_SIZE
+#define RW (PROT_READ | PROT_WRITE)
+
+static unsigned long addr;    /* the mapping the first task made */
+static struct futex_q *q;     /* the waiter T2 found */
+static spinlock_t *bucket[2]; /* two bucket locks that differ */
+static long waited = -1000;   /* what T1's futex_wait returned */
+static bool lockdep_off;      /* the bodies turn lockdep's checking off first */
+
+static enum sim_result run(int n, const task_fn *fns)
+{
+	addr = 0;
+	q = NULL;
+	waited = -1000;
+	return run_tasks(n, fns, NULL, 0);
+}
+
+static void check_finding(enum sim_result res, const char *token, const char *what)
+{
+	CHECK(res == SIM_STOPPED && finding.found && !strcmp(finding.token, token),
+	      "%s [%s]: result %d, token '%s', want '%s'", what, kcfg->name, res,
+	      finding.found ? finding.token : "(none)", token);
+}
+
+static void check_ok(enum sim_result res, const char *what)
+{
+	CHECK(res == SIM_OK && !finding.found, "%s [%s]: result %d, finding '%s'", what, kcfg->name,
+	      res, finding.found ? finding.token : "(none)");
+}
+
+static void maybe_lockdep_off(void)
+{
+	if (lockdep_off)
+		lockdep_reset(false);
+}
+
+/* --- mmap_sem held for write: every VMA change --- */
+
+static void split_unlocked(void)
+{
+	maybe_lockdep_off();
+	addr = (unsigned long)sys_mmap2(0, 2 * P, RW, MAP_PRIVATE);
+	split_at(current->mm, addr + P);
+}
+
+static void split_read(void)
+{
+	addr = (unsigned long)sys_mmap2(0, 2 * P, RW, MAP_PRIVATE);
+	down_read(&current->mm->mmap_sem);
+	split_at(current->mm, addr + P);
+	up_read(&current->mm->mmap_sem);
+}
+
+static void split_write(void)
+{
+	struct mm_struct *mm = current->mm;
+
+	addr = (unsigned long)sys_mmap2(0, 2 * P, RW, MAP_PRIVATE);
+	down_write(&mm->mmap_sem);
+	split_at(mm, addr + P);
+	CHECK_EQ(mm->map_count, 2, "split under mmap_sem: two VMAs");
+	CHECK_EQ(do_munmap(mm, addr, P), 0, "munmap under mmap_sem");
+	up_write(&mm->mmap_sem);
+}
+
+static void mmap_unlocked(void)
+{
+	do_mmap_pgoff(current->mm, P, RW, MAP_PRIVATE);
+}
+
+static void munmap_unlocked(void)
+{
+	addr = (unsigned long)sys_mmap2(0, P, RW, MAP_PRIVATE);
+	user_store(addr, 1);
+	do_munmap(current->mm, addr, P); /* no split: the whole VMA goes */
+}
+
+static void test_mmap_sem(void)
+{
+	task_fn unlocked[] = {split_unlocked}, read[] = {split_read}, write[] = {split_write},
+		mmap[] = {mmap_unlocked}, munmap[] = {munmap_unlocked};
+
+	for_each_kernel (k) {
+		kcfg = k;
+		for (int off = 0; off < 2; off++) {
+			lockdep_off = off;
+			check_finding(run(1, unlocked), "lock-assert--mmap_sem-write--split_vma",
+				      lockdep_off ? "split_at() unlocked, lockdep off"
+						  : "split_at() unlocked");
+		}
+		lockdep_off = false;
+		check_finding(run(1, read), "lock-assert--mmap_sem-write--split_vma",
+			      "split_at() under a read hold");
+		check_ok(run(1, write), "split_at() and do_munmap() under a write hold");
+		check_finding(run(1, mmap), "lock-assert--mmap_sem-write--do_mmap_pgoff",
+			      "do_mmap_pgoff() unlocked");
+		check_finding(run(1, munmap), "lock-assert--mmap_sem-write--do_munmap",
+			      "do_munmap() unlocked");
+	}
+}
+
+/* The report: the title, what the task holds, the interleaving (report_print()). */
+static void test_report(void)
+{
+	task_fn read[] = {split_read};
+	char *text = NULL;
+	size_t len = 0;
+
+	kcfg = kernel_by_name("2.6.11");
+	run(1, read);
+	CHECK(
+	    !strcmp(finding.title, "WARNING: lock not held for write: &mm->mmap_sem in split_vma"),
+	    "title '%s'", finding.title);
+	CHECK(strstr(finding.body, "lockdep_assert_held_write(&mm->mmap_sem) in split_vma") &&
+		  strstr(finding.body, "holds it for read only") &&
+		  strstr(finding.body, "T1 holds 1 lock:\n  holds #0: &mm->mmap_sem (read), taken "
+				       "at split_read"),
+	      "body:\n%s", finding.body);
+	FILE *f = open_memstream(&text, &len);
+	report_print(f, kcfg->name);
+	fclose(f);
+	CHECK(strstr(text, "interleaving:\nT1") &&
+		  strstr(text, "DEDUP_TOKEN: lock-assert--mmap_sem-write--split_vma"),
+	      "report:\n%s", text);
+	free(text);
+}
+
+/* --- page_table_lock: every PTE change --- */
+
+enum pte_case { ANON_READ, SHMEM_READ, WP, YOUNG, SWAP, ZAP, NCASES };
+static enum pte_case pte_case;
+static bool pte_locked;
+
+/* Set up the PTE for the case with the model's own (locked) paths, then change it
+ * through the function that expects page_table_lock, with or without it. */
+static void pte_body(void)
+{
+	struct mm_struct *mm = current->mm;
+	uint32_t v;
+
+	addr =
+	    (unsigned long)sys_mmap2(0, P, RW, pte_case == SHMEM_READ ? MAP_SHARED : MAP_PRIVATE);
+	if (pte_case == WP || pte_case == YOUNG)
+		user_load(addr, &v); /* the ZERO_PAGE, read-only */
+	if (pte_case == YOUNG || pte_case == SWAP || pte_case == ZAP)
+		user_store(addr, 1); /* a page of its own */
+	if (pte_case == SWAP) {
+		page_referenced(mm, addr); /* young: activated; then unmapped */
+		CHECK_EQ(try_to_unmap_one(mm, addr), SWAP_SUCCESS, "swapped out");
+	}
+	down_read(&mm->mmap_sem);
+	if (pte_locked)
+		spin_lock(&mm->page_table_lock);
+	if (pte_case == ZAP)
+		zap_pte_range(mm, addr, addr + P);
+	else
+		handle_pte_fault(mm, find_vma(mm, addr), addr, pte_case == WP);
+	if (pte_locked)
+		spin_unlock(&mm->page_table_lock);
+	up_read(&mm->mmap_sem);
+}
+
+static void test_page_table_lock(void)
+{
+	static const char *const fn[NCASES] = {"do_anonymous_page", "do_no_page",
+					       "do_wp_page",        "handle_pte_fault",
+					       "do_swap_page",      "zap_pte_range"};
+	task_fn fns[] = {pte_body};
+	char token[96];
+
+	for_each_kernel (k) {
+		kcfg = k;
+		for (pte_case = 0; pte_case < NCASES; pte_case++) {
+			snprintf(token, sizeof(token), "lock-assert--page_table_lock--%s",
+				 fn[pte_case]);
+			pte_locked = false;
+			check_finding(run(1, fns), token, fn[pte_case]);
+			pte_locked = true;
+			check_ok(run(1, fns), fn[pte_case]);
+		}
+	}
+	kcfg = kernel_by_name("2.6.11");
+	pte_case = ANON_READ;
+	pte_locked = false;
+	run(1, fns);
+	CHECK(!strcmp(finding.title,
+		      "WARNING: lock not held: &mm->page_table_lock in do_anonymous_page") &&
+		  strstr(finding.body, "does not hold it") &&
+		  strstr(finding.body, "holds #0: &mm->mmap_sem (read), taken at pte_body"),
+	      "title '%s', body:\n%s", finding.title, finding.body);
+}
+
+/* --- the bucket lock: every futex_q list operation --- */
+
+static void waiter(void)
+{
+	maybe_lockdep_off();
+	addr = (unsigned long)sys_mmap2(0, P, RW, MAP_SHARED);
+	waited = do_futex(addr, FUTEX_WAIT, 0, MAX_SCHEDULE_TIMEOUT, 0, 0, 0);
+}
+
+/* Two bucket locks that differ: addr's, and that of the first word after it that hashes
+ * elsewhere. */
+static void find_buckets(void)
+{
+	bucket[0] = futex_test_bucket_lock(addr);
+	bucket[1] = NULL;
+	for (unsigned long a = addr + 4; a < addr + P && !bucket[1]; a += 4)
+		if (futex_test_bucket_lock(a) != bucket[0])
+			bucket[1] = futex_test_bucket_lock(a);
+	CHECK(bucket[0] && bucket[1], "two buckets");
+}
+
+enum waker_lock { NO_LOCK, OTHER_BUCKET, OWN_BUCKET };
+static enum waker_lock waker_lock;
+
+static void waker(void)
+{
+	find_buckets();
+	q = futex_test_first_waiter(addr);
+	CHECK(q != NULL, "T1 is queued");
+	spinlock_t *l = waker_lock == OWN_BUCKET ? bucket[0] : bucket[1];
+	if (waker_lock != NO_LOCK)
+		spin_lock(l);
+	futex_test_wake(q);
+	if (waker_lock != NO_LOCK)
+		spin_unlock(l);
+}
+
+/* T2 points T1's lock_ptr at another bucket, as a requeue that moved nothing but
+ * lock_ptr would; T1's timeout then unqueues it under that lock. */
+static void timed_waiter(void)
+{
+	addr = (unsigned long)sys_mmap2(0, P, RW, MAP_SHARED);
+	waited = do_futex(addr, FUTEX_WAIT, 0, 1, 0, 0, 0);
+}
+
+static void lock_ptr_mover(void)
+{
+	find_buckets();
+	q = futex_test_first_waiter(addr);
+	futex_test_set_lock_ptr(q, bucket[1]);
+}
+
+static void test_bucket_lock(void)
+{
+	task_fn wake[] = {waiter, waker}, move[] = {timed_waiter, lock_ptr_mover};
+
+	for_each_kernel (k) {
+		kcfg = k;
+		waker_lock = NO_LOCK;
+		for (int off = 0; off < 2; off++) {
+			lockdep_off = off;
+			check_finding(run(2, wake), "lock-assert--bh_lock--wake_futex",
+				      off ? "wake_futex() unlocked, lockdep off"
+					  : "wake_futex() unlocked");
+		}
+		lockdep_off = false;
+		waker_lock = OTHER_BUCKET;
+		check_finding(run(2, wake), "lock-assert--bh_lock--wake_futex",
+			      "wake_futex() under another bucket's lock");
+		waker_lock = OWN_BUCKET;
+		check_ok(run(2, wake), "wake_futex() under the bucket lock");
+		CHECK_EQ(waited, 0, "woken: futex_wait returned 0");
+		check_finding(run(2, move), "lock-assert--bh_lock--unqueue_me",
+			      "unqueue_me() under the lock lock_ptr names, not its chain's");
+	}
+	kcfg = kernel_by_name("2.6.11");
+	waker_lock = NO_LOCK;
+	run(2, wake);
+	CHECK(!strcmp(finding.title, "WARNING: lock not held: &bh->lock in wake_futex") &&
+		  strstr(finding.body, "T2 (pid 2), op ") &&
+		  strstr(finding.body, "does not hold it\n\nT2 holds 0 locks\n"),
+	      "title '%s', body:\n%s", finding.title, finding.body);
+	/* another bucket's lock: the report names both instances */
+	waker_lock = OTHER_BUCKET;
+	run(2, wake);
+	char want[2][128];
+	snprintf(want[0], sizeof(want[0]),
+		 "lockdep_assert_held(&bh->lock (futex_queues[%d])) in "
+		 "wake_futex:\n",
+		 bucket[0]->index);
+	snprintf(want[1], sizeof(want[1]),
+		 "holds #0: &bh->lock (futex_queues[%d]) (write), taken "
+		 "at waker\n",
+		 bucket[1]->index);
+	CHECK(strstr(finding.body, want[0]) && strstr(finding.body, want[1]),
+	      "want '%s' and '%s' in:\n%s", want[0], want[1], finding.body);
+}
+
+/* --- the futex_q once its waker is done with it --- */
+
+static bool nap_first;
+
+static void late_waker(void)
+{
+	find_buckets();
+	q = futex_test_first_waiter(addr);
+	spin_lock(bucket[0]);
+	futex_test_wake(q);
+	spin_unlock(bucket[0]);
+	if (nap_first)
+		nap(1); /* T1 returns meanwhile */
+	spin_lock(bucket[0]);
+	futex_test_wake(q); /* the late touch */
+	spin_unlock(bucket[0]);
+}
+
+static void test_use_after_wake(void)
+{
+	task_fn fns[] = {waiter, late_waker};
+
+	for_each_kernel (k) {
+		kcfg = k;
+		nap_first = true;
+		check_finding(run(2, fns), "use-after-wake--futex_q--wake_futex",
+			      "wake_futex() again after the waiter returned");
+		CHECK(!strcmp(finding.title, "BUG: futex_q used after its waiter returned"),
+		      "[%s] title '%s'", k->name, finding.title);
+		CHECK_EQ(waited, 0, "the waiter returned 0");
+		nap_first = false;
+		check_finding(run(2, fns), "use-after-wake--futex_q--wake_futex",
+			      "wake_futex() again at once");
+		CHECK(!strcmp(finding.title, "BUG: futex_q used after wake_futex() released it"),
+		      "[%s] title '%s'", k->name, finding.title);
+		CHECK_EQ(waited, -1000, "the waiter has not returned yet");
+	}
+	kcfg = kernel_by_name("2.6.11");
+	nap_first = true;
+	run(2, fns);
+	CHECK(strstr(finding.body, "touches in wake_futex the futex_q of T1's futex_wait:\n"
+				   "  wake_futex() by T2 cleared its lock_ptr at ") &&
+		  strstr(finding.body, "  T1's futex_wait returned at ") &&
+		  strstr(finding.body, "\"Afterwards, the futex_q must not be accessed.\"") &&
+		  strstr(finding.body, "holds #0: &bh->lock (futex_queues[") &&
+		  strstr(finding.body, "]) (write), taken at late_waker"),
+	      "body:\n%s", finding.body);
+}
+
+/* --- lockdep's circular rule on the instances of one class --- */
+
+static void a_then_b(void)
+{
+	spin_lock(bucket[0]);
+	spin_lock_nested(bucket[1], SINGLE_DEPTH_NESTING);
+	spin_unlock(bucket[1]);
+	spin_unlock(bucket[0]);
+}
+
+static void b_then_a(void)
+{
+	spin_lock(bucket[1]);
+	spin_lock_nested(bucket[0], SINGLE_DEPTH_NESTING);
+	spin_unlock(bucket[0]);
+	spin_unlock(bucket[1]);
+}
+
+static void buckets_t1(void)
+{
+	addr = (unsigned long)sys_mmap2(0, P, RW, MAP_SHARED);
+	find_buckets();
+	a_then_b();
+}
+
+static void order_check(void)
+{
+	const struct lockdep_prediction *p = lockdep_prediction();
+
+	CHECK(p->made && p->circular && p->instances && p->task == 2 &&
+		  !strcmp(p->token, "lockdep--circular--bh_lock--bh_lock--b_then_a"),
+	      "[%s] prediction: made %d, instances %d, task %d, token '%s'", kcfg->name, p->made,
+	      p->instances, p->task, p->made ? p->token : "");
+}
+
+/* Requeues of futexes in two buckets, each way: 2.6.11 takes the two in address order. */
+static unsigned long second;
+static void requeue_t1(void)
+{
+	addr = (unsigned long)sys_mmap2(0, P, RW, MAP_SHARED);
+	find_buckets();
+	for (second = addr + 4; futex_test_bucket_lock(second) == bucket[0]; second += 4)
+		;
+	do_futex(addr, FUTEX_REQUEUE, 1, 0, second, 1, 0);
+}
+
+static void requeue_t2(void)
+{
+	do_futex(second, FUTEX_REQUEUE, 1, 0, addr, 1, 0);
+}
+
+static spinlock_t plain[2];
+static void plain_ab(void)
+{
+	spin_lock(&plain[0]);
+	spin_lock_nested(&plain[1], SINGLE_DEPTH_NESTING);
+	spin_unlock(&plain[1]);
+	spin_unlock(&plain[0]);
+}
+
+static void plain_ba(void)
+{
+	spin_lock(&plain[1]);
+	spin_lock_nested(&plain[0], SINGLE_DEPTH_NESTING);
+	spin_unlock(&plain[0]);
+	spin_unlock(&plain[1]);
+}
+
+static void plain_ab_off(void)
+{
+	lockdep_reset(false);
+	plain_ab();
+}
+
+static void test_instance_order(void)
+{
+	task_fn inverted[] = {buckets_t1, b_then_a}, same[] = {buckets_t1, a_then_b},
+		requeues[] = {requeue_t1, requeue_t2}, plains[] = {plain_ab, plain_ba},
+		plains_off[] = {plain_ab_off, plain_ba};
+
+	for_each_kernel (k) {
+		kcfg = k;
+		/* no preemption: the two never meet, and the order is reported all the same */
+		check_ok(run(2, inverted), "buckets taken both ways");
+		order_check();
+		run(2, same);
+		CHECK(!lockdep_prediction()->made, "[%s] one order twice: '%s'", k->name,
+		      lockdep_prediction()->token);
+		/* the model's futex_requeue(), each way: address order, no report */
+		check_ok(run(2, requeues), "two requeues, futexes swapped");
+		CHECK(!lockdep_prediction()->made, "[%s] requeues each way: '%s'", k->name,
+		      lockdep_prediction()->token);
+	}
+	kcfg = kernel_by_name("2.6.11");
+	run(2, inverted);
+	lockdep_finding();
+	CHECK(!strcmp(finding.title, "possible circular locking dependency detected"), "title '%s'",
+	      finding.title);
+	char want[256];
+	int i0 = bucket[0]->index, i1 = bucket[1]->index;
+	snprintf(want, sizeof(want),
+		 "T2 (pid 2) is trying to acquire &bh->lock/1 (futex_queues[%d]) (write) at "
+		 "b_then_a",
+		 i0);
+	CHECK(strstr(finding.body, want), "want '%s' in:\n%s", want, finding.body);
+	snprintf(want, sizeof(want),
+		 "but it already holds:\n  &bh->lock (futex_queues[%d]) (write), taken at b_then_a",
+		 i1);
+	CHECK(strstr(finding.body, want), "want '%s' in:\n%s", want, finding.body);
+	snprintf(want, sizeof(want),
+		 "  T1 held &bh->lock (futex_queues[%d]) (taken at a_then_b) when it took "
+		 "&bh->lock/1 (futex_queues[%d]) at a_then_b",
+		 i0, i1);
+	CHECK(strstr(finding.body, want), "want '%s' in:\n%s", want, finding.body);
+	/* locks of no array: by the order the run met them */
+	spin_lock_init(&plain[0], "&x->lock");
+	spin_lock_init(&plain[1], "&x->lock");
+	run(2, plains);
+	lockdep_finding();
+	CHECK(!strcmp(lockdep_prediction()->token, "lockdep--circular--x_lock--x_lock--plain_ba") &&
+		  strstr(finding.body, "T1 held &x->lock (instance #1) (taken at plain_ab) when it "
+				       "took &x->lock/1 (instance #2)"),
+	      "token '%s', body:\n%s", lockdep_prediction()->token, finding.body);
+	/* lockdep's checking off (--oracles without lockdep): no report */
+	run(2, plains_off);
+	CHECK(!lockdep_prediction()->made, "lockdep off: '%s'", lockdep_prediction()->token);
+}
+
+int main(void)
+{
+	test_mmap_sem();
+	test_report();
+	test_page_table_lock();
+	test_bucket_lock();
+	test_use_after_wake();
+	test_instance_order();
+	return harness_exit();
+}
