@@ -6,9 +6,9 @@
  * touched, protected and unmapped, futex waits with timeouts, wakes and a compare-and-
  * requeue, get_mempolicy, a few preemptions) the way futex_mm_fuzzer runs an input (no
  * trace, no digest, one prog_run per execution), then the way `snafu replay --repeat`
- * does (with the trace digest), then as the fuzzer with --no-lockdep (what lockdep,
- * ref/lockdep.c, costs). Prints executions per second, scheduling points per execution
- * and the digest; every execution must take the same path.
+ * does (with the trace digest), then as the fuzzer with --oracles=deadlock (what the
+ * other oracles, ref/lockdep.c and ref/futex_oracle.c, cost). Prints executions per second,
+ * scheduling points per execution and the digest; every execution must take the same path.
  *
  * The program deadlocks on no kernel, so every execution runs to the end (lockdep's
  * prediction on the kernels that get_user() under mmap_sem does not end a run). Wall

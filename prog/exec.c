@@ -292,7 +292,9 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 	for (int i = 0; i < r->npreempts; i++)
 		r->unfired += !r->pre[i].fired;
 #ifdef SNAFU_NATIVE
-	if (r->result != SIM_OK) { /* hung threads still sleep on this mm; the process ends */
+	/* hung threads still sleep on this mm, or threads left running when time was up
+	 * still use it: the process ends without freeing it */
+	if (r->result != SIM_OK || sim_tasks_left()) {
 		sim_hw_end();
 		return;
 	}

@@ -41,6 +41,7 @@ static struct {
 	_Atomic uint64_t steps;
 	_Atomic int stop; /* a checker stopped the run: its sim_result */
 	_Atomic bool time_up;
+	bool left; /* sim_run() returned with tasks not done (time up): sim_tasks_left() */
 	_Atomic int done;
 	uint64_t hung_since;
 } N;
@@ -87,6 +88,7 @@ void sim_init(const struct sim_config *cfg)
 	N.steps = 0;
 	N.stop = SIM_OK;
 	N.time_up = false;
+	N.left = false;
 	N.done = 0;
 	N.start_ns = now_ns();
 	sim_tracing = sim_digesting = false;
@@ -162,6 +164,11 @@ uint64_t sim_hung_since(void)
 bool sim_should_stop(void)
 {
 	return N.time_up || N.stop != SIM_OK;
+}
+
+bool sim_tasks_left(void)
+{
+	return N.left;
 }
 
 static void mark_blocked(struct sim_task *t, bool blocked)
@@ -291,9 +298,13 @@ enum sim_result sim_run(void)
 			break;
 		if (N.cfg.wall_limit_ms && sim_now() >= N.cfg.wall_limit_ms)
 			N.time_up = true;
-		/* time is up and what is left sleeps interruptibly for good: leave it */
-		if (N.time_up && sim_now() >= N.cfg.wall_limit_ms + N.cfg.hang_ms)
+		/* time is up and what is left sleeps interruptibly for good, or is only slow (a
+		 * loaded machine): leave it, and the caller leaves its mm alone (it may still
+		 * fault pages into it) */
+		if (N.time_up && sim_now() >= N.cfg.wall_limit_ms + N.cfg.hang_ms) {
+			N.left = N.done != N.ntasks;
 			return SIM_OK;
+		}
 		if (someone_hung()) {
 			/* the hung tasks stay where they are: read their state as it is */
 			tsan_ignore_begin();

@@ -265,6 +265,11 @@ bool sim_should_stop(void)
 	return false;
 }
 
+bool sim_tasks_left(void)
+{
+	return false;
+}
+
 uint64_t sim_hung_since(void)
 {
 	return S.now; /* virtual time stands still while everyone sleeps */

@@ -170,6 +170,7 @@ void sim_hw_begin(void);
 void sim_hw_end(void);
 void sim_op_begin(void);       /* the task starts its next operation (a syscall or user access) */
 bool sim_should_stop(void);    /* real threads: time is up, stop looping (simulator: false) */
+bool sim_tasks_left(void);     /* real threads: sim_run() left tasks running (simulator: false) */
 uint64_t sim_hung_since(void); /* after SIM_HANG: when the longest-blocked task blocked */
 /* fibers only, below sim_sleep(): */
 void sim_block(void);                    /* sleep until sim_wake() */
