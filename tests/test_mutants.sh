@@ -13,11 +13,11 @@ apply=$src/bench/mutants/apply.py
 command -v python3 >/dev/null || { echo "skipped: no python3"; exit 77; }
 
 # 1. every mutant applies once to this tree, with a class and a kernel citation
+python3 "$apply" --root="$src" --check "$src"/bench/mutants/*.mutant 2>"$tmp/err" && ok ||
+	{ bad "mutants that do not apply to this tree:"; cat "$tmp/err"; }
 n=0
 for m in "$src"/bench/mutants/*.mutant; do
 	n=$((n + 1))
-	python3 "$apply" --root="$src" --dry-run "$m" 2>"$tmp/err" && ok ||
-		bad "$(basename "$m") does not apply: $(cat "$tmp/err")"
 	grep -qE '^# class: (real|equivalent)$' "$m" && ok || bad "$(basename "$m"): no '# class:' line"
 	grep -qE '^# kernel: .*(kernel|mm|arch)/[a-z0-9_/]+\.c' "$m" && ok ||
 		bad "$(basename "$m"): no '# kernel:' line citing the kernel source"
@@ -75,6 +75,15 @@ printf '# class: real\nfile: ../etc/passwd\n--- find\nx\n--- replace\n--- end\n'
 expect_refusal outside "file '../etc/passwd': expected a path inside the tree"
 printf '# class: maybe\n' >"$tmp/badclass.mutant"
 expect_refusal badclass "class 'maybe': expected one of real, equivalent"
+
+# --check: each mutant alone, a line for every one refused, exit 2
+python3 "$apply" --root="$tmp/tree" --check "$tmp/missing.mutant" \
+	"$src/bench/mutants/futex-requeue-nr-wake-off-by-one.mutant" "$tmp/twice.mutant" 2>"$tmp/err"
+rc=$?
+[ $rc = 2 ] && [ "$(wc -l <"$tmp/err")" = 2 ] && grep -q "missing.mutant: block 1" "$tmp/err" &&
+	grep -q "twice.mutant: block 2" "$tmp/err" && ok ||
+	{ bad "--check of two bad mutants and a good one: exit $rc"; cat "$tmp/err"; }
+cmp -s "$tmp/tree/ref/futex.c" "$tmp/futex.orig" && ok || bad "--check wrote the tree"
 
 # 5. a good mutant applies: the text replaced, once, nothing else changed
 cp "$src/bench/mutants/futex-requeue-nr-wake-off-by-one.mutant" "$tmp/good.mutant"

@@ -2,6 +2,8 @@
 """Apply (or check) mutants of ref/: bench/mutants/README.md describes the format.
 
     apply.py [--root=DIR] [--dry-run] MUTANT...
+    apply.py [--root=DIR] --check MUTANT...   each one alone against the tree, writing
+                                              nothing: a line for every one that fails
     apply.py --info MUTANT           the class and the files it touches, one a line
 
 Each block's text to find (whole lines) must occur exactly once in its file, starting at
@@ -121,7 +123,7 @@ def mutate(root, path, blocks, files):
 
 
 def main(argv):
-    root, dry, info, mutants = ".", False, False, []
+    root, dry, info, check, mutants = ".", False, False, False, []
     for a in argv:
         if a.startswith("--root="):
             root = a[len("--root="):]
@@ -129,11 +131,13 @@ def main(argv):
             dry = True
         elif a == "--info":
             info = True
+        elif a == "--check":
+            check = True
         elif a in ("-h", "--help"):
             print(__doc__.strip())
             return 0
         elif a.startswith("-"):
-            print(f"apply.py: unknown option '{a}': expected --root=DIR, --dry-run or --info",
+            print(f"apply.py: unknown option '{a}': expected --root=DIR, --dry-run, --check or --info",
                   file=sys.stderr)
             return 2
         else:
@@ -142,6 +146,15 @@ def main(argv):
         print("apply.py: no mutant given: apply.py [--root=DIR] [--dry-run] MUTANT...",
               file=sys.stderr)
         return 2
+    if check:
+        rc = 0
+        for m in mutants:
+            try:
+                mutate(root, m, parse(m)[1], {})
+            except MutantError as e:
+                print(f"apply.py: {e}", file=sys.stderr)
+                rc = 2
+        return rc
     try:
         if info:
             for m in mutants:

@@ -87,9 +87,13 @@ if [ -n "$only" ]; then
 fi
 [ ${#names[@]} -gt 0 ] || [ $baseline = 1 ] || usage "nothing to run"
 # every mutant must apply to this tree before anything is built
-for n in "${names[@]}"; do
-	[ $report = 1 ] || python3 "$here/apply.py" --root="$root" --dry-run "$here/$n.mutant" || exit 2
-done
+if [ $report = 0 ] && [ ${#names[@]} -gt 0 ]; then
+	paths=()
+	for n in "${names[@]}"; do
+		paths+=("$here/$n.mutant")
+	done
+	python3 "$here/apply.py" --root="$root" --check "${paths[@]}" || exit 2
+fi
 items=()
 [ $baseline = 1 ] && items+=(baseline)
 items+=("${names[@]}")
