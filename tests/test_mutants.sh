@@ -76,6 +76,18 @@ expect_refusal outside "file '../etc/passwd': expected a path inside the tree"
 printf '# class: maybe\n' >"$tmp/badclass.mutant"
 expect_refusal badclass "class 'maybe': expected one of real, equivalent"
 
+# alternatives ('--- or find'): exactly one of the texts must occur, once
+alt() { # alt NAME TEXT1 TEXT2: a mutant whose one block has the two texts to find
+	printf '# class: real\n# kernel: kernel/futex.c\nfile: ref/futex.c\n--- find\n%s\n--- replace\n\t/* one */\n--- or find\n%s\n--- replace\n\t/* two */\n--- end\n' \
+		"$2" "$3" >"$tmp/$1.mutant"
+}
+alt neither $'\tno such line;' $'\tnor this one;'
+expect_refusal neither "block 1 \(line 4\): of its 2 texts to find \(1: 0 times, 2: 0 times\) in ref/futex.c, exactly one must occur, exactly once"
+alt both $'\tq->lock_ptr = NULL;' $'\tfo_woken(q);'
+expect_refusal both "block 1 \(line 4\): of its 2 texts to find \(1: 1 times, 2: 1 times\)"
+alt one $'\tno such line;' $'\tq->lock_ptr = NULL;'
+python3 "$apply" --root="$tmp/tree" --dry-run "$tmp/one.mutant" && ok || bad "an alternative that occurs once is refused"
+
 # --check: each mutant alone, a line for every one refused, exit 2
 python3 "$apply" --root="$tmp/tree" --check "$tmp/missing.mutant" \
 	"$src/bench/mutants/futex-requeue-nr-wake-off-by-one.mutant" "$tmp/twice.mutant" 2>"$tmp/err"

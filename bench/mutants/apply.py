@@ -7,15 +7,18 @@
     apply.py --info MUTANT           the class and the files it touches, one a line
 
 Each block's text to find (whole lines) must occur exactly once in its file, starting at
-the beginning of a line, as the file stands after the mutant's earlier blocks. Nothing is written unless every block of every mutant
-applies (--dry-run writes nothing at all). Exit status: 0 applied (or would apply),
-2 bad usage, a malformed mutant, or a text to find that is missing or not unique: one
-line naming the mutant file, the block and what is wrong.
+the beginning of a line, as the file stands after the mutant's earlier blocks. A block
+with alternatives ('--- or find') needs exactly one of them to occur, once. Nothing is
+written unless every block of every mutant applies (--dry-run writes nothing at all).
+Exit status: 0 applied (or would apply), 2 bad usage, a malformed mutant, or a text to
+find that is missing or not unique: one line naming the mutant file, the block and what
+is wrong.
 """
 import os
 import sys
 
 CLASSES = ("real", "equivalent")
+MARKERS = ("--- find", "--- replace", "--- or find", "--- end")
 
 
 class MutantError(Exception):
@@ -23,7 +26,7 @@ class MutantError(Exception):
 
 
 def parse(path):
-    """The mutant's class and its blocks: (number, line, file, find, replace)."""
+    """The mutant's class and its blocks: (number, line, file, [(find, replace), ...])."""
     try:
         with open(path, encoding="utf-8") as f:
             lines = f.read().split("\n")
@@ -50,36 +53,39 @@ def parse(path):
             if not target or os.path.isabs(target) or ".." in target.split("/"):
                 raise MutantError(f"{path}:{no}: file '{target}': expected a path inside the tree")
             continue
-        if line == "--- find":
-            if target is None:
-                raise MutantError(f"{path}:{no}: '--- find' before any 'file:' line")
-            parts, cur, start = {"find": [], "replace": []}, "find", no
-            while True:
-                if i >= len(lines):
+        if line != "--- find":
+            raise MutantError(
+                f"{path}:{no}: expected a '#' comment, a 'file: PATH' line or '--- find'")
+        if target is None:
+            raise MutantError(f"{path}:{no}: '--- find' before any 'file:' line")
+        number, start = len(blocks) + 1, no
+        alts, find, repl, cur = [], [], [], "find"
+        while True:
+            if i >= len(lines):
+                raise MutantError(f"{path}:{start}: block {number}: no '--- end' line")
+            line = lines[i]
+            i += 1
+            if line == "--- replace" and cur == "find":
+                cur = "replace"
+            elif line in ("--- or find", "--- end") and cur == "replace":
+                if not find:
+                    raise MutantError(f"{path}:{start}: block {number}: nothing to find")
+                f = "\n".join(find) + "\n"
+                r = "\n".join(repl) + "\n" if repl else ""
+                if f == r:
                     raise MutantError(
-                        f"{path}:{start}: block {len(blocks) + 1}: no '--- end' line")
-                line = lines[i]
-                i += 1
-                if line == "--- replace" and cur == "find":
-                    cur = "replace"
-                elif line == "--- end" and cur == "replace":
+                        f"{path}:{start}: block {number}: the replacement is the text itself")
+                alts.append((f, r))
+                if line == "--- end":
                     break
-                elif line in ("--- find", "--- replace", "--- end"):
-                    raise MutantError(
-                        f"{path}:{i}: block {len(blocks) + 1}: unexpected '{line}'")
-                else:
-                    parts[cur].append(line)
-            if not parts["find"]:
-                raise MutantError(f"{path}:{start}: block {len(blocks) + 1}: nothing to find")
-            find = "\n".join(parts["find"]) + "\n"
-            repl = "\n".join(parts["replace"]) + "\n" if parts["replace"] else ""
-            if find == repl:
-                raise MutantError(
-                    f"{path}:{start}: block {len(blocks) + 1}: the replacement is the text itself")
-            blocks.append((len(blocks) + 1, start, target, find, repl))
-            continue
-        raise MutantError(
-            f"{path}:{no}: expected a '#' comment, a 'file: PATH' line or '--- find'")
+                find, repl, cur = [], [], "find"
+            elif line in MARKERS:
+                raise MutantError(f"{path}:{i}: block {number}: unexpected '{line}'")
+            elif cur == "find":
+                find.append(line)
+            else:
+                repl.append(line)
+        blocks.append((number, start, target, alts))
     if klass is None:
         raise MutantError(f"{path}: no '# class: real' or '# class: equivalent' line")
     if not blocks:
@@ -104,7 +110,7 @@ def replace_once(text, find, repl):
 
 def mutate(root, path, blocks, files):
     """Apply the blocks to files (path -> text), reading from root as needed."""
-    for number, line, target, find, repl in blocks:
+    for number, line, target, alts in blocks:
         full = os.path.join(root, target)
         if target not in files:
             try:
@@ -113,13 +119,20 @@ def mutate(root, path, blocks, files):
             except OSError as e:
                 raise MutantError(
                     f"{path}: block {number} (line {line}): {target}: {e.strerror}")
-        n = occurrences(files[target], find)
-        if n != 1:
-            first = find.split("\n")[0].strip()
+        counts = [occurrences(files[target], f) for f, _ in alts]
+        hits = [k for k, n in enumerate(counts) if n]
+        if len(alts) == 1 and counts[0] != 1:
+            first = alts[0][0].split("\n")[0].strip()
             raise MutantError(
                 f"{path}: block {number} (line {line}): the text to find "
-                f"('{first}'...) occurs {n} times in {target}, expected exactly once")
-        files[target] = replace_once(files[target], find, repl)
+                f"('{first}'...) occurs {counts[0]} times in {target}, expected exactly once")
+        if len(alts) > 1 and (len(hits) != 1 or counts[hits[0]] != 1):
+            said = ", ".join(f"{k + 1}: {n} times" for k, n in enumerate(counts))
+            raise MutantError(
+                f"{path}: block {number} (line {line}): of its {len(alts)} texts to find "
+                f"({said}) in {target}, exactly one must occur, exactly once")
+        f, r = alts[hits[0]]
+        files[target] = replace_once(files[target], f, r)
 
 
 def main(argv):
@@ -137,8 +150,8 @@ def main(argv):
             print(__doc__.strip())
             return 0
         elif a.startswith("-"):
-            print(f"apply.py: unknown option '{a}': expected --root=DIR, --dry-run, --check or --info",
-                  file=sys.stderr)
+            print(f"apply.py: unknown option '{a}': expected --root=DIR, --dry-run, --check "
+                  "or --info", file=sys.stderr)
             return 2
         else:
             mutants.append(a)

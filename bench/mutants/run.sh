@@ -348,7 +348,7 @@ echo "tree $commit, kernel $kernel, $runs executions a mutant (seed $seed), test
 [ -n "$baseline_ok" ] && echo "baseline (no mutant): $baseline_ok"
 pct() { [ "$2" -gt 0 ] && echo "$((100 * $1 / $2))%" || echo "-"; }
 if [ $real -gt 0 ]; then
-	echo "fuzzer alone kills $real_fuzz of $real real mutants ($(pct $real_fuzz $real))"
+	[ "$runs" = 0 ] || echo "fuzzer alone kills $real_fuzz of $real real mutants ($(pct $real_fuzz $real))"
 	echo "tests alone kill $real_tests of $real ($(pct $real_tests $real)); tests or fuzzer: $real_any of $real ($(pct $real_any $real))"
 	echo "survivors: ${survivors[*]:-none}"
 fi
