@@ -112,7 +112,7 @@ python3 "$apply" --bogus "$tmp/good.mutant" 2>"$tmp/err"
 
 # 6. run.sh: bad usage is one line and exit 2, before anything is built
 run=$src/bench/mutants/run.sh
-for args in "--runs=abc" "--jobs=0" "--only=no-such-mutant" "--seed=x" "extra" "--work=$tmp/futex.orig"; do
+for args in "--runs=abc" "--jobs=0" "--kernel=no-such-kernel" "--only=no-such-mutant" "--seed=x" "extra" "--work=$tmp/futex.orig"; do
 	bash "$run" $args >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	[ $rc = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && [ ! -s "$tmp/out" ] && ok ||

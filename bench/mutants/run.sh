@@ -63,7 +63,8 @@ done
 [[ $runs =~ ^[0-9]+$ ]] || usage "--runs=$runs: expected a whole number"
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || usage "--jobs=$jobs: expected a whole number from 1"
 [[ $seed =~ ^[1-9][0-9]*$ ]] || usage "--seed=$seed: expected a whole number from 1"
-[[ $kernel =~ ^[A-Za-z0-9._-]+$ ]] || usage "--kernel=$kernel: expected a kernel name"
+[[ $kernel =~ ^[A-Za-z0-9._-]+$ ]] && grep -qF ".name = \"$kernel\"" "$root/ref/kernels.c" ||
+	usage "--kernel=$kernel: expected a kernel of ref/kernels.c (snafu kernels)"
 [ -z "$work" ] || [ ! -e "$work" ] || [ -d "$work" ] || usage "--work=$work: not a directory"
 [ $report = 0 ] || [ -f "$work/results/meta" ] || usage "--report: no earlier run kept in --work=DIR"
 for tool in git tar cmake ninja clang ctest python3; do
@@ -171,7 +172,7 @@ run_fuzz() {
 	local fz=$work/job-$3/fz found=$work/job-$3/found
 	while [ "$left" -gt 0 ] && [ $k -lt 200 ]; do
 		rm -rf "$found"
-		(cd "$tree" && timeout -k 30 $((600 + left / 100)) build/bin/snafu fuzz --kernel="$kernel" \
+		(cd "$tree" && timeout --foreground -k 30 $((600 + left / 100)) build/bin/snafu fuzz --kernel="$kernel" \
 			--runs="$left" --seed=$((seed + k)) --jobs=1 $fresh --known=ci/known-findings.txt \
 			--out="$fz" --found="$found" -timeout=60) >"$work/logs/$name.fuzz.$k.log" 2>&1
 		rc=$?
@@ -256,8 +257,10 @@ run_job() {
 
 [ "$jobs" -le ${#items[@]} ] || jobs=${#items[@]}
 log "${#names[@]} mutants$([ $baseline = 1 ] && echo ' and the baseline'), tree $commit, kernel $kernel, $runs executions each, seed $seed, $jobs at a time; work in $work"
+# each job in a process group of its own (set -m), so that an interrupt stops what it runs
 pids=()
-trap 'for p in "${pids[@]}"; do kill -- "$p" 2>/dev/null; done; echo "mutants: interrupted" >&2; exit 130' INT TERM
+trap 'for p in "${pids[@]}"; do kill -- "-$p" 2>/dev/null; done; echo "mutants: interrupted" >&2; exit 130' INT TERM
+set -m
 for ((j = 1; j <= jobs; j++)); do
 	mine=()
 	for ((i = j - 1; i < ${#items[@]}; i += jobs)); do
@@ -266,6 +269,7 @@ for ((j = 1; j <= jobs; j++)); do
 	run_job "$j" "${mine[@]}" &
 	pids+=($!)
 done
+set +m
 wait "${pids[@]}"
 trap - INT TERM
 for e in "$work"/results/job-*.error; do
