@@ -408,7 +408,8 @@ static void footprints(const struct program *p)
 	const struct sim_trace_ev *ev = sim_trace_events(&n, &dropped);
 	struct tctx ctx[SIM_MAX_TASKS + 1];
 
-	memset(ctx, 0, sizeof(ctx));
+	for (int t = 0; t <= SIM_MAX_TASKS; t++) /* before its first op: none */
+		ctx[t] = (struct tctx){.kind = -1, .map_a = -1, .map_b = -1, .map_mmap = -1};
 	evfp.v = grow(evfp.v, &evfp.cap, (size_t)n + 1, sizeof(*evfp.v));
 	evfp.n = (size_t)n;
 	evfp.complete = dropped == 0;
