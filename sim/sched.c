@@ -245,6 +245,8 @@ void sim_point(const char *site)
 		sim_step_trap(S.steps, site);
 	if (S.steps > S.cfg.step_budget)
 		sim_stop(SIM_LIVELOCK);
+	if (S.cfg.on_point)
+		S.cfg.on_point(S.cfg.point_ctx, t);
 	if (S.cfg.npreempts && (to = stream_pick(t))) {
 		sim_trace(EV_PREEMPT, site, NULL, to->id, 0);
 		sim_last_preempt =

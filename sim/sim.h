@@ -126,6 +126,11 @@ struct sim_config {
 	 * merely sleep interruptibly forever, which user space may do. */
 	bool (*on_hang)(void *ctx);
 	void *ctx;
+	/* snafu explore (tools/explore.c): called at every scheduling point, before the
+	 * schedule stream is asked, with the task that reached it; who else could run
+	 * there is sim_task()'s to tell. NULL: never. The simulator only. */
+	void (*on_point)(void *point_ctx, const struct sim_task *t);
+	void *point_ctx;
 	/* real threads only (sim/native.c); the simulator ignores them */
 	uint64_t wall_limit_ms; /* stop looping programs after this long; 0: never */
 	uint64_t hang_ms;       /* a task blocked this long is hung (khungtaskd); 0: 2000 */

@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "confirm.h"
 #include "evaluate.h"
+#include "explore.h"
 #include "fuzzdrv.h"
 #include "opdoc.h"
 #include "record.h"
@@ -81,6 +82,7 @@ static const struct cli_command commands[] = {
      "                          readable case with the same signature, with expect lines\n"
      "                          for every kernel; --oracles as for replay\n"},
     {"confirm", cmd_confirm, true, confirm_value_opts, confirm_help},
+    {"explore", cmd_explore, true, explore_value_opts, explore_help},
     {"stress", cmd_stress, true, stress_values,
      "  stress [--kernel=NAME] [--threads=N] [--seconds=S] [--seed=S] [--hang-ms=MS] "
      "[CASE]\n"

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# snafu explore end to end (tools/explore.c, docs/explore.md): the LWN program with no
+# schedule deadlocks 2.6.11-rc4 with one preemption, and the case written passes its
+# expect lines; 2.6.11 has no finding within two; the shards' counts add up to the
+# whole search's, and the reduction's pruned schedules to what --no-reduction runs,
+# with --check-pruning finding none that differs; the output is the same every time;
+# bad usage gets one line and exit 2. No timing.
+#
+#   bash tests/test_explore.sh BIN_DIR SRC_DIR
+set -u
+bin=${1:?usage: test_explore.sh BIN_DIR SRC_DIR}
+src=${2:?usage: test_explore.sh BIN_DIR SRC_DIR}
+snafu=$bin/snafu
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-explore.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+run() { # run COMMAND...: $rc, stdout and stderr in $tmp/out and $tmp/err
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+show_output() {
+	sed -n '1,10s/^/    stdout: /p' "$tmp/out"
+	sed -n '1,10s/^/    stderr: /p' "$tmp/err"
+}
+cases=$src/repro/cases
+lwn=$cases/lockdep-futex-wait.case
+dl=deadlock--do_page_fault--futex_wait
+n='[0-9]+'
+# "explore: NAME [KERNEL]: no finding within K preemptions: S schedules explored, P pruned"
+counts() { sed -nE 's/.*: ([0-9]+) schedules? explored, ([0-9]+) pruned.*/\1 \2/p' "$1"; }
+
+# 1. The LWN program, no schedule: the deadlock with one preemption, its report, a case.
+run "$snafu" explore --kernel=2.6.11-rc4 -o "$tmp/lwn.case" "$lwn"
+check "LWN on 2.6.11-rc4: exit 1 (got $rc)" test "$rc" = 1
+[ "$rc" = 1 ] || show_output
+check "the line: found $dl with 1 preemption after S schedules (P pruned)" grep -qE "^explore: .*lockdep-futex-wait.case \[2\.6\.11-rc4\]: found $dl with 1 preemption after $n schedules \($n pruned\): preempt 1 at op 2 point $n to 2\$" "$tmp/out"
+check "the report, as replay prints it" grep -qx "DEDUP_TOKEN: $dl" "$tmp/out"
+check "the report's wait-for cycle" grep -q "^wait-for cycle:" "$tmp/out"
+check "the line names the case written" grep -qx "explore: minimized case: $tmp/lwn.case" "$tmp/out"
+check "the case: one preemption" test "$(grep -c '^preempt ' "$tmp/lwn.case" 2>/dev/null)" = 1
+check "the case expects the deadlock on 2.6.11-rc4" grep -qx "expect 2.6.11-rc4 $dl" "$tmp/lwn.case"
+"$snafu" replay --check --quiet "$tmp/lwn.case" >"$tmp/check" 2>&1
+check "the case passes replay --check" test $? = 0
+# the case's own schedule is ignored: the article's case finds the same
+run "$snafu" explore "$cases/futex-wait-mmap-sem.case"
+check "futex-wait-mmap-sem.case (default kernel): exit 1, 1 preemption (got $rc)" grep -qE "\[2\.6\.11-rc4\]: found $dl with 1 preemption after" "$tmp/out"
+
+# 2. The merged fix: nothing within two preemptions, with the counts.
+run "$snafu" explore --kernel=2.6.11 "$lwn"
+check "LWN on 2.6.11: exit 0 (got $rc)" test "$rc" = 0
+check "the line: no finding within 2 preemptions, S explored, P pruned" grep -qE "^explore: .*\[2\.6\.11\]: no finding within 2 preemptions: $n schedules explored, $n pruned\$" "$tmp/out"
+check "nothing else on stdout" test "$(wc -l <"$tmp/out")" = 1
+check "nothing on stderr" test ! -s "$tmp/err"
+
+# 3. Shards: 1/3, 2/3 and 3/3 run and prune what one process does.
+for c in futex-wait-mmap-sem madvise-writer; do
+	"$snafu" explore --kernel=2.6.11 "$cases/$c.case" >"$tmp/whole" 2>&1
+	read -r whole_e whole_p < <(counts "$tmp/whole")
+	sum_e=0 sum_p=0
+	for i in 1 2 3; do
+		"$snafu" explore --kernel=2.6.11 --shard=$i/3 "$cases/$c.case" >"$tmp/shard" 2>&1
+		check "$c shard $i/3: its line says so" grep -q "(shard $i/3)\$" "$tmp/shard"
+		read -r e p < <(counts "$tmp/shard")
+		sum_e=$((sum_e + ${e:-0})) sum_p=$((sum_p + ${p:-0}))
+	done
+	check "$c: shards explored $sum_e, whole ${whole_e:-?}" test "$sum_e" = "${whole_e:-x}"
+	check "$c: shards pruned $sum_p, whole ${whole_p:-?}" test "$sum_p" = "${whole_p:-x}"
+done
+
+# 4. The reduction: explored + pruned is what --no-reduction runs; each pruned schedule,
+# run anyway, gives the run of the one kept for it.
+mw=$cases/madvise-writer.case
+"$snafu" explore --kernel=2.6.11 "$mw" >"$tmp/red" 2>&1
+read -r re rp < <(counts "$tmp/red")
+"$snafu" explore --kernel=2.6.11 --no-reduction "$mw" >"$tmp/full" 2>&1
+read -r fe fp < <(counts "$tmp/full")
+check "madvise-writer: some pruned (${rp:-?})" test "${rp:-0}" -gt 0
+check "--no-reduction prunes nothing (${fp:-?})" test "${fp:-x}" = 0
+check "explored ${re:-?} + pruned ${rp:-?} = ${fe:-?} without the reduction" test "$((${re:-0} + ${rp:-0}))" = "${fe:-x}"
+for c in madvise-writer futex-absorbed-wakeup futex-seto-missed-wakeup cmp-requeue-spurious-eagain; do
+	run "$snafu" explore --all-kernels --check-pruning "$cases/$c.case"
+	check "$c --check-pruning: every kernel checked" test "$(grep -c -- '--check-pruning: .* 0 differ from' "$tmp/out")" = 8
+	check "$c --check-pruning: none differs" test ! -s "$tmp/err"
+done
+
+# 5. The same input, the same output.
+"$snafu" explore --all-kernels "$cases/futex-absorbed-wakeup.case" >"$tmp/a" 2>&1
+"$snafu" explore --all-kernels "$cases/futex-absorbed-wakeup.case" >"$tmp/b" 2>&1
+check "two runs, one output" cmp -s "$tmp/a" "$tmp/b"
+check "--all-kernels: one line per kernel" test "$(wc -l <"$tmp/a")" = "$("$snafu" kernels | wc -l)"
+check "the absorbed wake-up on 2.6.11 with 2 preemptions" grep -qE "\[2\.6\.11\]: found lost-wakeup--futex_wait with 2 preemptions after $n schedules" "$tmp/a"
+check "none on 2.6.12-jj within 2" grep -qE "\[2\.6\.12-jj\]: no finding within 2 preemptions" "$tmp/a"
+
+# 6. Bounds, budgets and oracles.
+run "$snafu" explore --preemptions=0 "$lwn"
+check "--preemptions=0: the sequential run alone, exit 0 (got $rc)" grep -qx "explore: .*: no finding within 0 preemptions: 1 schedule explored, 0 pruned" "$tmp/out"
+run "$snafu" explore --oracles=deadlock,lockdep "$lwn"
+check "lockdep named: its prediction with 0 preemptions, exit 1 (got $rc)" grep -qE ": found lockdep--recursive-read--mmap_sem--futex_wait with 0 preemptions after 1 schedule \(0 pruned\)\$" "$tmp/out"
+run "$snafu" explore --kernel=2.6.11 --max-schedules=5 "$lwn"
+check "--max-schedules=5: exit 0 (got $rc), says the bound is not covered" grep -qE "no finding in 5 schedules \(--max-schedules\), $n pruned: not every schedule" "$tmp/out"
+run "$snafu" explore --kernel=2.6.11 --oracles=lost-wakeup -o "$tmp/lw.case" "$cases/futex-absorbed-wakeup.case"
+check "the lost wake-up, written: exit 1 (got $rc)" test "$rc" = 1 -a -s "$tmp/lw.case"
+"$snafu" replay --check --quiet "$tmp/lw.case" >"$tmp/check" 2>&1
+check "its case passes replay --check" test $? = 0
+
+# 7. Bad usage: one line on stderr, nothing on stdout, exit 2.
+bad_usage() { # bad_usage DESCRIPTION ARGS...
+	local what=$1
+	shift
+	run "$snafu" explore "$@"
+	check "$what: exit 2 (got $rc)" test "$rc" = 2
+	check "$what: one line on stderr" test "$(wc -l <"$tmp/err")" = 1
+	check "$what: nothing on stdout" test ! -s "$tmp/out"
+}
+bad_usage "--preemptions=16" --preemptions=16 "$lwn"
+bad_usage "--preemptions=x" --preemptions=x "$lwn"
+bad_usage "--shard=0/3" --shard=0/3 "$lwn"
+bad_usage "--shard=4/3" --shard=4/3 "$lwn"
+bad_usage "--shard=2" --shard=2 "$lwn"
+bad_usage "--max-schedules=0" --max-schedules=0 "$lwn"
+bad_usage "--oracles=nope" --oracles=nope "$lwn"
+bad_usage "--kernel=nope" --kernel=nope "$lwn"
+bad_usage "an unknown option" --bogus "$lwn"
+bad_usage "no CASE"
+bad_usage "two CASEs" "$lwn" "$lwn"
+bad_usage "--kernel with --all-kernels" --kernel=2.6.11 --all-kernels "$lwn"
+bad_usage "-o with --all-kernels" --all-kernels -o "$tmp/x.case" "$lwn"
+bad_usage "a missing CASE" "$tmp/missing.case"
+grep -q "missing.case" "$tmp/err"
+check "a missing CASE: the line names the file" test $? = 0
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
