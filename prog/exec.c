@@ -223,8 +223,6 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 	    .no_digest = o->no_digest,
 	    .stop_at_step = o->stop_at_step,
 	    .on_hang = (oracles & ORACLE_DEADLOCK) ? check_hung_tasks : NULL,
-	    .on_point = o->on_point,
-	    .point_ctx = o->point_ctx,
 	    .wall_limit_ms = o->seconds * 1000,
 	    .hang_ms = o->hang_ms,
 	    .chaos_seed = o->chaos_seed,

@@ -15,9 +15,6 @@ struct run_opts {
 	bool no_digest;        /* skip the trace digest: fastest, for the fuzzer */
 	unsigned oracles;      /* what counts as a finding: ORACLE_* bits; 0: ORACLES_DEFAULT */
 	uint64_t stop_at_step; /* SIGTRAP at this scheduling point, for gdb; 0: never (sim) */
-	/* called at every scheduling point (sim_config.on_point): snafu explore; NULL: never */
-	void (*on_point)(void *point_ctx, const struct sim_task *t);
-	void *point_ctx;
 	/* real threads (snafu stress): loop every task's ops until time is up */
 	bool loop;
 	uint64_t seconds, hang_ms, chaos_seed;

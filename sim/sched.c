@@ -40,6 +40,7 @@ static struct sim_sched {
 /* for the gdb helpers (repro/snafu-gdb.py): the task table by an unambiguous name */
 struct sim_sched *const sim_gdb_sched = &S;
 struct sim_decision sim_last_preempt, sim_last_switch;
+void (*sim_point_hook)(const struct sim_task *t);
 
 void sim_init(const struct sim_config *cfg)
 {
@@ -245,8 +246,8 @@ void sim_point(const char *site)
 		sim_step_trap(S.steps, site);
 	if (S.steps > S.cfg.step_budget)
 		sim_stop(SIM_LIVELOCK);
-	if (S.cfg.on_point)
-		S.cfg.on_point(S.cfg.point_ctx, t);
+	if (sim_point_hook)
+		sim_point_hook(t);
 	if (S.cfg.npreempts && (to = stream_pick(t))) {
 		sim_trace(EV_PREEMPT, site, NULL, to->id, 0);
 		sim_last_preempt =

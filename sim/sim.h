@@ -126,11 +126,6 @@ struct sim_config {
 	 * merely sleep interruptibly forever, which user space may do. */
 	bool (*on_hang)(void *ctx);
 	void *ctx;
-	/* snafu explore (tools/explore.c): called at every scheduling point, before the
-	 * schedule stream is asked, with the task that reached it; who else could run
-	 * there is sim_task()'s to tell. NULL: never. The simulator only. */
-	void (*on_point)(void *point_ctx, const struct sim_task *t);
-	void *point_ctx;
 	/* real threads only (sim/native.c); the simulator ignores them */
 	uint64_t wall_limit_ms; /* stop looping programs after this long; 0: never */
 	uint64_t hang_ms;       /* a task blocked this long is hung (khungtaskd); 0: 2000 */
@@ -156,6 +151,12 @@ static inline struct sim_task *sim_current(void)
 	return sim_cur;
 }
 void sim_point(const char *site);
+/* snafu explore (tools/explore.c): called at every scheduling point, before the schedule
+ * stream is asked, with the task that reached it; who else could run there is
+ * sim_task()'s to tell. NULL (the default): never. The simulator only. A global, not a
+ * sim_config field, so that prog/exec.c, which the fuzzer's coverage sees, need not
+ * pass it on: a change there moves what the fuzzer finds when (docs/evaluate.md). */
+extern void (*sim_point_hook)(const struct sim_task *t);
 
 /* Sleeping and waking, the way the kernel does it: the sleeper sets its state word,
  * checks its condition, then sleeps while the word is not 0 (TASK_RUNNING); a waker

@@ -5,7 +5,7 @@
  * preemptions in the order they fire; one with k + 1 is made from one with k (its
  * parent) by a preemption at a scheduling point after the parent's last one, so each is
  * made once. The points and what could run at each come from running the parent: a hook
- * at every scheduling point (sim_config.on_point) notes the task, its op.point, which
+ * at every scheduling point (sim_point_hook) notes the task, its op.point, which
  * other tasks could run and whether a timer was pending, so every schedule made fires
  * in full. Only points the case language can name are used (op 1.., point 1..32).
  *
@@ -98,11 +98,10 @@ static void *grow(void *v, size_t *cap, size_t need, size_t size)
 	return v;
 }
 
-static void on_point(void *ctx, const struct sim_task *t)
+static void on_point(const struct sim_task *t)
 {
 	int n, dropped;
 
-	(void)ctx;
 	pts.v = grow(pts.v, &pts.cap, pts.n + 1, sizeof(*pts.v));
 	struct point_rec *r = &pts.v[pts.n++];
 	sim_trace_events(&n, &dropped);
@@ -475,10 +474,12 @@ static void build(const struct search *s, int k, size_t idx, struct program *q)
 
 static void run(const struct search *s, const struct program *q, struct run_result *r)
 {
-	struct run_opts o = {.trace = true, .oracles = s->oracles, .on_point = on_point};
+	struct run_opts o = {.trace = true, .oracles = s->oracles};
 
 	pts.n = 0;
+	sim_point_hook = on_point;
 	prog_run(q, s->k, &o, r);
+	sim_point_hook = NULL;
 	if (r->unfired) { /* every schedule made fires in full: runs are deterministic */
 		char buf[80];
 		fprintf(stderr, "snafu explore: internal error: %s did not fire on %s\n",
