@@ -3,6 +3,7 @@
  * DEDUP_TOKEN line and abort(), so libFuzzer saves the input.
  *
  *   futex_mm_fuzzer [--kernel=NAME] [--ops=futex|all] [--oracles=LIST] [--progress=FILE]
+ *                   [--interleaving-coverage=0|1]
  *                   [libFuzzer flags] [CORPUS...]
  *
  * --ops=futex (the default): programs use every op but the table's all_only ones,
@@ -19,6 +20,11 @@
  * default: all four). The same list goes to snafu replay and snafu minimize (snafu fuzz
  * does that). lockdep's prediction on 2.6.11-rc4 comes long before the schedule that
  * deadlocks: --oracles=deadlock finds the deadlock itself.
+ *
+ * --interleaving-coverage=1 (the default): feedback on what the schedule did, beside the
+ * code coverage: features of context switches, of tasks going to sleep while others
+ * stand somewhere, and of the futex events and the state of their chains (sim/icov.h,
+ * docs/fuzzing.md), in libFuzzer's extra counters. 0 turns it off.
  *
  * --progress=FILE: about once a second, rewrite FILE with the executions so far, for
  * fuzz/run.sh's progress line (libFuzzer itself prints only on new coverage).
@@ -49,6 +55,7 @@
  */
 #include "../prog/exec.h"
 #include "../prog/ops.h"
+#include "../sim/icov.h"
 #include "fuzz_support.h"
 
 #include <stdlib.h>
@@ -64,6 +71,14 @@ static const char *progress_file;
 static unsigned oracles; /* run_opts.oracles: 0, the default set, unless --oracles= */
 bool snafu_fuzz_all_ops; /* read by the mutator too */
 static unsigned long long executions;
+
+/* Interleaving coverage (sim/icov.h): libFuzzer reads this section's counters after each
+ * execution, clears them before the next, and keeps an input that sets a new one as it
+ * keeps one that reaches new code. Unused unless --interleaving-coverage=1 (the
+ * default). */
+__attribute__((section("__libfuzzer_extra_counters"),
+	       used)) static uint8_t icov_counters[ICOV_SIZE];
+static bool icov_on = true;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -129,6 +144,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 					err);
 				exit(2);
 			}
+		} else if (!strcmp(a, "--interleaving-coverage=1"))
+			icov_on = true;
+		else if (!strcmp(a, "--interleaving-coverage=0"))
+			icov_on = false;
+		else if (!strncmp(a, "--interleaving-coverage=", 24)) {
+			fprintf(stderr,
+				"futex_mm_fuzzer: '%s': expected --interleaving-coverage=0 or 1\n",
+				a);
+			exit(2);
 		} else if (!strcmp(a, "--ops=all"))
 			snafu_fuzz_all_ops = true;
 		else if (!strcmp(a, "--ops=futex"))
@@ -140,8 +164,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		} else if (!strncmp(a, "--", 2) && a[2]) {
 			fprintf(stderr,
 				"futex_mm_fuzzer: unknown flag '%s': expected --kernel=NAME, "
-				"--ops=futex|all, --oracles=LIST or --progress=FILE (libFuzzer's "
-				"flags take one dash)\n",
+				"--ops=futex|all, --oracles=LIST, --interleaving-coverage=0|1 or "
+				"--progress=FILE (libFuzzer's flags take one dash)\n",
 				a);
 			exit(2);
 		}
@@ -160,6 +184,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		oracles_str(oracles, names, sizeof(names)));
 	fprintf(stderr, "futex_mm_fuzzer: inputs in byte form %04x (prog/codec.c)\n",
 		prog_format_id());
+	fprintf(stderr, "futex_mm_fuzzer: interleaving coverage %s (%d counters)\n",
+		icov_on ? "on" : "off", icov_on ? ICOV_SIZE : 0);
+	sim_icov_set(icov_on ? icov_counters : NULL);
 	return 0;
 }
 
@@ -214,6 +241,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	/* The same input runs the same way: run it again with the trace on, for the
 	 * report's interleaving table. */
+	sim_icov_set(NULL);
 	prog_run(&p, kernel, &traced, &r);
 	fprintf(stderr, "\n");
 	prog_report(stderr, kernel);

@@ -269,6 +269,8 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 	r->segv = 0;
 	r->iterations = R.iterations;
 	sim_hw_begin(); /* the tasks are gone, or hung for good: look at what they left */
+	/* interleaving coverage, if on (sim/icov.h) */
+	futex_oracles_features();
 	for (int i = 0; i < p->ntasks; i++)
 		r->segv += R.tasks[i].segv;
 	/* the oracles that judge a run that ended well (docs/oracles.md) */

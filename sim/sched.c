@@ -10,6 +10,7 @@
  */
 #include "sim.h"
 #include "fiber.h"
+#include "icov.h"
 #include "tsan.h"
 
 #include <signal.h>
@@ -54,6 +55,8 @@ void sim_init(const struct sim_config *cfg)
 	sim_last_switch = (struct sim_decision){0};
 	sim_tracing = cfg->trace;
 	sim_digesting = cfg->trace || !cfg->no_digest;
+	sim_traced = sim_digesting || sim_icov;
+	sim_icov_reset();
 	fiber_main();
 	sim_trace_reset();
 	if (cfg->pre_status)
@@ -363,6 +366,21 @@ static struct sim_task *lowest_runnable(void)
 	return NULL;
 }
 
+/* sim_run()'s reasons for a switch, for interleaving coverage (sim/icov.h) */
+static int why_code(const char *why)
+{
+	switch (why[0]) {
+	case 'p':
+		return ICOV_WHY_PREEMPT;
+	case 'b':
+		return ICOV_WHY_BLOCKED;
+	case 'd':
+		return ICOV_WHY_DONE;
+	default:
+		return ICOV_WHY_TIMER;
+	}
+}
+
 enum sim_result sim_run(void)
 {
 	struct sim_task *t = NULL, *ran = NULL; /* ran: the task that ran last */
@@ -398,9 +416,12 @@ enum sim_result sim_run(void)
 			tsan_ignore_end();
 			return hung ? SIM_HANG : SIM_OK;
 		}
-		if (t != ran) /* the last switch, for the gdb helpers */
+		if (t != ran) { /* the last switch, for the gdb helpers */
 			sim_last_switch = (struct sim_decision){
 			    .step = S.steps, .from = ran ? ran->id : 0, .to = t->id, .why = why};
+			if (sim_icov && ran)
+				sim_icov_switch(why_code(why), ran->id, t->id);
+		}
 		ran = t;
 		sim_cur = t;
 		fiber_switch(fiber_main(), t->fiber);

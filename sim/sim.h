@@ -199,12 +199,13 @@ int sim_ntasks(void);
 struct sim_task *sim_task(int id);
 
 /* --- trace --- */
-extern bool sim_tracing, sim_digesting;
+/* sim_traced: sim_digesting, or interleaving coverage on (sim/icov.h) */
+extern bool sim_tracing, sim_digesting, sim_traced;
 void sim_trace_record(int kind, const char *fn, const char *obj, long arg, long arg2);
 /* Inline so that the fuzzer, which keeps neither log nor digest, pays one test per event. */
 static inline void sim_trace(int kind, const char *fn, const char *obj, long arg, long arg2)
 {
-	if (sim_digesting)
+	if (sim_traced)
 		sim_trace_record(kind, fn, obj, arg, arg2);
 }
 void sim_trace_reset(void);
