@@ -3,7 +3,7 @@
  * DEDUP_TOKEN line and abort(), so libFuzzer saves the input.
  *
  *   futex_mm_fuzzer [--kernel=NAME] [--ops=futex|all] [--oracles=LIST] [--progress=FILE]
- *                   [--interleaving-coverage=0|1]
+ *                   [--interleaving-coverage=0|1] [--schedule=preempt|pct]
  *                   [libFuzzer flags] [CORPUS...]
  *
  * --ops=futex (the default): programs use every op but the table's all_only ones,
@@ -25,6 +25,12 @@
  * code coverage: features of context switches, of tasks going to sleep while others
  * stand somewhere, and of the futex events and the state of their chains (sim/icov.h,
  * docs/fuzzing.md), in libFuzzer's extra counters. 0 turns it off.
+ *
+ * --schedule=preempt (the default) or pct: the kind of schedule the mutator writes
+ * (prog/codec.c): explicit preemptions, or a PCT schedule (random priorities and
+ * priority change points, sim.h's struct sim_pct). Inputs with the other kind are
+ * rejected (neither run nor kept). A finding's report, and snafu minimize, turn a PCT
+ * schedule into the preemptions it made.
  *
  * --progress=FILE: about once a second, rewrite FILE with the executions so far, for
  * fuzz/run.sh's progress line (libFuzzer itself prints only on new coverage).
@@ -70,6 +76,7 @@ static const struct kernel_config *kernel;
 static const char *progress_file;
 static unsigned oracles; /* run_opts.oracles: 0, the default set, unless --oracles= */
 bool snafu_fuzz_all_ops; /* read by the mutator too */
+bool snafu_fuzz_pct;     /* --schedule=pct; read by the mutator too */
 static unsigned long long executions;
 
 /* Interleaving coverage (sim/icov.h): libFuzzer reads this section's counters after each
@@ -144,6 +151,16 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 					err);
 				exit(2);
 			}
+		} else if (!strcmp(a, "--schedule=pct"))
+			snafu_fuzz_pct = true;
+		else if (!strcmp(a, "--schedule=preempt"))
+			snafu_fuzz_pct = false;
+		else if (!strncmp(a, "--schedule=", 11)) {
+			fprintf(stderr,
+				"futex_mm_fuzzer: '%s': expected --schedule=preempt or "
+				"--schedule=pct\n",
+				a);
+			exit(2);
 		} else if (!strcmp(a, "--interleaving-coverage=1"))
 			icov_on = true;
 		else if (!strcmp(a, "--interleaving-coverage=0"))
@@ -164,8 +181,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		} else if (!strncmp(a, "--", 2) && a[2]) {
 			fprintf(stderr,
 				"futex_mm_fuzzer: unknown flag '%s': expected --kernel=NAME, "
-				"--ops=futex|all, --oracles=LIST, --interleaving-coverage=0|1 or "
-				"--progress=FILE (libFuzzer's flags take one dash)\n",
+				"--ops=futex|all, --oracles=LIST, --interleaving-coverage=0|1, "
+				"--schedule=preempt|pct or --progress=FILE (libFuzzer's flags "
+				"take one dash)\n",
 				a);
 			exit(2);
 		}
@@ -236,12 +254,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (int i = 0; i < p.nops; i++)
 			if (op_table[p.ops[i].kind].all_only)
 				return -1; /* not in this op set: neither run nor kept */
+	if (snafu_fuzz_pct ? p.npreempts > 0 : p.pct.on)
+		return -1; /* the other kind of schedule: neither run nor kept */
 	prog_run(&p, kernel, &quick, &r);
 	if (r.result == SIM_OK)
 		return 0;
 	/* The same input runs the same way: run it again with the trace on, for the
 	 * report's interleaving table. */
 	sim_icov_set(NULL);
+	prog_resolve_schedule(&p, kernel, oracles); /* the report shows preemptions */
 	prog_run(&p, kernel, &traced, &r);
 	fprintf(stderr, "\n");
 	prog_report(stderr, kernel);

@@ -325,6 +325,7 @@ int prog_minimize(struct program *p, const struct kernel_config *k, const char *
 	static struct program cand;
 	struct minimizer mz = {.k = k, .verdict = verdict, .oracles = oracles};
 
+	prog_resolve_schedule(p, k, oracles); /* a PCT schedule: the preemptions it made */
 	if (!same_finding(&mz, p))
 		return -1;
 	for (int round = 0; round < 32; round++) {

@@ -35,7 +35,8 @@ static struct sim_sched {
 	bool stopping;
 	uint64_t now;
 	uint64_t steps;
-	bool picked_timer; /* stream_pick()'s pick is a timer that fired */
+	bool picked_timer;               /* stream_pick()'s pick is a timer that fired */
+	uint8_t prio[SIM_MAX_TASKS + 1]; /* PCT: the priorities now */
 } S;
 
 /* for the gdb helpers (repro/snafu-gdb.py): the task table by an unambiguous name */
@@ -61,6 +62,10 @@ void sim_init(const struct sim_config *cfg)
 	sim_trace_reset();
 	if (cfg->pre_status)
 		memset(cfg->pre_status, 0, sizeof(*cfg->pre_status) * (size_t)cfg->npreempts);
+	if (cfg->pct) {
+		memcpy(S.prio, cfg->pct->prio, sizeof(S.prio));
+		*cfg->pct->nout = 0;
+	}
 }
 
 static void task_entry(void *arg)
@@ -213,6 +218,31 @@ static struct sim_task *stream_pick(const struct sim_task *t)
 	return pick;
 }
 
+/* PCT (sim.h): the priority change points at this step, then the task to switch to, if
+ * a runnable one has a higher priority than t and a preemption can name the switch. */
+static struct sim_task *pct_pick(struct sim_task *t)
+{
+	const struct sim_pct *pct = S.cfg.pct;
+	struct sim_task *best = t;
+
+	for (int j = 0; j < pct->nchange; j++)
+		if (pct->change[j] == S.steps)
+			S.prio[t->id] = (uint8_t)(j + 1);
+	if (!t->op || t->op_points > SIM_PCT_MAX_POINT || *pct->nout >= pct->max)
+		return NULL;
+	for (int i = 0; i < S.ntasks; i++) {
+		struct sim_task *u = S.tasks[i];
+		if (u->state == SIM_RUNNABLE && S.prio[u->id] > S.prio[best->id])
+			best = u;
+	}
+	if (best == t)
+		return NULL;
+	pct->out[(*pct->nout)++] = (struct sim_preempt){
+	    .task = (uint8_t)t->id, .op = t->op, .point = t->op_points, .to = (uint8_t)best->id};
+	S.picked_timer = false;
+	return best;
+}
+
 /* The run is over: where each preemption's task got to. */
 static void finish_status(void)
 {
@@ -248,7 +278,7 @@ void sim_point(const char *site)
 		sim_step_trap(S.steps, site);
 	if (S.steps > S.cfg.step_budget)
 		sim_stop(SIM_LIVELOCK);
-	if (S.cfg.npreempts && (to = stream_pick(t))) {
+	if (S.cfg.pct ? (to = pct_pick(t)) != NULL : S.cfg.npreempts && (to = stream_pick(t))) {
 		sim_trace(EV_PREEMPT, site, NULL, to->id, 0);
 		sim_last_preempt =
 		    (struct sim_decision){.step = S.steps,
