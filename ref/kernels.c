@@ -68,7 +68,8 @@ const struct kernel_config kernels[] = {
     },
     {
 	.name = "test-futex-wake-unlocked",
-	.summary = "TEST ONLY: 2.6.11 with futex_wake walking the bucket without its lock",
+	.summary =
+	    "TEST ONLY: 2.6.11 with futex_wake reading the bucket's nqueued without its lock",
 	.futex_read = FUTEX_READ_LOCKED_RETRY,
 	.mempolicy_up_read_first = true,
 	.test_only = true,

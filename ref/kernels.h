@@ -35,7 +35,8 @@ struct kernel_config {
 	/* PF_MMAP_SEM: a task holding mmap_sem is flagged; do_page_fault then takes no lock */
 	bool pf_mmap_sem;
 	/* Test-only kernels are not listed or evaluated: they break the model on purpose to
-	 * show that ThreadSanitizer notices (futex_wake without the hash-bucket lock). */
+	 * show that ThreadSanitizer notices (futex_wake reading nqueued without the bucket
+	 * lock). */
 	bool test_only;
 	bool test_futex_wake_unlocked;
 };
