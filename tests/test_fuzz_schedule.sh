@@ -3,9 +3,10 @@
 # and "PCT"): --interleaving-coverage and --schedule take 0|1 and preempt|pct and refuse
 # anything else with one line and exit 2; a PCT input (the absorbed wake-up's program and
 # a PCT schedule that finds it on 2.6.11) replays its finding, shows as the preemptions
-# it makes (which replay the same run), is rejected under --schedule=preempt, runs under --schedule=pct with a report
-# that shows preemptions, and minimizes to a case of preemptions alone that replays the
-# same finding; --schedule=pct writes PCT schedules. No executions to a finding are
+# it makes (which replay the same run), runs in the fuzzer under --schedule=pct (the
+# default) with a report that shows preemptions and not under preempt (a saved case's
+# bytes the other way round), and minimizes to a case of preemptions alone that replays
+# the same finding; --schedule=pct writes PCT schedules. No executions to a finding are
 # asserted (tests/test_schedule_search.c has the rest).
 set -uo pipefail
 bin=$1 src=$2
@@ -51,19 +52,34 @@ b=$("$snafu" replay --quiet --digest --kernel=2.6.11-rc4 "$tmp/shown.case" 2>&1 
 if grep -q '^preempt ' "$tmp/shown.case" && ! grep -q 'PCT' "$tmp/shown.case" &&
 	[ -n "$a" ] && [ "${a#* }" = "${b#* }" ]; then ok; else
 	bad "snafu show of the PCT input: '$a' vs '$b'"; cat "$tmp/shown.case"; fi
-#    the fuzzer: rejected under --schedule=preempt (the default), run under pct
+#    the fuzzer runs the kind of schedule its mutator writes: the PCT input under pct (the
+#    default), with a report that shows preemptions; not under preempt (one line says so)
 mkdir -p "$tmp/art"
 "$fz" --kernel=2.6.11 --oracles=lost-wakeup -artifact_prefix="$tmp/art/" "$tmp/pct.bin" \
-	>"$tmp/preempt.log" 2>&1
-rc=$?
-if [ $rc = 0 ] && ! grep -q DEDUP_TOKEN "$tmp/preempt.log"; then ok; else
-	bad "--schedule=preempt ran the PCT input: exit $rc"; fi
-"$fz" --kernel=2.6.11 --oracles=lost-wakeup --schedule=pct -artifact_prefix="$tmp/art/" \
-	"$tmp/pct.bin" >"$tmp/pct.log" 2>&1
+	>"$tmp/pct.log" 2>&1
 if grep -qx 'DEDUP_TOKEN: lost-wakeup--futex_wait' "$tmp/pct.log" &&
 	grep -q '^preempt 1 at op 3 point [0-9]* to 3$' "$tmp/pct.log" &&
 	! grep -q '^# schedule: PCT' "$tmp/pct.log"; then ok; else
 	bad "--schedule=pct on the PCT input: $(tail -30 "$tmp/pct.log")"; fi
+"$fz" --kernel=2.6.11 --oracles=lost-wakeup --schedule=preempt -artifact_prefix="$tmp/art/" \
+	"$tmp/pct.bin" >"$tmp/preempt.log" 2>&1
+rc=$?
+if [ $rc = 0 ] && ! grep -q DEDUP_TOKEN "$tmp/preempt.log" &&
+	grep -qx 'futex_mm_fuzzer: not running inputs with a PCT schedule under --schedule=preempt (--schedule=pct runs them)' "$tmp/preempt.log"; then
+	ok
+else bad "--schedule=preempt ran the PCT input: exit $rc"; fi
+#    and a saved case's bytes (preemptions): under preempt, not under pct
+"$snafu" show --bytes -o "$tmp/explicit.bin" "$src/repro/cases/futex-absorbed-wakeup.case"
+"$fz" --kernel=2.6.11 --oracles=lost-wakeup --schedule=preempt -artifact_prefix="$tmp/art/" \
+	"$tmp/explicit.bin" >"$tmp/explicit.log" 2>&1
+if grep -qx 'DEDUP_TOKEN: lost-wakeup--futex_wait' "$tmp/explicit.log"; then ok; else
+	bad "--schedule=preempt on the saved case's bytes: $(tail -5 "$tmp/explicit.log")"; fi
+"$fz" --kernel=2.6.11 --oracles=lost-wakeup -artifact_prefix="$tmp/art/" "$tmp/explicit.bin" \
+	>"$tmp/explicit.log" 2>&1
+if ! grep -q DEDUP_TOKEN "$tmp/explicit.log" &&
+	grep -qx 'futex_mm_fuzzer: not running inputs with preemptions under --schedule=pct (--schedule=preempt runs them)' "$tmp/explicit.log"; then
+	ok
+else bad "--schedule=pct ran the saved case's bytes"; fi
 #    minimized: preemptions alone, the same finding
 "$snafu" minimize --kernel=2.6.11 --oracles=lost-wakeup -o "$tmp/min.case" "$tmp/pct.bin" 2>"$tmp/min.err"
 out=$("$snafu" replay --quiet --kernel=2.6.11 --oracles=lost-wakeup "$tmp/min.case" 2>&1)
@@ -72,9 +88,9 @@ if grep -q '^preempt ' "$tmp/min.case" && ! grep -q 'PCT' "$tmp/min.case" &&
 	bad "minimized PCT input: $out"; cat "$tmp/min.case" "$tmp/min.err"; fi
 
 # 3. --schedule=pct writes PCT schedules. (Not: that no input with preemptions is kept.
-#    libFuzzer 14 keeps an input the target rejects (returns -1 for) when decoding it
-#    reached new code, as --ops=futex's rejected mincore inputs show; such an input is
-#    never run with its preemptions, and the mutator gives it a PCT schedule.)
+#    libFuzzer 14 keeps an input the target does not run (returns -1 for) when decoding
+#    it reached new code, as --ops=futex's mincore inputs show; such an input never runs
+#    its preemptions, and the mutator gives it a PCT schedule.)
 mkdir -p "$tmp/pc"
 "$fz" --kernel=2.6.12-jj --schedule=pct -runs=3000 -seed=1 -artifact_prefix="$tmp/art/" \
 	"$tmp/pc" >"$tmp/pc.log" 2>&1
