@@ -6,10 +6,14 @@
 # as snafu fuzz does): a seed gives the same run every time. A run that finds nothing
 # within its budget counts as the budget in the median and max (the line says how many
 # seeds found it).
-#   bench/bench_fuzz.sh [BIN_DIR] [SEEDS] [ROWS]     (./build.sh bench runs it)
+#   bench/bench_fuzz.sh [BIN_DIR] [SEEDS] [ROWS] [FUZZER FLAGS...]   (./build.sh bench runs it)
 # ROWS: a regular expression that picks rows by their first two words (default: all).
+# FUZZER FLAGS go to every run of the fuzzer (--schedule=pct, --interleaving-coverage=0:
+# docs/fuzzing.md). BENCH_STEADY=0 leaves out the steady-state rates at the end.
 set -uo pipefail
 bin=${1:-build/bin} seeds=${2:-20} pick=${3:-.}
+shift $(($# < 3 ? $# : 3))
+flags=("$@")
 root=$(cd "$(dirname "$0")/.." && pwd)
 [ -x "$bin/futex_mm_fuzzer" ] || { echo "bench_fuzz: no $bin/futex_mm_fuzzer"; exit 0; }
 tmp=$(mktemp -d)
@@ -24,7 +28,7 @@ while read -r kernel oracle budget what; do
 	for s in $(seq 1 "$seeds"); do
 		rm -rf "$tmp/c" "$tmp/a" && mkdir -p "$tmp/c" "$tmp/a"
 		t0=$(date +%s.%N)
-		$norand "$bin/futex_mm_fuzzer" --kernel="$kernel" --oracles="$oracle" -seed="$s" \
+		$norand "$bin/futex_mm_fuzzer" --kernel="$kernel" --oracles="$oracle" ${flags[@]+"${flags[@]}"} -seed="$s" \
 			-runs="$budget" -print_final_stats=1 -artifact_prefix="$tmp/a/" "$tmp/c" \
 			>"$tmp/log" 2>&1
 		t1=$(date +%s.%N)
@@ -32,7 +36,7 @@ while read -r kernel oracle budget what; do
 		tok=$(grep -o '^DEDUP_TOKEN: .*' "$tmp/log" | head -1 | cut -d' ' -f2)
 		printf '%s %s %s %s\n' "$s" "${n:-?}" "$(echo "$t1 - $t0" | bc)" "${tok:-none}" >>"$tmp/rows"
 	done
-	echo "bench_fuzz: $kernel from an empty corpus, --oracles=$oracle, $seeds seeds, at most $budget runs (seed, executions, seconds, first finding):"
+	echo "bench_fuzz: $kernel from an empty corpus, --oracles=$oracle${flags[*]+ ${flags[*]}}, $seeds seeds, at most $budget runs (seed, executions, seconds, first finding):"
 	sed 's/^/  /' "$tmp/rows"
 	found=$(awk '$4 != "none"' "$tmp/rows" | wc -l)
 	echo "bench_fuzz: executions to the $what: $(awk '{print $2}' "$tmp/rows" | median_max) ($found of $seeds seeds found it)"
@@ -46,13 +50,14 @@ done <<'ROWS'
 2.6.11 result 1000000 first wrong result
 ROWS
 
+[ "${BENCH_STEADY:-1}" = 0 ] && exit 0
 # Steady state, one process: from an empty corpus, and from the seed corpus, whose
 # seed testcase (1,024 FUTEX_WAITs) and its mutants cost milliseconds each.
 for start in empty seeds; do
 	rm -rf "$tmp/corpus" && mkdir -p "$tmp/corpus"
 	[ $start = seeds ] && cp "$root"/corpus/futex_mm_fuzzer/* "$tmp/corpus/"
 	# the deadlock oracle alone: 2.6.11's futex bugs (docs/oracles.md) would end the run
-	"$bin/futex_mm_fuzzer" --kernel=2.6.11 --oracles=deadlock -seed=1 -runs=300000 "$tmp/corpus" \
+	"$bin/futex_mm_fuzzer" --kernel=2.6.11 --oracles=deadlock ${flags[@]+"${flags[@]}"} -seed=1 -runs=300000 "$tmp/corpus" \
 		>"$tmp/steady" 2>&1
 	rate=$(grep -o 'exec/s: [0-9]*' "$tmp/steady" | tail -1 | awk '{print $2}')
 	corp=$(grep -o 'corp: [0-9]*' "$tmp/steady" | tail -1 | awk '{print $2}')

@@ -8,7 +8,13 @@
  *   5 bytes per preemption, at the end before the last byte:
  *                     [task] [op lo] [op hi] [point] [to: which other task; 0xf0 and up:
  *                     the earliest pending timer]
- *   last byte         number of preemptions (mod 16, at most what fits)
+ *   last byte         0x00-0xef: number of preemptions (mod 16, at most what fits)
+ *                     0xf0-0xff: a PCT schedule instead (sim.h's struct sim_pct) with
+ *                     (last byte & 15) priority change points, at most what fits:
+ *   PCT, before the last byte:
+ *                     [priorities: a permutation of the tasks, byte mod ntasks!]
+ *                     2 bytes per change point: [step lo] [step hi], the scheduling
+ *                     point where it comes: 1 + (step mod 12 * the ops the program runs)
  *
  * The format id is a hash of everything that gives bytes their meaning: the op table's
  * kinds, weights and argument codings (prog/ops.c), the sizes in prog/program.h and
@@ -52,9 +58,11 @@ struct kind_coding {
 };
 /* Bump when this file's coding changes in a way the op table does not show (small(),
  * the record layout, how preemptions are read). */
-#define CODEC_REVISION 2    /* 2: a preemption's to byte 0xf0..0xff is `to timer` */
+#define CODEC_REVISION 3    /* 2: a preemption's to byte 0xf0..0xff is `to timer`; 3: PCT */
 #define TO_TIMER_BYTE  0xf0 /* a preemption's to byte from here up: `to timer` */
 #define HEADER_MAGIC   0xf5 /* not text, and never a byte 0 of the form before headers */
+#define PCT_BYTE       0xf0 /* a last byte from here up: a PCT schedule */
+#define PCT_STEPS      12   /* change points fall in the first 12 points per op run */
 
 static struct kind_coding coding[OP_NKINDS];
 static uint8_t kind_table[64];
@@ -109,8 +117,9 @@ uint16_t prog_format_id(void)
 		return id;
 	init_tables();
 	uint32_t h = 2166136261u;
-	const uint32_t sizes[] = {CODEC_REVISION, OP_BYTES,     PREEMPT_BYTES, PREEMPT_MAX_POINT,
-				  PROG_MAX_TASKS, PROG_MAX_OPS, PROG_MAX_MAPS, SIM_MAX_PREEMPTS};
+	const uint32_t sizes[] = {CODEC_REVISION,   OP_BYTES,     PREEMPT_BYTES, PREEMPT_MAX_POINT,
+				  PROG_MAX_TASKS,   PROG_MAX_OPS, PROG_MAX_MAPS, SIM_MAX_PREEMPTS,
+				  PCT_CHANGE_BYTES, PCT_STEPS};
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		h = fnv(h, sizes[i]);
 	for (int i = 0; i < 64; i++)
@@ -342,6 +351,50 @@ static void encode_op(const struct op *o, int nmaps, uint8_t *r)
 	}
 }
 
+static int factorial(int n)
+{
+	return n <= 1 ? 1 : n * factorial(n - 1);
+}
+
+/* Permutation number idx (0 .. n! - 1) of the priorities base + 1 .. base + n, task by
+ * task (the Lehmer code). */
+static void nth_permutation(int idx, int n, int base, uint8_t *prio)
+{
+	uint8_t left[PROG_MAX_TASKS];
+
+	for (int i = 0; i < n; i++)
+		left[i] = (uint8_t)(base + 1 + i);
+	for (int i = 0; i < n; i++) {
+		int f = factorial(n - 1 - i), k = idx / f;
+		idx %= f;
+		prio[i] = left[k];
+		memmove(left + k, left + k + 1, (size_t)(n - 1 - i - k));
+	}
+}
+
+/* The steps change points fall among: PCT_STEPS per op the program runs. */
+static uint32_t pct_steps(const struct program *p)
+{
+	uint32_t runs = 0;
+
+	for (int i = 0; i < p->nops; i++)
+		runs += (uint32_t)op_instances(p, i);
+	return PCT_STEPS * (runs ? runs : 1);
+}
+
+static void decode_pct(const uint8_t *r, size_t nchange, struct program *p)
+{
+	uint32_t steps = pct_steps(p);
+
+	p->pct.on = true;
+	p->pct.nchange = (uint8_t)nchange;
+	nth_permutation(r[0] % factorial(p->ntasks), p->ntasks, (int)nchange, p->pct.prio);
+	for (size_t j = 0; j < nchange; j++) {
+		const uint8_t *c = r + 1 + PCT_CHANGE_BYTES * j;
+		p->pct.change[j] = 1 + (uint32_t)(c[0] | c[1] << 8) % steps;
+	}
+}
+
 int prog_decode(const uint8_t *data, size_t size, struct program *p)
 {
 	size_t end, npre = 0;
@@ -357,7 +410,20 @@ int prog_decode(const uint8_t *data, size_t size, struct program *p)
 	size -= PROG_HEADER_BYTES;
 	end = size;
 	p->ntasks = size ? 2 + data[0] % 3 : 2;
-	if (size >= 2) {
+	memset(&p->pct, 0, sizeof(p->pct));
+	size_t nchange = 0;
+	bool pct = false;
+	if (size >= 2 && data[size - 1] >= PCT_BYTE) {
+		end = size - 1;
+		pct = true;
+		nchange = data[end] & 15;
+		if (end < 2)
+			pct = false; /* no room for the priorities: no schedule */
+		else if (1 + nchange * PCT_CHANGE_BYTES > end - 1)
+			nchange = (end - 2) / PCT_CHANGE_BYTES;
+		if (pct)
+			end -= 1 + nchange * PCT_CHANGE_BYTES;
+	} else if (size >= 2) {
 		end = size - 1;
 		npre = data[end] % SIM_MAX_PREEMPTS;
 		if (npre * PREEMPT_BYTES > end - 1)
@@ -400,6 +466,8 @@ int prog_decode(const uint8_t *data, size_t size, struct program *p)
 			    ? SIM_TO_TIMER
 			    : (uint8_t)(1 + (s->task + r[4] % (p->ntasks - 1)) % p->ntasks);
 	}
+	if (pct)
+		decode_pct(data + end, nchange, p);
 	return 0;
 }
 
@@ -423,6 +491,22 @@ size_t prog_encode(const struct program *p, uint8_t *out, size_t cap)
 		out[n++] = s->to == SIM_TO_TIMER
 			       ? TO_TIMER_BYTE
 			       : (uint8_t)((s->to - s->task - 1 + 2 * p->ntasks) % p->ntasks);
+	}
+	if (p->pct.on) {
+		int idx = 0;
+		for (uint8_t prio[PROG_MAX_TASKS]; idx < factorial(p->ntasks); idx++) {
+			nth_permutation(idx, p->ntasks, p->pct.nchange, prio);
+			if (!memcmp(prio, p->pct.prio, (size_t)p->ntasks))
+				break;
+		}
+		out[n++] = (uint8_t)idx;
+		for (int j = 0; j < p->pct.nchange; j++) {
+			uint32_t step = (p->pct.change[j] - 1) % pct_steps(p);
+			out[n++] = (uint8_t)step;
+			out[n++] = (uint8_t)(step >> 8);
+		}
+		out[n++] = (uint8_t)(PCT_BYTE | p->pct.nchange);
+		return n;
 	}
 	out[n++] = (uint8_t)p->npreempts;
 	return n;

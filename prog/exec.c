@@ -215,9 +215,16 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 
 	for (int i = 0; i < p->nops; i++)
 		calls += (uint64_t)op_instances(p, i);
+	struct sim_pct pct = {.nchange = p->pct.nchange,
+			      .out = r->made,
+			      .max = SIM_MAX_PREEMPTS - 1, /* what a case may hold */
+			      .nout = &r->nmade};
+	memcpy(pct.prio + 1, p->pct.prio, sizeof(p->pct.prio));
+	memcpy(pct.change, p->pct.change, sizeof(pct.change));
 	struct sim_config cfg = {
 	    .preempts = o->no_schedule ? NULL : p->preempts,
 	    .npreempts = o->no_schedule ? 0 : p->npreempts,
+	    .pct = o->no_schedule || !p->pct.on ? NULL : &pct,
 	    .step_budget = 10000 + calls * STEPS_PER_CALL,
 	    .trace = o->trace,
 	    .no_digest = o->no_digest,
@@ -239,6 +246,7 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 	r->npreempts = cfg.npreempts;
 #endif
 	memset(r->pre, 0, sizeof(r->pre));
+	r->nmade = 0;
 	R.p = p;
 	R.loop = o->loop;
 	R.iterations = 0;
@@ -269,6 +277,8 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 	r->segv = 0;
 	r->iterations = R.iterations;
 	sim_hw_begin(); /* the tasks are gone, or hung for good: look at what they left */
+	/* interleaving coverage, if on (sim/icov.h) */
+	futex_oracles_features();
 	for (int i = 0; i < p->ntasks; i++)
 		r->segv += R.tasks[i].segv;
 	/* the oracles that judge a run that ended well (docs/oracles.md) */
@@ -301,6 +311,19 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 #endif
 	mmput(R.mm);
 	sim_hw_end();
+}
+
+void prog_resolve_schedule(struct program *p, const struct kernel_config *k, unsigned oracles)
+{
+	struct run_opts o = {.no_digest = true, .oracles = oracles};
+	static struct run_result r;
+
+	if (!p->pct.on)
+		return;
+	prog_run(p, k, &o, &r);
+	memset(&p->pct, 0, sizeof(p->pct));
+	p->npreempts = r.nmade;
+	memcpy(p->preempts, r.made, sizeof(r.made[0]) * (size_t)r.nmade);
 }
 
 void prog_unfired_why(const struct program *p, const struct run_result *r, int i, char *buf,

@@ -42,10 +42,18 @@ struct run_result {
 	 * how many did not fire; none with no_schedule */
 	int npreempts, unfired;
 	struct sim_preempt_status pre[SIM_MAX_PREEMPTS];
+	/* a PCT schedule (program.pct): the preemptions it made, which replay the run */
+	int nmade;
+	struct sim_preempt made[SIM_MAX_PREEMPTS];
 };
 
 void prog_run(const struct program *p, const struct kernel_config *k, const struct run_opts *o,
 	      struct run_result *r);
+
+/* A program with a PCT schedule: run it on k (with the oracles ORACLES, as
+ * run_opts.oracles) and put the preemptions it made in its place, so that the program
+ * runs the same with those alone. A program without one is left as it is. */
+void prog_resolve_schedule(struct program *p, const struct kernel_config *k, unsigned oracles);
 
 /* Why preemption i of p did not fire in the run r gave: "task 1's op 2 has only 23
  * points", ... (one phrase, no newline). */

@@ -319,12 +319,47 @@ static bool pass_shrink(struct minimizer *mz, struct program *p, struct program 
 	return progress;
 }
 
+/* On how many listed kernels preemption i of p does not fire. */
+static int kernels_unfired(struct minimizer *mz, const struct program *p, int i)
+{
+	struct run_opts o = {.oracles = mz->oracles};
+	struct run_result r;
+	int n = 0;
+
+	for_each_kernel (kc) {
+		mz->runs++;
+		prog_run(p, kc, &o, &r);
+		n += !r.pre[i].fired;
+	}
+	return n;
+}
+
+/* A preemption at a point its op does not reach on some listed kernel (a PCT schedule
+ * switches anywhere up to point 32) leaves that kernel without an expect line: the
+ * earliest point that keeps the finding and fires on more kernels is taken. Preemptions
+ * that fire everywhere stay where they are. */
+static void pass_portable_points(struct minimizer *mz, struct program *p, struct program *c)
+{
+	for (int i = 0; i < p->npreempts; i++) {
+		int unfired = kernels_unfired(mz, p, i);
+		for (int q = 1; unfired && q < p->preempts[i].point; q++) {
+			*c = *p;
+			c->preempts[i].point = (uint16_t)q;
+			if (same_finding(mz, c) && kernels_unfired(mz, c, i) < unfired) {
+				*p = *c;
+				break;
+			}
+		}
+	}
+}
+
 int prog_minimize(struct program *p, const struct kernel_config *k, const char *verdict,
 		  unsigned oracles)
 {
 	static struct program cand;
 	struct minimizer mz = {.k = k, .verdict = verdict, .oracles = oracles};
 
+	prog_resolve_schedule(p, k, oracles); /* a PCT schedule: the preemptions it made */
 	if (!same_finding(&mz, p))
 		return -1;
 	for (int round = 0; round < 32; round++) {
@@ -338,5 +373,6 @@ int prog_minimize(struct program *p, const struct kernel_config *k, const char *
 		if (!progress)
 			break;
 	}
+	pass_portable_points(&mz, p, &cand);
 	return mz.runs;
 }

@@ -15,6 +15,7 @@
 #define PROG_MAX_EXPECT   16
 #define OP_BYTES          8
 #define PREEMPT_BYTES     5
+#define PCT_CHANGE_BYTES  2  /* the byte form's PCT schedule: bytes per change point */
 #define PREEMPT_MAX_POINT 32 /* a preemption names a point 1..32 within an op */
 #define PROG_HEADER_BYTES 3  /* the byte form's header: magic and format id */
 #define PROG_MAX_ENCODED \
@@ -68,6 +69,17 @@ struct expectation {
 /* `expect KERNEL unfired`: the run ends ok and at least one preemption does not fire */
 #define EXPECT_UNFIRED "unfired"
 
+/* The byte form's other kind of schedule (prog/codec.c): PCT, sim.h's struct sim_pct.
+ * prog_run() runs it and reports the preemptions it made (run_result.made), which
+ * prog_resolve_schedule() puts in its place: the text form, and every saved case, has
+ * preemptions only. */
+struct prog_pct {
+	bool on;
+	uint8_t nchange;              /* d - 1 priority change points, 0..15 */
+	uint8_t prio[PROG_MAX_TASKS]; /* task i + 1's priority: nchange + 1 .. nchange + ntasks */
+	uint32_t change[SIM_MAX_PREEMPTS]; /* the scheduling point (1..) of each change */
+};
+
 struct program {
 	int ntasks;
 	int nops;
@@ -75,6 +87,7 @@ struct program {
 	int nmaps;                   /* mmap ops; the i-th defines mapping i */
 	int npreempts;
 	struct sim_preempt preempts[SIM_MAX_PREEMPTS];
+	struct prog_pct pct; /* on: this schedule, and npreempts is 0 */
 	int nexpect;
 	struct expectation expect[PROG_MAX_EXPECT];
 };

@@ -732,6 +732,15 @@ void prog_print(const struct program *p, FILE *out)
 		char line[80];
 		fprintf(out, "%s\n", prog_preempt_str(&p->preempts[i], line, sizeof(line)));
 	}
+	if (p->pct.on) { /* the byte form's PCT schedule (prog/codec.c): no text of its own */
+		fprintf(out, "# schedule: PCT, priorities");
+		for (int t = 0; t < p->ntasks; t++)
+			fprintf(out, " %d", p->pct.prio[t]);
+		fprintf(out, ", %d change point%s", p->pct.nchange, p->pct.nchange == 1 ? "" : "s");
+		for (int j = 0; j < p->pct.nchange; j++)
+			fprintf(out, "%s%u", j ? " " : " at steps ", p->pct.change[j]);
+		fprintf(out, " (snafu minimize writes the preemptions it makes)\n");
+	}
 	for (int i = 0; i < p->nexpect; i++)
 		fprintf(out, "expect %s %s\n", p->expect[i].kernel, p->expect[i].verdict);
 }

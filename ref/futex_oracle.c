@@ -28,6 +28,7 @@
 #include "futex_oracle.h"
 #include "mm.h"
 #include "report.h"
+#include "../sim/icov.h"
 
 #include <string.h>
 
@@ -62,6 +63,7 @@ struct fo_wait {
 	int woken_by; /* the wake record that woke it in this round; -1: none */
 	bool asleep;
 	struct fo_when queued_at, read_at, slept_at;
+	long ret; /* what its futex_wait returned, once it has (interleaving coverage) */
 };
 
 /* A futex_wait as one wake call saw it. */
@@ -127,6 +129,9 @@ static struct {
 	unsigned cmp_nq[SIM_MAX_TASKS + 1];
 	int cmp_queues[SIM_MAX_TASKS + 1];
 	struct fo_eagain eagain;
+	/* interleaving coverage: the last futex event, and whose */
+	uint32_t last_ev;
+	int last_task;
 } fo;
 
 /* The oracles watch the model; ThreadSanitizer is to judge the model alone. */
@@ -173,6 +178,73 @@ static struct fo_ref *woken_ref(const struct fo_wait *w)
 		if (r->woken[i].task == t && r->woken[i].serial == w->serial)
 			return &r->woken[i];
 	return NULL;
+}
+
+/* ---- interleaving coverage (sim/icov.h): the futex events as features ----
+ * Each event is a code and what it sees of the chain: the read states of the other
+ * waiters queued on its key, and whether one of them has read its val without being
+ * queued or sleeps. A feature per event and per pair of consecutive events (the same
+ * task or another), so that a schedule that orders the same events anew is new
+ * coverage. Books only: nothing here changes the run or the judgement. */
+enum fo_ev {
+	FE_QUEUED = 1,
+	FE_READ,
+	FE_ASLEEP,
+	FE_AWAKE,
+	FE_UNQUEUED,
+	FE_WAIT_END,
+	FE_WAKE_BEGIN,
+	FE_WOKEN,
+	FE_REQUEUED,
+	FE_WAKE_END,
+	FE_CMP_SAMPLE,
+	FE_CMP_EAGAIN,
+};
+
+static uint32_t chain_state(const struct futex_key *key, int self)
+{
+	uint32_t s = 0;
+
+	for (int t = 1; t <= SIM_MAX_TASKS; t++) {
+		const struct fo_wait *w = &fo.wait[t];
+		if (t == self || !w->active || !same_key(&w->key, key))
+			continue;
+		if (w->queued)
+			s |= 1u << w->read; /* bits 0-2: unread, match, mismatch */
+		else if (w->read == FO_MATCH)
+			s |= 8; /* read its val, not queued (yet, or any more) */
+		if (w->asleep)
+			s |= 16;
+	}
+	return s;
+}
+
+static uint32_t ret_class(long ret)
+{
+	return ret == 0              ? 0
+	       : ret == -EWOULDBLOCK ? 1
+	       : ret == -ETIMEDOUT   ? 2
+	       : ret == -EINTR       ? 3
+				     : 4;
+}
+
+static void feature(enum fo_ev code, uint32_t detail)
+{
+	if (!sim_icov)
+		return;
+	uint32_t ev = icov_mix((uint32_t)code, detail);
+	int t = me();
+	sim_icov_hit(ICOV_FUTEX, ev);
+	sim_icov_hit(ICOV_FUTEX, icov_mix(icov_mix(fo.last_ev, ev), t == fo.last_task));
+	fo.last_ev = ev;
+	fo.last_task = t;
+}
+
+/* the event of waiter w (the current task's futex_wait), with its chain */
+static void wait_feature(enum fo_ev code, const struct fo_wait *w, uint32_t detail)
+{
+	if (sim_icov)
+		feature(code, detail << 5 | chain_state(&w->key, me()));
 }
 
 /* The word at uaddr as the next read would find it, without a fault, a scheduling point
@@ -235,6 +307,7 @@ void fo_queued(const void *q, const void *bucket)
 		if (fo.nqueues < FO_MAX_QUEUES)
 			fo.queues[fo.nqueues++] = (struct fo_queue){
 			    .task = me(), .bucket = bucket, .uaddr = w->uaddr, .at = w->queued_at};
+		wait_feature(FE_QUEUED, w, w->read);
 	}
 	FO_END();
 }
@@ -253,6 +326,7 @@ void fo_read(uint32_t curval)
 		ref->read_at = w->read_at;
 		ref->absorbed = w->read == FO_MISMATCH;
 	}
+	wait_feature(FE_READ, w, (uint32_t)w->read | (w->woken_by >= 0) << 2 | w->queued << 3);
 	FO_END();
 }
 
@@ -262,13 +336,16 @@ void fo_asleep(void)
 	struct fo_wait *w = &fo.wait[me()];
 	w->asleep = true;
 	w->slept_at = now_at();
+	wait_feature(FE_ASLEEP, w, w->queued);
 	FO_END();
 }
 
 void fo_awake(void)
 {
 	FO_BEGIN();
-	fo.wait[me()].asleep = false;
+	struct fo_wait *w = &fo.wait[me()];
+	w->asleep = false;
+	wait_feature(FE_AWAKE, w, (uint32_t)(w->woken_by >= 0) | w->queued << 1);
 	FO_END();
 }
 
@@ -276,8 +353,10 @@ void fo_unqueued(const void *q)
 {
 	FO_BEGIN();
 	struct fo_wait *w = wait_of_q(q);
-	if (w)
+	if (w) {
 		w->queued = false;
+		wait_feature(FE_UNQUEUED, w, w->read);
+	}
 	FO_END();
 }
 
@@ -290,6 +369,9 @@ void fo_wait_end(long ret)
 		ref->returned = true;
 		ref->ret = ret;
 	}
+	wait_feature(FE_WAIT_END, w,
+		     ret_class(ret) | (uint32_t)w->read << 3 | (uint32_t)(w->woken_by >= 0) << 5);
+	w->ret = ret;
 	w->active = w->queued = w->asleep = false;
 	FO_END();
 }
@@ -307,6 +389,9 @@ void fo_wake_begin(const char *op, unsigned long uaddr, const struct futex_key *
 					   .budget = budget,
 					   .at = now_at()};
 	}
+	if (sim_icov)
+		feature(FE_WAKE_BEGIN,
+			(uint32_t)op[6] << 8 | (budget > 1) << 5 | chain_state(key, 0));
 	FO_END();
 }
 
@@ -329,6 +414,9 @@ void fo_woken(const void *q)
 								.queued_at = w->queued_at,
 								.read_at = w->read_at};
 		}
+		if (sim_icov)
+			feature(FE_WOKEN, (uint32_t)w->read | w->asleep << 2 |
+					      chain_state(&w->key, (int)(w - fo.wait)) << 3);
 	}
 	FO_END();
 }
@@ -337,8 +425,11 @@ void fo_requeued(const void *q, const struct futex_key *key2)
 {
 	FO_BEGIN();
 	struct fo_wait *w = wait_of_q(q);
-	if (w)
+	if (w) {
 		w->key = *key2;
+		if (sim_icov)
+			feature(FE_REQUEUED, (uint32_t)w->read | w->asleep << 2);
+	}
 	FO_END();
 }
 
@@ -368,6 +459,15 @@ void fo_wake_end(long ret)
 			r->missed[r->nmissed++] = (struct fo_ref){
 			    .task = t, .serial = w->serial, .curval = w->curval, .now = now};
 	}
+	if (sim_icov) {
+		uint32_t absorbed = 0;
+		for (int i = 0; i < r->nwoken; i++)
+			absorbed |= r->woken[i].absorbed;
+		feature(FE_WAKE_END,
+			(uint32_t)(r->nwoken > 0) | absorbed << 1 |
+			    (uint32_t)(r->npassed > 0) << 2 | (uint32_t)(r->nmissed > 0) << 3 |
+			    (uint32_t)(r->nwoken < r->budget) << 4 | chain_state(&r->key, 0) << 5);
+	}
 	FO_END();
 }
 
@@ -377,6 +477,8 @@ void fo_cmp_sample(const void *bucket, unsigned nqueued)
 	fo.cmp_bucket[me()] = bucket;
 	fo.cmp_nq[me()] = nqueued;
 	fo.cmp_queues[me()] = fo.nqueues;
+	if (sim_icov)
+		feature(FE_CMP_SAMPLE, nqueued > 0);
 	FO_END();
 }
 
@@ -398,6 +500,8 @@ void fo_cmp_eagain(unsigned long uaddr1, int val, uint32_t curval, unsigned now)
 					.at = now_at()};
 		e->now_ok = peek_word(uaddr1, &e->now);
 	}
+	if (sim_icov)
+		feature(FE_CMP_EAGAIN, (int)curval == val);
 	FO_END();
 }
 
@@ -577,6 +681,41 @@ static bool judge_result(void)
 	finding_printf("\nFUTEX_CMP_REQUEUE is to fail with -EAGAIN only when *uaddr1 != val; "
 		       "the word equalled val throughout the call\n");
 	return true;
+}
+
+/* The fate of waiter s of wake call r when the run ended (interleaving coverage). */
+static uint32_t fate(const struct fo_ref *s, const struct fo_wake *r)
+{
+	const struct fo_wait *w = &fo.wait[s->task];
+
+	if (w->serial != s->serial)
+		return 8; /* it returned, and waited again */
+	if (w->active)
+		return still_asleep(s, &r->key) ? 1 : w->asleep ? 2 : 3;
+	return 4 + ret_class(w->ret);
+}
+
+void futex_oracles_features(void)
+{
+	if (fo_off() || !sim_icov)
+		return;
+	for (int i = 0; i < fo.nwakes; i++) {
+		const struct fo_wake *r = &fo.wakes[i];
+		uint32_t absorbed = 0;
+		for (int a = 0; a < r->nwoken; a++) {
+			const struct fo_ref *w = &r->woken[a];
+			absorbed |= w->absorbed;
+			sim_icov_hit(ICOV_FATE,
+				     icov_mix(1, (uint32_t)w->read | w->read_after << 2 |
+						     w->absorbed << 3 | w->returned << 4 |
+						     ret_class(w->ret) << 5));
+		}
+		for (int p = 0; p < r->npassed; p++)
+			sim_icov_hit(ICOV_FATE,
+				     icov_mix(2, absorbed | fate(&r->passed[p], r) << 1));
+		for (int m = 0; m < r->nmissed; m++)
+			sim_icov_hit(ICOV_FATE, icov_mix(3, fate(&r->missed[m], r)));
+	}
 }
 
 bool futex_oracles_judge(bool lost, bool result)

@@ -58,6 +58,10 @@ void fo_cmp_sample(const void *bucket, unsigned nqueued);
  * and returns -EAGAIN. val: the caller's value. */
 void fo_cmp_eagain(unsigned long uaddr1, int val, uint32_t curval, unsigned now);
 
+/* The end of a run, whatever its verdict: count the fates of the waiters each wake call
+ * woke, passed over or missed as interleaving coverage (sim/icov.h), if it is on. */
+void futex_oracles_features(void);
+
 /* The end of a run with no other finding: report a lost wake-up (lost) or a wrong
  * result (result), the oracles asked for, into `finding`. True if there was one. */
 bool futex_oracles_judge(bool lost, bool result);

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 SIM_TLS struct sim_task *sim_cur;
-bool sim_tracing, sim_digesting;
+bool sim_tracing, sim_digesting, sim_traced;
 
 struct native_task {
 	pthread_t thread;
@@ -91,7 +91,7 @@ void sim_init(const struct sim_config *cfg)
 	N.left = false;
 	N.done = 0;
 	N.start_ns = now_ns();
-	sim_tracing = sim_digesting = false;
+	sim_tracing = sim_digesting = sim_traced = false;
 }
 
 struct sim_task *sim_spawn(struct sim_task *t, void (*fn)(struct sim_task *))

@@ -10,6 +10,7 @@
  */
 #include "sim.h"
 #include "fiber.h"
+#include "icov.h"
 #include "tsan.h"
 
 #include <signal.h>
@@ -34,7 +35,8 @@ static struct sim_sched {
 	bool stopping;
 	uint64_t now;
 	uint64_t steps;
-	bool picked_timer; /* stream_pick()'s pick is a timer that fired */
+	bool picked_timer;               /* stream_pick()'s pick is a timer that fired */
+	uint8_t prio[SIM_MAX_TASKS + 1]; /* PCT: the priorities now */
 } S;
 
 /* for the gdb helpers (repro/snafu-gdb.py): the task table by an unambiguous name */
@@ -55,10 +57,16 @@ void sim_init(const struct sim_config *cfg)
 	sim_last_switch = (struct sim_decision){0};
 	sim_tracing = cfg->trace;
 	sim_digesting = cfg->trace || !cfg->no_digest;
+	sim_traced = sim_digesting || sim_icov;
+	sim_icov_reset();
 	fiber_main();
 	sim_trace_reset();
 	if (cfg->pre_status)
 		memset(cfg->pre_status, 0, sizeof(*cfg->pre_status) * (size_t)cfg->npreempts);
+	if (cfg->pct) {
+		memcpy(S.prio, cfg->pct->prio, sizeof(S.prio));
+		*cfg->pct->nout = 0;
+	}
 }
 
 static void task_entry(void *arg)
@@ -211,6 +219,31 @@ static struct sim_task *stream_pick(const struct sim_task *t)
 	return pick;
 }
 
+/* PCT (sim.h): the priority change points at this step, then the task to switch to, if
+ * a runnable one has a higher priority than t and a preemption can name the switch. */
+static struct sim_task *pct_pick(struct sim_task *t)
+{
+	const struct sim_pct *pct = S.cfg.pct;
+	struct sim_task *best = t;
+
+	for (int j = 0; j < pct->nchange; j++)
+		if (pct->change[j] == S.steps)
+			S.prio[t->id] = (uint8_t)(j + 1);
+	if (!t->op || t->op_points > SIM_PCT_MAX_POINT || *pct->nout >= pct->max)
+		return NULL;
+	for (int i = 0; i < S.ntasks; i++) {
+		struct sim_task *u = S.tasks[i];
+		if (u->state == SIM_RUNNABLE && S.prio[u->id] > S.prio[best->id])
+			best = u;
+	}
+	if (best == t)
+		return NULL;
+	pct->out[(*pct->nout)++] = (struct sim_preempt){
+	    .task = (uint8_t)t->id, .op = t->op, .point = t->op_points, .to = (uint8_t)best->id};
+	S.picked_timer = false;
+	return best;
+}
+
 /* The run is over: where each preemption's task got to. */
 static void finish_status(void)
 {
@@ -248,7 +281,7 @@ void sim_point(const char *site)
 		sim_stop(SIM_LIVELOCK);
 	if (sim_point_hook)
 		sim_point_hook(t);
-	if (S.cfg.npreempts && (to = stream_pick(t))) {
+	if (S.cfg.pct ? (to = pct_pick(t)) != NULL : S.cfg.npreempts && (to = stream_pick(t))) {
 		sim_trace(EV_PREEMPT, site, NULL, to->id, 0);
 		sim_last_preempt =
 		    (struct sim_decision){.step = S.steps,
@@ -371,6 +404,21 @@ static struct sim_task *lowest_runnable(void)
 	return NULL;
 }
 
+/* sim_run()'s reasons for a switch, for interleaving coverage (sim/icov.h) */
+static int why_code(const char *why)
+{
+	switch (why[0]) {
+	case 'p':
+		return ICOV_WHY_PREEMPT;
+	case 'b':
+		return ICOV_WHY_BLOCKED;
+	case 'd':
+		return ICOV_WHY_DONE;
+	default:
+		return ICOV_WHY_TIMER;
+	}
+}
+
 enum sim_result sim_run(void)
 {
 	struct sim_task *t = NULL, *ran = NULL; /* ran: the task that ran last */
@@ -406,9 +454,12 @@ enum sim_result sim_run(void)
 			tsan_ignore_end();
 			return hung ? SIM_HANG : SIM_OK;
 		}
-		if (t != ran) /* the last switch, for the gdb helpers */
+		if (t != ran) { /* the last switch, for the gdb helpers */
 			sim_last_switch = (struct sim_decision){
 			    .step = S.steps, .from = ran ? ran->id : 0, .to = t->id, .why = why};
+			if (sim_icov && ran)
+				sim_icov_switch(why_code(why), ran->id, t->id);
+		}
 		ran = t;
 		sim_cur = t;
 		fiber_switch(fiber_main(), t->fiber);

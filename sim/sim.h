@@ -46,6 +46,25 @@ struct sim_preempt_status {
 	uint16_t task_ops; /* the operations the task began */
 };
 
+/* A PCT schedule (Burckhardt et al., "A Randomized Scheduler with Probabilistic
+ * Guarantees of Finding Bugs", ASPLOS 2010), in place of the preemption list: every task
+ * has a priority, and at every scheduling point the highest-priority runnable task runs;
+ * at the scheduling point numbered change[j] (sim_steps()), the task that runs drops to
+ * priority j + 1, below every initial one. A switch is made only where a preemption
+ * could name it (point 1..SIM_PCT_MAX_POINT of an op), at most `max` times; each goes to
+ * out[] as the preemption that makes it, so the same run replays from those alone. When
+ * a task blocks or ends, the lowest-numbered runnable task runs, as without a schedule,
+ * until its next scheduling point. */
+#define SIM_PCT_MAX_POINT 32
+struct sim_pct {
+	int nchange;
+	uint8_t prio[SIM_MAX_TASKS + 1]; /* by task id: above nchange, distinct */
+	uint32_t change[SIM_MAX_PREEMPTS];
+	struct sim_preempt *out; /* room for max */
+	int max;
+	int *nout;
+};
+
 struct sim_fiber;
 
 /* A spinlock word. Fibers: a spinner sleeps in the simulator until the unlock, which
@@ -112,9 +131,10 @@ struct sim_trace_ev {
 struct sim_config {
 	const struct sim_preempt *preempts;
 	int npreempts;
-	uint64_t step_budget; /* total scheduling points before a livelock finding */
-	bool trace;           /* record events for the report */
-	bool no_digest;       /* skip the trace digest (the fuzzer has no use for it) */
+	const struct sim_pct *pct; /* non-NULL: this schedule instead of the preemptions */
+	uint64_t step_budget;      /* total scheduling points before a livelock finding */
+	bool trace;                /* record events for the report */
+	bool no_digest;            /* skip the trace digest (the fuzzer has no use for it) */
 	/* raise SIGTRAP at this scheduling point (sim_steps(), 1-based), for a debugger:
 	 * snafu replay --stop-at-step=N; 0: never. The simulator only (sim/native.c
 	 * ignores it). */
@@ -206,12 +226,13 @@ int sim_ntasks(void);
 struct sim_task *sim_task(int id);
 
 /* --- trace --- */
-extern bool sim_tracing, sim_digesting;
+/* sim_traced: sim_digesting, or interleaving coverage on (sim/icov.h) */
+extern bool sim_tracing, sim_digesting, sim_traced;
 void sim_trace_record(int kind, const char *fn, const char *obj, long arg, long arg2);
 /* Inline so that the fuzzer, which keeps neither log nor digest, pays one test per event. */
 static inline void sim_trace(int kind, const char *fn, const char *obj, long arg, long arg2)
 {
-	if (sim_digesting)
+	if (sim_traced)
 		sim_trace_record(kind, fn, obj, arg, arg2);
 }
 void sim_trace_reset(void);

@@ -7,13 +7,14 @@
  * tracing on when it needs the report, which determinism makes exact.
  */
 #include "sim.h"
+#include "icov.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define TRACE_MAX (1 << 16)
 
-bool sim_tracing, sim_digesting;
+bool sim_tracing, sim_digesting, sim_traced;
 static struct sim_trace_ev *log_buf;
 static int log_n, log_dropped;
 static uint64_t digest;
@@ -64,6 +65,10 @@ void sim_trace_record(int kind, const char *fn, const char *obj, long arg, long 
 	struct sim_task *t = sim_current();
 	int id = t ? t->id : 0;
 
+	if (sim_icov)
+		sim_icov_event(id, kind, fn, obj);
+	if (!sim_digesting)
+		return;
 	digest = mix(digest, (uint64_t)id << 8 | (uint64_t)kind);
 	digest = mix(digest, str_hash(fn));
 	digest = mix(digest, (uint64_t)arg);

@@ -432,8 +432,13 @@ static int cmd_show(int argc, char **argv)
 	}
 	static struct program p;
 	load_case(in, &p);
-	if (nosched)
+	if (nosched) {
 		p.npreempts = 0;
+		p.pct.on = false;
+	}
+	/* a PCT schedule (the byte form's, docs/cases.md) has no text: the preemptions it
+	 * makes on the default kernel stand for it, so a case never depends on it */
+	prog_resolve_schedule(&p, kernel_by_name(SNAFU_DEFAULT_KERNEL), 0);
 	char tmp[4096];
 	FILE *f = out ? case_open_out(out, tmp, sizeof(tmp)) : stdout;
 	if (!f)
