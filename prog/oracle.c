@@ -7,10 +7,10 @@
 const struct oracle_info oracle_table[] = {
     {"deadlock", ORACLE_DEADLOCK, "deadlock--..., hung--...",
      "tasks asleep uninterruptibly for good when no task can run (ref/hung_task.c)"},
-    {"lost-wakeup", ORACLE_LOST_WAKEUP, "lost-wakeup--futex_wait",
-     "a futex waiter asleep at the end whose wake-up went elsewhere or nowhere "
-     "(ref/futex_oracle.c)"},
-    {"result", ORACLE_RESULT, "wrong-result--futex_cmp_requeue",
+    {"lost-wakeup", ORACLE_LOST_WAKEUP, "lost-wakeup--{absorbed,missed,slept}--futex_wait",
+     "a futex waiter asleep at the end whose wake-up went elsewhere, nowhere, or came "
+     "before it slept (ref/futex_oracle.c)"},
+    {"result", ORACLE_RESULT, "wrong-result--futex_{cmp_requeue,wake,requeue,wait}",
      "a return value the call's definition rules out (ref/futex_oracle.c)"},
     {"lockdep", ORACLE_LOCKDEP, "lockdep--...",
      "a deadlock predicted from the locks one run took, whatever the schedule "

@@ -100,6 +100,11 @@ __attribute__((noinline, noreturn)) static void futex_q_used_after_wake(const st
 		    "  wake_futex() by T%d cleared its lock_ptr at %u.%u: from then on T%d may "
 		    "return at any moment\n",
 		    q->released_by, q->released_op, q->released_point, q->owner);
+	else if (!q->lock_ptr) /* cleared, and the waker is still at it */
+		snprintf(rel, sizeof(rel),
+			 "  its lock_ptr is already NULL: from then on T%d may return at any "
+			 "moment\n",
+			 q->owner);
 	if (q->state == FQ_DEAD)
 		snprintf(ret, sizeof(ret), "  T%d's futex_wait returned at %u.%u\n", q->owner,
 			 q->returned_op, q->returned_point);
@@ -121,10 +126,12 @@ __attribute__((noinline, noreturn)) static void futex_q_used_after_wake(const st
 }
 
 /* A waker is about to touch q (wake_futex(), a requeue's move, a walk of the chain): it
- * must still be live. */
+ * must still be live, and its lock_ptr still set: a waker finds q on a chain, and every
+ * path sets lock_ptr before it queues (queue_me(), 2.6.12-jj's queue_lock()), so a NULL
+ * lock_ptr there means that q was handed back to its waiter already. */
 static inline void futex_q_touch(const struct futex_q *q, const char *fn)
 {
-	if (unlikely(q->state != FQ_LIVE))
+	if (unlikely(q->state != FQ_LIVE || !q->lock_ptr))
 		futex_q_used_after_wake(q, fn);
 }
 
@@ -261,8 +268,11 @@ static void wake_futex(struct futex_q *q)
 	futex_q_touch(q, __func__);
 	assert_chain_locked(q, __func__);
 	fo_woken(q);
+	/* every touch is checked, as KASAN would: the store to lock_ptr must come last */
+	futex_q_touch(q, __func__);
 	list_del_init(&q->list);
 	q->chain = NULL;
+	futex_q_touch(q, __func__);
 	if (q->waiter)
 		wake_up_process(q->waiter);
 	/* the model's books, before the store that hands q back to its waiter */

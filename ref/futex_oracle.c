@@ -2,13 +2,12 @@
  * the end of a run from what ref/futex.c told them (ref/futex_oracle.h). The definitions,
  * their sources and what they leave out are in docs/oracles.md; in short:
  *
- * Lost wake-up (token lost-wakeup--futex_wait). FUTEX_WAIT is taken to be atomic, as the
- * 2004-2005 LKML thread "Futex queue_me/get_user ordering" settled (Jakub Jelinek and
- * Ingo Molnar against Jamie Lokier's token-passing reading, March 2005; 2.6.12 made it
- * so): a waiter waits from the moment it reads a word equal to val, and a waiter that
- * reads another value never waits. A FUTEX_WAKE (or the wake half of a requeue) on key K
- * that may wake `budget` waiters owes its wake-ups to the waiters of K at that moment. It
- * is lost when
+ * Lost wake-up (tokens lost-wakeup--{absorbed,missed,slept}--futex_wait). FUTEX_WAIT is taken to be
+ * atomic, as the 2004-2005 LKML thread "Futex queue_me/get_user ordering" settled (Jakub Jelinek
+ * and Ingo Molnar against Jamie Lokier's token-passing reading, March 2005; 2.6.12 made it so): a
+ * waiter waits from the moment it reads a word equal to val, and a waiter that reads another value
+ * never waits. A FUTEX_WAKE (or the wake half of a requeue) on key K that may wake `budget` waiters
+ * owes its wake-ups to the waiters of K at that moment. It is lost when
  *  - absorbed: it woke a waiter W that read, in the same round of its futex_wait, a value
  *    other than its val (before or after the wake: 2.6.11 queues before it reads, so a
  *    waker can unlink W in between, and W's unqueue_me() then returns 0), while a waiter
@@ -16,14 +15,21 @@
  *  - missed: it woke fewer than its budget while a waiter S of K had read its val but had
  *    not queued yet (2.6.10-seto reads before queue_me()), and the word no longer held
  *    what S had read: it changed between S's read and the wake;
- * and in both, S is still asleep in that same futex_wait when the run ends. Nothing here
- * looks at time: only the order of the hooks' calls, the wake's budget and return value,
- * and the word's contents (peek_word()).
+ * and in both, S is still asleep in that same futex_wait when the run ends; or
+ *  - slept: it woke a waiter S that then went to sleep in that same round anyway, and S
+ *    is still asleep when the run ends (2.6.11 sleeps only while still queued).
+ * Nothing here looks at time: only the order of the hooks' calls, the wake's budget and
+ * return value, and the word's contents (peek_word()).
  *
- * Wrong result (token wrong-result--futex_cmp_requeue). FUTEX_CMP_REQUEUE returns -EAGAIN
- * only when *uaddr1 != val. 2.6.7 to 2.6.11 also return it when the bucket's nqueued
- * count moved during the call (another waiter queued), though the word equalled val:
- * the call read val, and the word still held val when it returned -EAGAIN.
+ * Wrong results (tokens wrong-result--futex_*):
+ *  - futex_cmp_requeue: FUTEX_CMP_REQUEUE returns -EAGAIN only when *uaddr1 != val. 2.6.7
+ *    to 2.6.11 also return it when the bucket's nqueued count moved during the call
+ *    (another waiter queued), though the word equalled val: the call read val, and the
+ *    word still held val when it returned -EAGAIN;
+ *  - futex_wake, futex_requeue: a wake call's return value is not what it did (FUTEX_WAKE
+ *    returns the waiters it woke; a requeue wakes the first nr_wake, moves the others and
+ *    returns both counts);
+ *  - futex_wait: a waiter that a wake call woke (and counted) returned anything but 0.
  */
 #include "futex_oracle.h"
 #include "mm.h"
@@ -90,7 +96,7 @@ struct fo_wake {
 	int budget;
 	struct fo_when at;
 	long ret;
-	int nwoken, npassed, nmissed;
+	int nwoken, nmoved, npassed, nmissed;
 	struct fo_ref woken[SIM_MAX_TASKS], passed[SIM_MAX_TASKS], missed[SIM_MAX_TASKS];
 };
 
@@ -98,6 +104,17 @@ struct fo_queue {
 	int task;
 	const void *bucket;
 	unsigned long uaddr;
+	struct fo_when at;
+};
+
+/* The first futex_wait that a wake call woke and that returned anything but 0. */
+struct fo_woken_ret {
+	bool seen;
+	int task;
+	unsigned long uaddr;
+	int val;
+	long ret;
+	int wake; /* the wake record that woke it */
 	struct fo_when at;
 };
 
@@ -129,6 +146,7 @@ static struct {
 	unsigned cmp_nq[SIM_MAX_TASKS + 1];
 	int cmp_queues[SIM_MAX_TASKS + 1];
 	struct fo_eagain eagain;
+	struct fo_woken_ret woken_ret;
 	/* interleaving coverage: the last futex event, and whose */
 	uint32_t last_ev;
 	int last_task;
@@ -368,6 +386,14 @@ void fo_wait_end(long ret)
 	if (ref) {
 		ref->returned = true;
 		ref->ret = ret;
+		if (ret != 0 && !fo.woken_ret.seen)
+			fo.woken_ret = (struct fo_woken_ret){.seen = true,
+							     .task = me(),
+							     .uaddr = w->uaddr,
+							     .val = w->val,
+							     .ret = ret,
+							     .wake = w->woken_by,
+							     .at = now_at()};
 	}
 	wait_feature(FE_WAIT_END, w,
 		     ret_class(ret) | (uint32_t)w->read << 3 | (uint32_t)(w->woken_by >= 0) << 5);
@@ -425,6 +451,8 @@ void fo_requeued(const void *q, const struct futex_key *key2)
 {
 	FO_BEGIN();
 	struct fo_wait *w = wait_of_q(q);
+	if (fo.cur)
+		fo.cur->nmoved++;
 	if (w) {
 		w->key = *key2;
 		if (sim_icov)
@@ -567,7 +595,7 @@ static void report_absorbed(const struct fo_wake *r, const struct fo_ref *w, con
 {
 	const struct task_struct *wt = task_of(w->task), *st = task_of(s->task);
 
-	finding_begin("lost wake-up in futex_wait", "lost-wakeup--futex_wait");
+	finding_begin("lost wake-up in futex_wait", "lost-wakeup--absorbed--futex_wait");
 	finding_printf(OP_POINT_NOTE);
 	sleeper_lines(s, r);
 	finding_printf("  queued at %u.%u; passed over, and still asleep when the run ended\n",
@@ -594,7 +622,7 @@ static void report_missed(const struct fo_wake *r, const struct fo_ref *s)
 {
 	const struct task_struct *st = task_of(s->task);
 
-	finding_begin("lost wake-up in futex_wait", "lost-wakeup--futex_wait");
+	finding_begin("lost wake-up in futex_wait", "lost-wakeup--missed--futex_wait");
 	finding_printf(OP_POINT_NOTE);
 	sleeper_lines(s, r);
 	finding_printf("  queued only at %u.%u, after it; still asleep when the run ended\n",
@@ -636,18 +664,66 @@ static bool find_lost(const struct fo_wake **rp, const struct fo_ref **wp, const
 	return false;
 }
 
+/* The first wake record that woke a waiter which then went to sleep anyway, and is
+ * still asleep in that futex_wait when the run ends: 2.6.11's futex_wait() sleeps only
+ * "if (likely(!list_empty(&q.list)))", after add_wait_queue(), so that a wake before
+ * the sleep is never lost ("This code thus has to rely on the futex_wake() code
+ * removing us from hash when it wakes us up"). */
+static bool find_slept(const struct fo_wake **rp, const struct fo_ref **sp)
+{
+	for (int i = 0; i < fo.nwakes; i++) {
+		const struct fo_wake *r = &fo.wakes[i];
+		for (int a = 0; a < r->nwoken; a++) {
+			const struct fo_wait *w = &fo.wait[r->woken[a].task];
+			if (w->active && w->serial == r->woken[a].serial && w->asleep &&
+			    w->woken_by == i) {
+				*rp = r;
+				*sp = &r->woken[a];
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+static void report_slept(const struct fo_wake *r, const struct fo_ref *s)
+{
+	const struct fo_wait *w = &fo.wait[s->task];
+	struct task_struct *t = task_of(s->task);
+
+	finding_begin("lost wake-up in futex_wait", "lost-wakeup--slept--futex_wait");
+	finding_printf(OP_POINT_NOTE);
+	finding_printf("%s (pid %d) state %s, in %s, asleep in futex_wait(0x%lx, val %d) since "
+		       "%u.%u\n",
+		       t->comm, t->pid, state_of(t), t->syscall ? t->syscall : "user mode",
+		       w->uaddr, w->val, w->slept_at.op, w->slept_at.point);
+	finding_printf("  queued at %u.%u; woken by the %s below (%s, %u.%u) before it went to "
+		       "sleep; still asleep when the run ended\n",
+		       w->queued_at.op, w->queued_at.point, r->op, task_of(r->task)->comm, r->at.op,
+		       r->at.point);
+	wake_line(r);
+	finding_printf("\nthe wake-up reached %s before it slept: off the chain and woken while it "
+		       "was still running, it then went to sleep with nobody left to wake it\n",
+		       t->comm);
+}
+
 static bool judge_lost(void)
 {
 	const struct fo_wake *r;
 	const struct fo_ref *w, *s;
 
-	if (!find_lost(&r, &w, &s))
-		return false;
-	if (w)
-		report_absorbed(r, w, s);
-	else
-		report_missed(r, s);
-	return true;
+	if (find_lost(&r, &w, &s)) {
+		if (w)
+			report_absorbed(r, w, s);
+		else
+			report_missed(r, s);
+		return true;
+	}
+	if (find_slept(&r, &s)) {
+		report_slept(r, s);
+		return true;
+	}
+	return false;
 }
 
 /* FUTEX_CMP_REQUEUE's -EAGAIN from the nqueued test with the word equal to val: when it
@@ -657,12 +733,79 @@ static bool eagain_wrong(const struct fo_eagain *e)
 	return e->seen && (int)e->curval == e->val && e->now_ok && (int)e->now == e->val;
 }
 
+/* A wake call whose return value is not what it did (kernel/futex.c, 2.6.11): FUTEX_WAKE
+ * returns the waiters it woke, at most max(nr, 1); futex_requeue() wakes the first
+ * nr_wake it finds, moves the ones after them, and returns woken + moved. */
+static bool count_wrong(const struct fo_wake *r)
+{
+	int may = r->budget > 0 ? r->budget : 0;
+
+	if (r->ret < 0)
+		return r->nwoken || r->nmoved;
+	return r->nwoken + r->nmoved != r->ret || r->nwoken > may || (r->nmoved && r->nwoken < may);
+}
+
+static const struct fo_wake *find_count_wrong(void)
+{
+	for (int i = 0; i < fo.nwakes; i++)
+		if (count_wrong(&fo.wakes[i]))
+			return &fo.wakes[i];
+	return NULL;
+}
+
+static void report_count(const struct fo_wake *r)
+{
+	bool wake = !strcmp(r->op, "FUTEX_WAKE");
+
+	finding_begin(wake ? "wrong result from FUTEX_WAKE" : "wrong result from futex_requeue",
+		      wake ? "wrong-result--futex_wake" : "wrong-result--futex_requeue");
+	finding_printf(OP_POINT_NOTE);
+	wake_line(r);
+	if (!wake)
+		finding_printf("  and moved %d to the second futex\n", r->nmoved);
+	if (wake)
+		finding_printf("\nFUTEX_WAKE returns the number of waiters it woke: it returned "
+			       "%ld and woke %d\n",
+			       r->ret, r->nwoken);
+	else
+		finding_printf("\n%s wakes the first %d waiters it finds, then moves the rest, and "
+			       "returns how many it woke and moved: it returned %ld, woke %d and "
+			       "moved %d\n",
+			       r->op, r->budget > 0 ? r->budget : 0, r->ret, r->nwoken, r->nmoved);
+}
+
+static void report_woken_ret(const struct fo_woken_ret *e)
+{
+	struct task_struct *t = task_of(e->task);
+
+	finding_begin("wrong result from FUTEX_WAIT", "wrong-result--futex_wait");
+	finding_printf(OP_POINT_NOTE);
+	finding_printf("%s (pid %d) futex_wait(0x%lx, val %d) returned %ld at %u.%u\n", t->comm,
+		       t->pid, e->uaddr, e->val, e->ret, e->at.op, e->at.point);
+	if (e->wake >= 0 && e->wake < fo.nwakes)
+		wake_line(&fo.wakes[e->wake]);
+	finding_printf("\na waiter that a wake call took off the chain and counted was woken: "
+		       "its futex_wait returns 0 (2.6.11 futex_wait(): \"If we were woken (and "
+		       "unqueued), we succeeded, whatever.\"), or the waker's count is a "
+		       "wake-up nobody received\n");
+}
+
 static bool judge_result(void)
 {
 	const struct fo_eagain *e = &fo.eagain;
 
-	if (!eagain_wrong(e))
+	if (!eagain_wrong(e)) {
+		const struct fo_wake *r = find_count_wrong();
+		if (r) {
+			report_count(r);
+			return true;
+		}
+		if (fo.woken_ret.seen) {
+			report_woken_ret(&fo.woken_ret);
+			return true;
+		}
 		return false;
+	}
 	struct task_struct *t = task_of(e->task);
 	finding_begin("wrong result from FUTEX_CMP_REQUEUE", "wrong-result--futex_cmp_requeue");
 	finding_printf(OP_POINT_NOTE);

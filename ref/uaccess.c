@@ -9,6 +9,7 @@
 #include "uaccess.h"
 #include "mm.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static bool access_ok(unsigned long addr, unsigned long size)
@@ -16,11 +17,30 @@ static bool access_ok(unsigned long addr, unsigned long size)
 	return addr <= TASK_SIZE && size <= TASK_SIZE - addr;
 }
 
+/* A store through a PTE that maps the ZERO_PAGE. The kernel never maps it writable
+ * (2.6.11 mm/memory.c: do_anonymous_page() maps it with pte_wrprotect(), do_wp_page()
+ * copies it: "if (old_page == ZERO_PAGE(address))"), so the store would write the one
+ * page every untouched anonymous page of every process reads: memory corruption, and
+ * one process's data in all the others. A checker, like the held-lock assertions
+ * (docs/assertions.md): it needs no schedule, only a store that gets there. */
+static void zero_page_store(unsigned long uaddr, const char *access)
+{
+	char token[64];
+
+	snprintf(token, sizeof(token), "zero-page-write--%s", access);
+	kernel_bug("BUG: store into the ZERO_PAGE", token,
+		   "%s to 0x%lx went through a writable PTE that maps the ZERO_PAGE: every "
+		   "untouched anonymous page now reads what it wrote",
+		   access, uaddr);
+}
+
 /* Copy n bytes between kernel buffer buf and user address uaddr. Returns the number of
- * bytes NOT copied (0 on success), like __copy_to_user(). */
-static unsigned long mmu_copy(unsigned long uaddr, void *buf, unsigned long n, bool write,
+ * bytes NOT copied (0 on success), like __copy_to_user(). access names a store for the
+ * ZERO_PAGE check (NULL for a read). */
+static unsigned long mmu_copy(unsigned long uaddr, void *buf, unsigned long n, const char *access,
 			      bool user_mode)
 {
+	bool write = access != NULL;
 	struct mm_struct *mm = current->mm;
 	unsigned char *p = buf;
 
@@ -50,6 +70,10 @@ static unsigned long mmu_copy(unsigned long uaddr, void *buf, unsigned long n, b
 		/* the MMU sets the young bit, under no lock: hardware, not the kernel (2.6.11
 		 * mm/rmap.c, page_referenced_one(), clears it with ptep_clear_flush_young()) */
 		pte->flags |= _PAGE_ACCESSED;
+		if (write && pte->page == ZERO_PAGE(uaddr)) {
+			sim_spin_unlock(&mm->page_table_lock.raw);
+			zero_page_store(uaddr, access);
+		}
 		unsigned char *mem = pte->page->data + (uaddr & ~PAGE_MASK);
 		sim_hw_begin();
 		if (write)
@@ -70,7 +94,7 @@ int get_user_u32(uint32_t *val, unsigned long uaddr, const char *caller)
 	sched_point("get_user");
 	might_fault("get_user", caller);
 	sim_trace(EV_UACCESS, "get_user", NULL, (long)uaddr, 0);
-	if (!access_ok(uaddr, 4) || mmu_copy(uaddr, val, 4, false, false)) {
+	if (!access_ok(uaddr, 4) || mmu_copy(uaddr, val, 4, NULL, false)) {
 		*val = 0;
 		return -EFAULT;
 	}
@@ -82,7 +106,7 @@ int put_user_u32(uint32_t val, unsigned long uaddr, const char *caller)
 	sched_point("put_user");
 	might_fault("put_user", caller);
 	sim_trace(EV_UACCESS, "put_user", NULL, (long)uaddr, 0);
-	if (!access_ok(uaddr, 4) || mmu_copy(uaddr, &val, 4, true, false))
+	if (!access_ok(uaddr, 4) || mmu_copy(uaddr, &val, 4, "put_user", false))
 		return -EFAULT;
 	return 0;
 }
@@ -95,7 +119,7 @@ unsigned long _copy_to_user(unsigned long to, const void *from, unsigned long n,
 	sim_trace(EV_UACCESS, "copy_to_user", NULL, (long)to, (long)n);
 	if (!access_ok(to, n))
 		return n;
-	return mmu_copy(to, (void *)from, n, true, false);
+	return mmu_copy(to, (void *)from, n, "copy_to_user", false);
 }
 
 /* arch/i386/lib/usercopy.c: zero user memory, faulting like any user write. */
@@ -112,7 +136,7 @@ unsigned long _clear_user(unsigned long to, unsigned long n, const char *caller)
 		return n;
 	for (unsigned long done = 0; done < n && !left; done += PAGE_SIZE) {
 		unsigned long chunk = n - done < PAGE_SIZE ? n - done : PAGE_SIZE;
-		left = mmu_copy(to + done, (void *)zeros, chunk, true, false);
+		left = mmu_copy(to + done, (void *)zeros, chunk, "clear_user", false);
 		if (left)
 			left += n - done - chunk;
 	}
@@ -125,7 +149,7 @@ unsigned long __copy_from_user_inatomic(void *to, unsigned long from, unsigned l
 {
 	sched_point("__copy_from_user_inatomic");
 	sim_trace(EV_UACCESS, "__copy_from_user_inatomic", NULL, (long)from, (long)n);
-	return mmu_copy(from, to, n, false, false);
+	return mmu_copy(from, to, n, NULL, false);
 }
 
 int user_load(unsigned long uaddr, uint32_t *val)
@@ -133,12 +157,12 @@ int user_load(unsigned long uaddr, uint32_t *val)
 	sched_point("user load");
 	sim_trace(EV_USER, "load", NULL, (long)uaddr, 0);
 	*val = 0;
-	return mmu_copy(uaddr, val, 4, false, true) ? -EFAULT : 0;
+	return mmu_copy(uaddr, val, 4, NULL, true) ? -EFAULT : 0;
 }
 
 int user_store(unsigned long uaddr, uint32_t val)
 {
 	sched_point("user store");
 	sim_trace(EV_USER, "store", NULL, (long)uaddr, (long)val);
-	return mmu_copy(uaddr, &val, 4, true, true) ? -EFAULT : 0;
+	return mmu_copy(uaddr, &val, 4, "user_store", true) ? -EFAULT : 0;
 }

@@ -357,6 +357,70 @@ static void test_use_after_wake(void)
 	      "body:\n%s", finding.body);
 }
 
+/* A waker that cleared lock_ptr and then touches q: the store is the hand-back, so the
+ * next touch is the finding, with no schedule and whatever the books say (the planted
+ * bug bench/mutants/wake-futex-lock-ptr-first.mutant). */
+static void clearing_waker(void)
+{
+	find_buckets();
+	q = futex_test_first_waiter(addr);
+	spin_lock(bucket[0]);
+	futex_test_set_lock_ptr(q, NULL);
+	futex_test_wake(q);
+	spin_unlock(bucket[0]);
+}
+
+static void test_lock_ptr_cleared(void)
+{
+	task_fn fns[] = {waiter, clearing_waker};
+
+	for_each_kernel (k) {
+		kcfg = k;
+		check_finding(run(2, fns), "use-after-wake--futex_q--wake_futex",
+			      "wake_futex() of a futex_q whose lock_ptr is NULL");
+		CHECK(!strcmp(finding.title, "BUG: futex_q used after wake_futex() released it") &&
+			  strstr(finding.body, "its lock_ptr is already NULL: from then on T1 may "
+					       "return at any moment"),
+		      "[%s] title '%s', body:\n%s", k->name, finding.title, finding.body);
+	}
+}
+
+/* --- the ZERO_PAGE is never written --- */
+
+static bool zero_page_writable; /* the planted bug: a read-only ZERO_PAGE PTE made RW */
+
+static void zero_page_body(void)
+{
+	uint32_t v = 1;
+
+	addr = (unsigned long)sys_mmap2(0, P, RW, MAP_PRIVATE);
+	CHECK_EQ(user_load(addr, &v), 0, "the read");
+	CHECK_EQ(v, 0, "an untouched page reads 0");
+	pte_t *pte = pte_offset(current->mm, addr);
+	CHECK(pte && pte->page == ZERO_PAGE(addr) && !(pte->flags & _PAGE_RW),
+	      "the read maps the ZERO_PAGE read-only");
+	if (zero_page_writable && pte)
+		pte->flags |= _PAGE_RW;
+	user_store(addr, 7);
+}
+
+static void test_zero_page(void)
+{
+	task_fn fns[] = {zero_page_body};
+
+	for_each_kernel (k) {
+		kcfg = k;
+		zero_page_writable = false;
+		check_ok(run(1, fns), "a store after a read: do_wp_page() copies the ZERO_PAGE");
+		zero_page_writable = true;
+		check_finding(run(1, fns), "zero-page-write--user_store",
+			      "a store through a writable PTE of the ZERO_PAGE");
+		CHECK(!strcmp(finding.title, "BUG: store into the ZERO_PAGE"), "[%s] title '%s'",
+		      k->name, finding.title);
+	}
+	zero_page_writable = false;
+}
+
 /* --- lockdep's circular rule on the instances of one class --- */
 
 static void a_then_b(void)
@@ -492,6 +556,8 @@ int main(void)
 	test_page_table_lock();
 	test_bucket_lock();
 	test_use_after_wake();
+	test_lock_ptr_cleared();
+	test_zero_page();
 	test_instance_order();
 	return harness_exit();
 }

@@ -737,7 +737,7 @@ check "--version: snafu VERSION" grep -qx "snafu [0-9][0-9.]*" "$tmp/out"
 abs=$src/repro/cases/futex-absorbed-wakeup.case
 run "$snafu" replay --quiet --kernel=2.6.11 "$abs"
 check "replay, default oracles: the lost wake-up (exit $rc)" \
-	grep -qx "$abs \[2.6.11\]: lost-wakeup--futex_wait" "$tmp/out"
+	grep -qx "$abs \[2.6.11\]: lost-wakeup--absorbed--futex_wait" "$tmp/out"
 run "$snafu" replay --quiet --kernel=2.6.11 --oracles=deadlock,result "$abs"
 check "replay --oracles=deadlock,result: ok, exit 0 (got $rc)" test "$rc" = 0
 check "replay --oracles=deadlock,result: ok" grep -qx "$abs \[2.6.11\]: ok" "$tmp/out"
@@ -752,10 +752,10 @@ for bad_list in nope "" deadlock,nope lost_wakeup; do
 done
 run "$snafu" minimize --kernel=2.6.11 --oracles=lost-wakeup -o "$tmp/ten/lw.case" "$abs"
 check "minimize --oracles=lost-wakeup: exit 0 (got $rc)" test "$rc" = 0
-check "minimize --oracles=lost-wakeup: the token kept" grep -qx "# lost-wakeup--futex_wait" "$tmp/ten/lw.case"
+check "minimize --oracles=lost-wakeup: the token kept" grep -qx "# lost-wakeup--absorbed--futex_wait" "$tmp/ten/lw.case"
 check "minimize --oracles=lost-wakeup: the replay line names them" \
 	grep -q "^# replay: build/bin/snafu replay --kernel=2.6.11 --oracles=lost-wakeup " "$tmp/ten/lw.case"
-check "minimize --oracles=lost-wakeup: expect 2.6.11" grep -qx "expect 2.6.11 lost-wakeup--futex_wait" "$tmp/ten/lw.case"
+check "minimize --oracles=lost-wakeup: expect 2.6.11" grep -qx "expect 2.6.11 lost-wakeup--absorbed--futex_wait" "$tmp/ten/lw.case"
 run "$snafu" minimize --kernel=2.6.11 -o "$tmp/ten/lw2.case" "$abs"
 check "minimize, default oracles: no --oracles on the replay line" \
 	grep -q "^# replay: build/bin/snafu replay --kernel=2.6.11 $tmp/ten/lw2.case" "$tmp/ten/lw2.case"

@@ -88,7 +88,7 @@ done
 "$snafu" explore --all-kernels "$cases/futex-absorbed-wakeup.case" >"$tmp/b" 2>&1
 check "two runs, one output" cmp -s "$tmp/a" "$tmp/b"
 check "--all-kernels: one line per kernel" test "$(wc -l <"$tmp/a")" = "$("$snafu" kernels | wc -l)"
-check "the absorbed wake-up on 2.6.11 with 2 preemptions" grep -qE "\[2\.6\.11\]: found lost-wakeup--futex_wait with 2 preemptions after $n schedules" "$tmp/a"
+check "the absorbed wake-up on 2.6.11 with 2 preemptions" grep -qE "\[2\.6\.11\]: found lost-wakeup--absorbed--futex_wait with 2 preemptions after $n schedules" "$tmp/a"
 check "none on 2.6.12-jj within 2" grep -qE "\[2\.6\.12-jj\]: no finding within 2 preemptions" "$tmp/a"
 
 # 6. Bounds, budgets and oracles.

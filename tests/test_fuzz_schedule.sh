@@ -43,7 +43,7 @@ grep -v '^preempt\|^expect' "$src/repro/cases/futex-absorbed-wakeup.case" >"$tmp
 n=$(($(wc -c <"$tmp/prog.bin") - 1))
 { head -c "$n" "$tmp/prog.bin"; printf '\x04\x16\x00\x1d\x00\xf2'; } >"$tmp/pct.bin"
 out=$("$snafu" replay --quiet --kernel=2.6.11 --oracles=lost-wakeup "$tmp/pct.bin" 2>&1)
-if [ "$out" = "$tmp/pct.bin [2.6.11]: lost-wakeup--futex_wait" ]; then ok; else
+if [ "$out" = "$tmp/pct.bin [2.6.11]: lost-wakeup--absorbed--futex_wait" ]; then ok; else
 	bad "replay of the PCT input: $out"; fi
 #    snafu show: the preemptions it makes on the default kernel, which replay the same run
 "$snafu" show "$tmp/pct.bin" >"$tmp/shown.case"
@@ -57,7 +57,7 @@ if grep -q '^preempt ' "$tmp/shown.case" && ! grep -q 'PCT' "$tmp/shown.case" &&
 mkdir -p "$tmp/art"
 "$fz" --kernel=2.6.11 --oracles=lost-wakeup -artifact_prefix="$tmp/art/" "$tmp/pct.bin" \
 	>"$tmp/pct.log" 2>&1
-if grep -qx 'DEDUP_TOKEN: lost-wakeup--futex_wait' "$tmp/pct.log" &&
+if grep -qx 'DEDUP_TOKEN: lost-wakeup--absorbed--futex_wait' "$tmp/pct.log" &&
 	grep -q '^preempt 1 at op 3 point [0-9]* to 3$' "$tmp/pct.log" &&
 	! grep -q '^# schedule: PCT' "$tmp/pct.log"; then ok; else
 	bad "--schedule=pct on the PCT input: $(tail -30 "$tmp/pct.log")"; fi
@@ -72,7 +72,7 @@ else bad "--schedule=preempt ran the PCT input: exit $rc"; fi
 "$snafu" show --bytes -o "$tmp/explicit.bin" "$src/repro/cases/futex-absorbed-wakeup.case"
 "$fz" --kernel=2.6.11 --oracles=lost-wakeup --schedule=preempt -artifact_prefix="$tmp/art/" \
 	"$tmp/explicit.bin" >"$tmp/explicit.log" 2>&1
-if grep -qx 'DEDUP_TOKEN: lost-wakeup--futex_wait' "$tmp/explicit.log"; then ok; else
+if grep -qx 'DEDUP_TOKEN: lost-wakeup--absorbed--futex_wait' "$tmp/explicit.log"; then ok; else
 	bad "--schedule=preempt on the saved case's bytes: $(tail -5 "$tmp/explicit.log")"; fi
 "$fz" --kernel=2.6.11 --oracles=lost-wakeup -artifact_prefix="$tmp/art/" "$tmp/explicit.bin" \
 	>"$tmp/explicit.log" 2>&1
@@ -84,7 +84,7 @@ else bad "--schedule=pct ran the saved case's bytes"; fi
 "$snafu" minimize --kernel=2.6.11 --oracles=lost-wakeup -o "$tmp/min.case" "$tmp/pct.bin" 2>"$tmp/min.err"
 out=$("$snafu" replay --quiet --kernel=2.6.11 --oracles=lost-wakeup "$tmp/min.case" 2>&1)
 if grep -q '^preempt ' "$tmp/min.case" && ! grep -q 'PCT' "$tmp/min.case" &&
-	[ "$out" = "$tmp/min.case [2.6.11]: lost-wakeup--futex_wait" ]; then ok; else
+	[ "$out" = "$tmp/min.case [2.6.11]: lost-wakeup--absorbed--futex_wait" ]; then ok; else
 	bad "minimized PCT input: $out"; cat "$tmp/min.case" "$tmp/min.err"; fi
 
 # 3. --schedule=pct writes PCT schedules. (Not: that no input with preemptions is kept.

@@ -15,8 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LOST  "lost-wakeup--futex_wait"
-#define WRONG "wrong-result--futex_cmp_requeue"
+#define LOST   "lost-wakeup--absorbed--futex_wait"
+#define MISSED "lost-wakeup--missed--futex_wait"
+#define WRONG  "wrong-result--futex_cmp_requeue"
 
 static const char absorbed[] = "task 1\n"
 			       "  mmap futex pages=1 prot=rw shared\n"
@@ -113,7 +114,7 @@ static void test_lost(const char *text, bool want_missed)
 	for_each_kernel (k) {
 		const char *kn = k->name;
 		run_with(text, kn, ORACLES_DEFAULT & ~ORACLE_LOCKDEP, &r);
-		bool lost = !strcmp(r.verdict, LOST);
+		bool lost = !strcmp(r.verdict, want_missed ? MISSED : LOST);
 		CHECK(futex_oracle_lost(&v) == lost, "[%s] a view %s a verdict %s", kn,
 		      lost ? "without" : "with", r.verdict);
 		CHECK(!futex_oracle_wrong_result(&e), "[%s] a wrong result", kn);

@@ -209,13 +209,13 @@ seto=repro/cases/futex-seto-missed-wakeup.case
 eagain=repro/cases/cmp-requeue-spurious-eagain.case
 ldcase=repro/cases/lockdep-futex-wait.case
 last() { "$snafu" replay --quiet --digest --kernel="$1" "$2" | sed -n 's/.* steps \([0-9]*\) runs.*/\1/p'; }
-newf absorbed 2.6.11 $absorbed lost-wakeup--futex_wait "$(step_at 2.6.11 $absorbed 1 3.5)" \
+newf absorbed 2.6.11 $absorbed lost-wakeup--absorbed--futex_wait "$(step_at 2.6.11 $absorbed 1 3.5)" \
 	"where T1's FUTEX_WAKE \(op 3\.5\) spent the wake-up on T3 and passed over T2; judged when the run was over, after step $(last 2.6.11 $absorbed)" \
 	'fo_wake_end if fo\.cur == &fo\.wakes\[0\]' snafu-futex
 has "$tmp/absorbed.out" "absorbed: finish closes the wake's books" "^  \(gdb\) finish "
 has "$tmp/absorbed.out" "absorbed: the sleeper's backtrace" "^  \(gdb\) snafu-bt 2 "
 has "$tmp/absorbed.out" "absorbed: then the judgement" "^  \(gdb\) break finding_begin\$"
-newf seto 2.6.10-seto $seto lost-wakeup--futex_wait "$(step_at 2.6.10-seto $seto 2 2.5)" \
+newf seto 2.6.10-seto $seto lost-wakeup--missed--futex_wait "$(step_at 2.6.10-seto $seto 2 2.5)" \
 	"where T2's FUTEX_WAKE \(op 2\.5\) found nobody: T1 had read its val at 3\.5 and queued only at 3\.6;" \
 	'fo_wake_end if fo\.cur == &fo\.wakes\[0\]' snafu-futex
 newf eagain 2.6.11 $eagain wrong-result--futex_cmp_requeue "$(step_at 2.6.11 $eagain 1 3.7)" \
@@ -343,7 +343,7 @@ has "$g" "snafu-futex: whom it woke" "^     woke T3: read 0, not its val 1, at 1
 has "$g" "snafu-futex: whom it passed over" "^     passed over T2, waiting \(read its val, queued\): still asleep in that futex_wait\$"
 has "$g" "snafu-futex: lost so far, at the wake" "^     => a lost wake-up so far \(absorbed"
 has "$g" "snafu-bt 2: the sleeper in futex_wait" "^#[0-9]+ .* in futex_wait \("
-has "$g" "the judgement" "^Breakpoint [0-9]+, finding_begin \(.*\"lost-wakeup--futex_wait\""
+has "$g" "the judgement" "^Breakpoint [0-9]+, finding_begin \(.*\"lost-wakeup--absorbed--futex_wait\""
 has "$g" "snafu-futex at the judgement: lost" "^     => a lost wake-up \(absorbed: the wake-up went to a waiter that never waited, T2 sleeps on\)\$"
 has "$g" "snafu-futex at the judgement: T3 returned 0" "absorbed, it never waited; its futex_wait returned 0\$"
 

@@ -105,7 +105,7 @@ static void test_icov_sees_schedule(void)
 	sim_icov_set(map_b);
 	run(&p, "2.6.11", &r);
 	sim_icov_set(NULL);
-	CHECK(!strcmp(r.verdict, "lost-wakeup--futex_wait"), "absorbed case: %s", r.verdict);
+	CHECK(!strcmp(r.verdict, "lost-wakeup--absorbed--futex_wait"), "absorbed case: %s", r.verdict);
 	int added = 0;
 	for (int i = 0; i < ICOV_SIZE; i++)
 		added += map_b[i] && !map_a[i];
@@ -191,7 +191,7 @@ static void test_pct_minimizes(void)
 	for (i = 0; i < 200000; i++) {
 		random_pct(absorbed, 2, &p);
 		run(&p, "2.6.11", &r);
-		if (!strcmp(r.verdict, "lost-wakeup--futex_wait"))
+		if (!strcmp(r.verdict, "lost-wakeup--absorbed--futex_wait"))
 			break;
 	}
 	CHECK(i < 200000, "no PCT schedule with two change points finds the absorbed wake-up");
@@ -207,7 +207,7 @@ static void test_pct_minimizes(void)
 	fclose(f);
 	parse(text, &back);
 	run(&back, "2.6.11", &r);
-	CHECK(!strcmp(r.verdict, "lost-wakeup--futex_wait") && r.unfired == 0,
+	CHECK(!strcmp(r.verdict, "lost-wakeup--absorbed--futex_wait") && r.unfired == 0,
 	      "the minimized case replays %s (%d unfired):\n%s", r.verdict, r.unfired, text);
 }
 

@@ -106,7 +106,7 @@ check "absorbed.json: the spent wake-up and the passed-over sleeper" python3 - "
 import json, sys
 ev = json.load(open(sys.argv[1]))["traceEvents"]
 g = [e for e in ev if e.get("s") == "g"][0]
-assert g["args"]["token"] == "lost-wakeup--futex_wait", g["args"]["token"]
+assert g["args"]["token"] == "lost-wakeup--absorbed--futex_wait", g["args"]["token"]
 f = g["args"]["facts"]
 assert f["kind"] == "lost-wakeup" and f["how"] == "absorbed", f
 w = f["wake"]

@@ -454,7 +454,7 @@ static void plan_finding(struct plan *p)
 		p->helper = "snafu-lockdep      lockdep's report: the acquisition, the held lock "
 			    "and where it was taken";
 		p->bt_task = ld->task;
-	} else if (p->r.result == SIM_ORACLE && !strcmp(p->r.verdict, "lost-wakeup--futex_wait") &&
+	} else if (p->r.result == SIM_ORACLE && !strncmp(p->r.verdict, "lost-wakeup--", 13) &&
 		   futex_oracle_lost(&v) &&
 		   (s = step_of(v.wake.task, v.wake.op, v.wake.point, p->r.steps))) {
 		p->at = s;

@@ -294,7 +294,7 @@ static void mark_finding(struct timeline *m, const struct run_result *r)
 	k->kind = MARK_NONE;
 	k->wake = k->spent = k->spent_read = k->spent_queued = k->sleeper_read = k->sleeper_queued =
 	    k->sleeper_slept = k->eagain_at = k->call_span = k->acquire = k->held_span = -1;
-	if (r->result == SIM_ORACLE && !strcmp(r->verdict, "lost-wakeup--futex_wait") &&
+	if (r->result == SIM_ORACLE && !strncmp(r->verdict, "lost-wakeup--", 13) &&
 	    futex_oracle_lost(&k->lost)) {
 		const struct fo_lost_view *v = &k->lost;
 		k->kind = MARK_LOST_WAKEUP;

@@ -44,7 +44,7 @@ struct flow {
  * trace, or not recorded). */
 enum mark_kind {
 	MARK_NONE,
-	MARK_LOST_WAKEUP,  /* lost-wakeup--futex_wait: absorbed or missed (lost.missed) */
+	MARK_LOST_WAKEUP,  /* lost-wakeup--absorbed/missed--futex_wait (lost.missed) */
 	MARK_WRONG_RESULT, /* wrong-result--futex_cmp_requeue */
 	MARK_LOCKDEP,      /* lockdep--...: the report's acquisition and the held lock */
 };

@@ -204,6 +204,9 @@ run_fuzz() {
 			k=$((k + 1))
 			continue
 		fi
+		# the minimized case that kills it, for bench/mutants/NAME.case
+		mkdir -p "$work/cases"
+		cp "$found/$kernel/$sig.case" "$work/cases/$name.case" 2>/dev/null
 		echo "$sig $total $k ${known[*]:-}"
 		return
 	done
