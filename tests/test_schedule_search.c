@@ -105,7 +105,8 @@ static void test_icov_sees_schedule(void)
 	sim_icov_set(map_b);
 	run(&p, "2.6.11", &r);
 	sim_icov_set(NULL);
-	CHECK(!strcmp(r.verdict, "lost-wakeup--absorbed--futex_wait"), "absorbed case: %s", r.verdict);
+	CHECK(!strcmp(r.verdict, "lost-wakeup--absorbed--futex_wait"), "absorbed case: %s",
+	      r.verdict);
 	int added = 0;
 	for (int i = 0; i < ICOV_SIZE; i++)
 		added += map_b[i] && !map_a[i];
