@@ -54,16 +54,26 @@ static struct futex_hash_bucket futex_queues[1 << FUTEX_HASHBITS];
 static struct futex_q futex_q_stack[SIM_MAX_TASKS + 1][FUTEX_Q_RING];
 static unsigned futex_q_next[SIM_MAX_TASKS + 1];
 
+/* The buckets hash_futex() handed out since the last futex_init(): only those need
+ * their initial state back (all of them the first time). A bit set with an atomic OR:
+ * on real threads (snafu stress) tasks hash at once. */
+static uint64_t futex_queues_used[(1 << FUTEX_HASHBITS) / 64];
+static bool futex_queues_ready;
+
 void futex_init(void)
 {
 	fo_reset();
 	for (int i = 0; i < (1 << FUTEX_HASHBITS); i++) {
+		if (futex_queues_ready && !(futex_queues_used[i / 64] >> (i % 64) & 1))
+			continue;
 		spin_lock_init(&futex_queues[i].lock, "&bh->lock");
 		futex_queues[i].lock.array = "futex_queues"; /* for lockdep's instance reports */
 		futex_queues[i].lock.index = i;
 		futex_queues[i].nqueued = 0;
 		INIT_LIST_HEAD(&futex_queues[i].chain);
 	}
+	memset(futex_queues_used, 0, sizeof(futex_queues_used));
+	futex_queues_ready = true;
 	memset(futex_q_next, 0, sizeof(futex_q_next));
 }
 
@@ -190,9 +200,11 @@ static uint32_t jhash2(const uint32_t *k, uint32_t length, uint32_t initval)
 static struct futex_hash_bucket *hash_futex(const struct futex_key *key)
 {
 	uint32_t k[2] = {(uint32_t)key->word, (uint32_t)key->ptr};
-	uint32_t hash = jhash2(k, 2, (uint32_t)key->offset);
+	uint32_t hash = jhash2(k, 2, (uint32_t)key->offset) & ((1 << FUTEX_HASHBITS) - 1);
 
-	return &futex_queues[hash & ((1 << FUTEX_HASHBITS) - 1)];
+	__atomic_fetch_or(&futex_queues_used[hash / 64], (uint64_t)1 << (hash % 64),
+			  __ATOMIC_RELAXED);
+	return &futex_queues[hash];
 }
 
 static bool match_futex(const struct futex_key *a, const struct futex_key *b)

@@ -36,6 +36,7 @@
 #include "report.h"
 #include "../sim/icov.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #ifdef SNAFU_NATIVE
@@ -132,13 +133,11 @@ struct fo_eagain {
 	struct fo_when at;
 };
 
-static struct {
+static struct fo_books {
 	unsigned serials;
 	struct fo_wait wait[SIM_MAX_TASKS + 1];
-	struct fo_wake wakes[FO_MAX_WAKES];
 	int nwakes;
 	struct fo_wake *cur; /* the wake call walking a bucket now (under its lock) */
-	struct fo_queue queues[FO_MAX_QUEUES];
 	int nqueues;
 	/* FUTEX_CMP_REQUEUE: the bucket each task sampled, and how many queue_me() calls
 	 * had been logged then */
@@ -150,6 +149,10 @@ static struct {
 	/* interleaving coverage: the last futex event, and whose */
 	uint32_t last_ev;
 	int last_task;
+	/* last: used up to nwakes and nqueues, each record written whole when it is made,
+	 * so that a run resets only what comes before them (wakes[] is 100 KB) */
+	struct fo_wake wakes[FO_MAX_WAKES];
+	struct fo_queue queues[FO_MAX_QUEUES];
 } fo;
 
 /* The oracles watch the model; ThreadSanitizer is to judge the model alone. */
@@ -291,7 +294,7 @@ static bool peek_word(unsigned long uaddr, uint32_t *val)
 
 void fo_reset(void)
 {
-	memset(&fo, 0, sizeof(fo));
+	memset(&fo, 0, offsetof(struct fo_books, wakes));
 }
 
 void fo_wait_begin(unsigned long uaddr, int val)

@@ -129,5 +129,37 @@ bad_usage "a missing CASE" "$tmp/missing.case"
 grep -q "missing.case" "$tmp/err"
 check "a missing CASE: the line names the file" test $? = 0
 
+# 8. snafu evaluate --explore: every program on every kernel (here two and one), a line
+#    each and a table; the same output whatever the number of processes
+eagain=$cases/cmp-requeue-spurious-eagain.case
+run "$snafu" evaluate --explore --kernel=2.6.11 --jobs=2 "$lwn" "$eagain"
+check "evaluate --explore: exit 0 (got $rc)" test "$rc" = 0
+check "evaluate --explore: the LWN program holds on 2.6.11" \
+	grep -qE "^explore: .*lockdep-futex-wait.case \[2\.6\.11\]: no finding within 2 preemptions: [0-9]+ schedules explored, [0-9]+ pruned$" "$tmp/out"
+check "evaluate --explore: the spurious -EAGAIN found" \
+	grep -qE "^explore: .*cmp-requeue-spurious-eagain.case \[2\.6\.11\]: found wrong-result--futex_cmp_requeue with 1 preemption after [0-9]+ schedules" "$tmp/out"
+check "evaluate --explore: the table row" \
+	grep -qE "^2\.6\.11 +2 +1 +0 +1 +[0-9]+ +[0-9]+  wrong-result--futex_cmp_requeue \(cmp-requeue-spurious-eagain\)$" "$tmp/out"
+cp "$tmp/out" "$tmp/two"
+run "$snafu" evaluate --explore --kernel=2.6.11 --jobs=1 "$lwn" "$eagain"
+sed 1d "$tmp/two" >"$tmp/two.b"
+sed 1d "$tmp/out" >"$tmp/one.b"
+check "evaluate --explore: --jobs=1 prints the same" cmp -s "$tmp/two.b" "$tmp/one.b"
+run "$snafu" evaluate --explore=1 --max-schedules=5 --markdown --kernel=2.6.11 "$lwn"
+check "evaluate --explore=1 --max-schedules=5: cut" \
+	grep -qF '| `2.6.11` | 1 | 0 | 1 | 0 | 5 | 5 | - |' "$tmp/out"
+ev_bad() { # ev_bad DESCRIPTION ARGS...
+	local what=$1
+	shift
+	run "$snafu" evaluate "$@"
+	check "evaluate $what: exit 2 (got $rc)" test "$rc" = 2
+	check "evaluate $what: one line on stderr" test "$(wc -l <"$tmp/err")" = 1
+	check "evaluate $what: nothing on stdout" test ! -s "$tmp/out"
+}
+ev_bad "--explore=16" --explore=16 "$lwn"
+ev_bad "--explore --jobs=0" --explore --jobs=0 "$lwn"
+ev_bad "--explore --bogus" --explore --bogus "$lwn"
+ev_bad "--explore, a missing CASE" --explore "$tmp/missing.case"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

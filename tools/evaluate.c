@@ -19,9 +19,11 @@
  */
 #include "evaluate.h"
 
+#include "explore.h"
 #include "fuzzdrv.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* A row: the kernel, then per oracle (each run alone, --oracles=NAME) its first finding
  * and the executions it took, or "none in N"; a lockdep prediction says whether snafu
@@ -68,5 +70,9 @@ static const struct fuzz_plan plan = {
 
 int cmd_evaluate(int argc, char **argv)
 {
+	/* --explore: schedules searched, not sampled (tools/explore.c) */
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--explore") || !strncmp(argv[i], "--explore=", 10))
+			return explore_evaluate(argc, argv);
 	return fuzz_drive(&plan, argc, argv).errors ? 1 : 0;
 }

@@ -30,9 +30,12 @@
 #include "casefile.h"
 #include "cli.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define MAX_K (SIM_MAX_PREEMPTS - 1) /* what the text form holds */
 
@@ -64,6 +67,11 @@ int cmd_explore(int argc, char **argv)
 	fprintf(stderr, "snafu explore: expected the simulator's build (snafu): snafu-native runs "
 			"real threads, which follow no schedule\n");
 	return 2;
+}
+
+int explore_evaluate(int argc, char **argv)
+{
+	return cmd_explore(argc, argv);
 }
 #else
 /* ---- what the hook sees at every scheduling point ---- */
@@ -945,5 +953,284 @@ int cmd_explore(int argc, char **argv)
 	if (strcmp(out, "-"))
 		fprintf(msg, "explore: minimized case: %s\n", out);
 	return 1;
+}
+
+/* ---- snafu evaluate --explore: every saved program on every listed kernel ---- */
+
+/* What one search of one program on one kernel gave (a worker's record). */
+struct eval_res {
+	int prog, kern;
+	bool found, cut;
+	int npreempts;
+	struct sim_preempt pre[MAX_K + 1]; /* the finding's schedule */
+	long long explored, pruned;
+	char verdict[160];
+};
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The saved cases: SNAFU_SOURCE_DIR/repro/cases/\*.case, sorted. */
+static int saved_cases(char ***out)
+{
+#ifdef SNAFU_SOURCE_DIR
+	const char *dir = SNAFU_SOURCE_DIR "/repro/cases";
+#else
+	const char *dir = "repro/cases";
+#endif
+	DIR *d = opendir(dir);
+	char **v = NULL, cwd[4096];
+	int n = 0;
+
+	if (!getcwd(cwd, sizeof(cwd)))
+		cwd[0] = 0;
+	if (!d) {
+		fprintf(stderr, "snafu evaluate --explore: %s: %s (give the cases)\n", dir,
+			strerror(errno));
+		exit(2);
+	}
+	for (struct dirent *e; (e = readdir(d));) {
+		size_t len = strlen(e->d_name);
+		if (len < 6 || strcmp(e->d_name + len - 5, ".case"))
+			continue;
+		v = realloc(v, (size_t)(n + 1) * sizeof(*v));
+		char *path = malloc(strlen(dir) + len + 2);
+		if (!v || !path)
+			abort();
+		sprintf(path, "%s/%s", dir, e->d_name);
+		size_t c = strlen(cwd);
+		if (c > 1 && !strncmp(path, cwd, c) && path[c] == '/') /* repro/cases/X.case */
+			memmove(path, path + c + 1, strlen(path + c + 1) + 1);
+		v[n++] = path;
+	}
+	closedir(d);
+	qsort(v, (size_t)n, sizeof(*v), by_name);
+	*out = v;
+	return n;
+}
+
+/* A case's file name without its directory and ".case". */
+static const char *short_name(const char *path)
+{
+	static char buf[8][128];
+	static int next;
+	const char *slash = strrchr(path, '/');
+	char *b = buf[next++ % 8];
+
+	snprintf(b, sizeof(buf[0]), "%s", slash ? slash + 1 : path);
+	size_t n = strlen(b);
+	if (n > 5 && !strcmp(b + n - 5, ".case"))
+		b[n - 5] = 0;
+	return b;
+}
+
+/* The table: per kernel, how many programs held within K, were cut or gave a finding,
+ * the schedules behind it, and the findings. */
+static void eval_table(const struct eval_res *res, int nres, char **cases, int ncases,
+		       const struct kernel_config **ks, int nk, int K, long long max, bool md)
+{
+	if (md)
+		printf("\n| kernel | programs | no finding within %d | cut at %lld schedules | "
+		       "with a finding | schedules | pruned | findings |\n|---|--:|--:|--:|--:|"
+		       "--:|--:|---|\n",
+		       K, max);
+	else
+		printf("\n%-18s %8s %8s %6s %8s %10s %8s  %s\n", "kernel", "programs", "held",
+		       "cut", "findings", "schedules", "pruned", "what (program: signature)");
+	for (int ki = 0; ki < nk; ki++) {
+		int held = 0, cut = 0, found = 0;
+		long long explored = 0, pruned = 0;
+		char what[4096] = "";
+		size_t w = 0;
+		for (int i = 0; i < nres; i++) {
+			const struct eval_res *r = &res[i];
+			if (r->kern != ki)
+				continue;
+			explored += r->explored;
+			pruned += r->pruned;
+			found += r->found;
+			cut += !r->found && r->cut;
+			held += !r->found && !r->cut;
+		}
+		/* the findings by signature, each with its programs: "SIG (a, b); SIG2 (c)" */
+		for (int i = 0; i < nres && w < sizeof(what); i++) {
+			const struct eval_res *r = &res[i], *e;
+			if (r->kern != ki || !r->found)
+				continue;
+			for (e = res; e < r; e++)
+				if (e->kern == ki && e->found && !strcmp(e->verdict, r->verdict))
+					break;
+			if (e < r)
+				continue; /* listed with the first program that gave it */
+			w += (size_t)snprintf(what + w, sizeof(what) - w, "%s%s (", w ? "; " : "",
+					      r->verdict);
+			for (e = r; e < res + nres && w < sizeof(what); e++)
+				if (e->kern == ki && e->found && !strcmp(e->verdict, r->verdict))
+					w += (size_t)snprintf(what + w, sizeof(what) - w, "%s%s",
+							      e == r ? "" : ", ",
+							      short_name(cases[e->prog]));
+			if (w < sizeof(what))
+				w += (size_t)snprintf(what + w, sizeof(what) - w, ")");
+		}
+		if (md)
+			printf("| `%s` | %d | %d | %d | %d | %lld | %lld | %s |\n", ks[ki]->name,
+			       ncases, held, cut, found, explored, pruned, w ? what : "-");
+		else
+			printf("%-18s %8d %8d %6d %8d %10lld %8lld  %s\n", ks[ki]->name, ncases,
+			       held, cut, found, explored, pruned, w ? what : "-");
+	}
+}
+
+int explore_evaluate(int argc, char **argv)
+{
+	static struct search s;
+	const struct kernel_config *one = NULL;
+	const struct kernel_config *ks[64];
+	char **cases = NULL;
+	int ncases = 0, nk = 0;
+	long jobs = sysconf(_SC_NPROCESSORS_ONLN);
+	bool md = false;
+
+	s.K = EXPLORE_DEFAULT_PREEMPTIONS;
+	s.nshards = 1;
+	s.reduce = true;
+	s.max = 5000;
+	s.oracles = ORACLE_DEADLOCK | ORACLE_LOST_WAKEUP | ORACLE_RESULT;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--explore"))
+			continue;
+		if (!strncmp(a, "--explore=", 10))
+			s.K = (int)num_opt(a, 10, 0, MAX_K, "--explore=K with K in 0..15", i + 1);
+		else if (!strncmp(a, "--kernel=", 9))
+			one = kernel_arg(a + 9);
+		else if (!strncmp(a, "--oracles=", 10))
+			s.oracles = oracles_arg(a, a + 10, i + 1);
+		else if (!strncmp(a, "--max-schedules=", 16))
+			s.max = num_opt(a, 16, 1, 1000000000000LL,
+					"--max-schedules=M with M in 1..1000000000000", i + 1);
+		else if (!strncmp(a, "--jobs=", 7))
+			jobs = (long)num_opt(a, 7, 1, 1024, "--jobs=J with J in 1..1024", i + 1);
+		else if (!strcmp(a, "--markdown"))
+			md = true;
+		else if (a[0] == '-')
+			die_usage(
+			    "--explore[=K], --kernel=NAME, --oracles=LIST, --max-schedules=M, "
+			    "--jobs=J, --markdown or a CASE",
+			    a, i + 1);
+		else {
+			cases = realloc(cases, (size_t)(ncases + 1) * sizeof(*cases));
+			if (!cases)
+				abort();
+			cases[ncases++] = argv[i];
+		}
+	}
+	bool own_cases = !ncases;
+	if (own_cases)
+		ncases = saved_cases(&cases);
+	if (s.oracles & ORACLE_LOCKDEP)
+		s.reduce = false;
+	if (one)
+		ks[nk++] = one;
+	else
+		for_each_kernel (k)
+			ks[nk++] = k;
+	/* every case parses before any search starts (exit 2 on the first that does not) */
+	static struct program *progs;
+	progs = calloc((size_t)ncases, sizeof(*progs));
+	if (!progs)
+		abort();
+	for (int c = 0; c < ncases; c++) {
+		load_case(cases[c], &progs[c]);
+		progs[c].npreempts = 0;
+	}
+	int npairs = ncases * nk;
+	if (jobs > npairs)
+		jobs = npairs;
+	if (jobs < 1)
+		jobs = 1;
+	printf("explore: %d %s x %d %s, at most %d %s, at most %lld %s each, %ld %s\n", ncases,
+	       plural(ncases, "program", "programs"), nk, plural(nk, "kernel", "kernels"), s.K,
+	       plural(s.K, "preemption", "preemptions"), s.max,
+	       plural(s.max, "schedule", "schedules"), jobs, plural(jobs, "process", "processes"));
+	fflush(stdout);
+
+	/* the workers: worker j takes the pairs j, j + J, ... and writes its records to a
+	 * file of its own; the lines and the table come from them, in order */
+	FILE *rec[1024];
+	pid_t pid[1024];
+	for (long j = 0; j < jobs; j++) {
+		rec[j] = tmpfile();
+		if (!rec[j]) {
+			fprintf(stderr, "snafu evaluate --explore: tmpfile: %s\n", strerror(errno));
+			return 2;
+		}
+		pid[j] = fork();
+		if (pid[j] < 0) {
+			fprintf(stderr, "snafu evaluate --explore: fork: %s\n", strerror(errno));
+			return 2;
+		}
+		if (pid[j])
+			continue;
+		for (int i = (int)j; i < npairs; i += (int)jobs) {
+			struct eval_res r = {.prog = i / nk, .kern = i % nk};
+			s.p = &progs[r.prog];
+			s.k = ks[r.kern];
+			search(&s);
+			r.found = s.found;
+			r.cut = s.budget_hit;
+			r.npreempts = s.found ? found_prog.npreempts : 0;
+			memcpy(r.pre, found_prog.preempts, sizeof(r.pre[0]) * (size_t)r.npreempts);
+			r.explored = s.explored;
+			r.pruned = s.pruned;
+			snprintf(r.verdict, sizeof(r.verdict), "%s", s.found ? s.verdict : "ok");
+			fwrite(&r, sizeof(r), 1, rec[j]);
+		}
+		fflush(rec[j]);
+		_exit(0);
+	}
+	int failed = 0;
+	for (long j = 0; j < jobs; j++) {
+		int st;
+		if (waitpid(pid[j], &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+			fprintf(stderr, "snafu evaluate --explore: worker %ld failed (status %d)\n",
+				j + 1, st);
+			failed = 1;
+		}
+	}
+	struct eval_res *res = calloc((size_t)npairs, sizeof(*res));
+	if (!res)
+		abort();
+	int nres = 0;
+	for (long j = 0; j < jobs; j++) {
+		rewind(rec[j]);
+		struct eval_res r;
+		while (fread(&r, sizeof(r), 1, rec[j]) == 1 && nres < npairs)
+			res[r.prog * nk + r.kern] = r, nres++;
+		fclose(rec[j]);
+	}
+	for (int i = 0; i < npairs; i++) {
+		struct search t = {.K = s.K, .max = s.max, .nshards = 1};
+		const struct eval_res *r = &res[i];
+		t.k = ks[r->kern];
+		t.found = r->found;
+		t.budget_hit = r->cut;
+		t.explored = r->explored;
+		t.pruned = r->pruned;
+		snprintf(t.verdict, sizeof(t.verdict), "%s", r->verdict);
+		found_prog.npreempts = r->npreempts;
+		memcpy(found_prog.preempts, r->pre, sizeof(r->pre[0]) * (size_t)r->npreempts);
+		say(stdout, &t, case_name(cases[r->prog]), "");
+	}
+	eval_table(res, npairs, cases, ncases, ks, nk, s.K, s.max, md);
+	free(res);
+	free(progs);
+	if (own_cases)
+		for (int c = 0; c < ncases; c++)
+			free(cases[c]);
+	free(cases);
+	return failed || nres != npairs ? 1 : 0;
 }
 #endif

@@ -11,4 +11,7 @@ extern const char explore_help[];
 extern const char *const explore_value_opts[];
 int cmd_explore(int argc, char **argv);
 
+/* snafu evaluate --explore (tools/evaluate.c hands it the command line). */
+int explore_evaluate(int argc, char **argv);
+
 #endif

@@ -45,8 +45,9 @@ static const char *const show_values[] = {"-o", NULL};
 static const char *const stress_values[] = {"--kernel", "--threads", "--seconds",
 					    "--seed",   "--hang-ms", NULL};
 static const char *const ops_values[] = {"--dict", NULL};
-static const char *const evaluate_values[] = {"--runs", "--jobs",    "--ops", "--seed",
-					      "--out",  "--oracles", NULL};
+static const char *const evaluate_values[] = {"--runs",   "--jobs",          "--ops",
+					      "--seed",   "--out",           "--oracles",
+					      "--kernel", "--max-schedules", NULL};
 
 static const struct cli_command commands[] = {
     {"kernels", cmd_kernels, false, no_values,
@@ -119,6 +120,17 @@ static const struct cli_command commands[] = {
      "      --seed=S            libFuzzer's seed, 1..4294967295 (default 1)\n"
      "      --out=DIR           corpora, logs, artifacts, cases (default: evaluate/ beside\n"
      "                          snafu's directory, build/evaluate for build/bin/snafu)\n"
+     "      --markdown          print the table as GitHub markdown\n"
+     "  evaluate --explore[=K] [OPTIONS] [CASE...]\n"
+     "                          snafu explore on every saved program (default: the cases\n"
+     "                          of repro/cases) and every listed kernel, at most K\n"
+     "                          preemptions (default 2): a line each, then a table per\n"
+     "                          kernel; exit 0 when it ran\n"
+     "      --kernel=NAME       one kernel instead of every listed one\n"
+     "      --oracles=LIST      as for snafu explore (default: deadlock, lost-wakeup, result)\n"
+     "      --max-schedules=M   per program and kernel (default 5000; a search cut there\n"
+     "                          is counted apart)\n"
+     "      --jobs=J            processes (default: the online CPUs)\n"
      "      --markdown          print the table as GitHub markdown\n"},
 };
 #define NCOMMANDS ((int)(sizeof(commands) / sizeof(commands[0])))
