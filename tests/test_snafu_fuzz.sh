@@ -163,6 +163,18 @@ check "2.6.11: the report" grep -qx "DEDUP_TOKEN: $sig" "${c%.case}.report"
 run "$snafu" fuzz --kernel=2.6.11 --oracles=deadlock,lost-wakeup --seed=1 --runs=10 --out="$tmp/out6" \
 	--found="$tmp/found6"
 check "--oracles in the command line" grep -q "^command: .* --oracles=deadlock,lost-wakeup" "$tmp/out"
+#     the search's kind (docs/fuzzing.md) goes to the fuzzer and onto the command line
+run "$snafu" fuzz --kernel=2.6.11 --schedule=preempt --interleaving-coverage=0 --seed=1 --runs=10 \
+	--out="$tmp/out7" --found="$tmp/found7"
+check "--schedule, --interleaving-coverage to the fuzzer" \
+	grep -q -- "^fuzz: each runs .* --schedule=preempt --interleaving-coverage=0 " "$tmp/err"
+check "--schedule, --interleaving-coverage in the command line" \
+	grep -q "^command: .* --schedule=preempt --interleaving-coverage=0 " "$tmp/out"
+run "$snafu" fuzz --schedule=random --runs=10 --out="$tmp/out7"
+check "--schedule=random: exit 2 (got $rc)" test "$rc" = 2
+check "--schedule=random: one line" test "$(wc -l <"$tmp/err")" = 1
+run "$snafu" evaluate --interleaving-coverage=2 --runs=10 --out="$tmp/out7"
+check "evaluate --interleaving-coverage=2: exit 2 (got $rc)" test "$rc" = 2
 
 # 5. A sanitizer report (a bug planted in the fuzzer, fuzz/planted.c): sorted by its
 #    DEDUP_TOKEN, saved with the fuzzer's report, not minimized.

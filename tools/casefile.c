@@ -124,6 +124,8 @@ int case_write_minimized_note(struct program *p, const struct kernel_config *k, 
 	 * them; the header names the finding as ORACLES found it */
 	struct run_opts quiet = {0}, traced = {.trace = true, .oracles = oracles};
 	struct run_result r;
+	/* a PCT schedule counts as the preemptions it makes (prog_minimize() works on them) */
+	prog_resolve_schedule(p, k, oracles);
 	int before_ops = p->nops, before_pre = p->npreempts;
 	int runs = prog_minimize(p, k, verdict, oracles);
 

@@ -57,7 +57,8 @@ static const struct fuzz_plan plan = {
     .right = -1,
     .row = row,
     .name = "evaluate",
-    .opts = FUZZ_RUNS | FUZZ_JOBS | FUZZ_OPS | FUZZ_SEED | FUZZ_OUT | FUZZ_MARKDOWN | FUZZ_ORACLES,
+    .opts = FUZZ_RUNS | FUZZ_JOBS | FUZZ_OPS | FUZZ_SEED | FUZZ_OUT | FUZZ_MARKDOWN | FUZZ_ORACLES |
+	    FUZZ_SEARCH,
     .runs = 1000000,
     .seed = 1,
     .ops = "all",

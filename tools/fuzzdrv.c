@@ -115,7 +115,8 @@ struct fuzz_run {
 	long jobs;
 	bool fork, fresh, merge, markdown;
 	const char *ops;
-	const char *oracles; /* --oracles=LIST as given; NULL: the default set */
+	const char *oracles;         /* --oracles=LIST as given; NULL: the default set */
+	const char *schedule, *icov; /* --schedule=, --interleaving-coverage=; NULL: the fuzzer's */
 	unsigned long long seed;
 	const char *kernel_args[64]; /* --kernel values; none: the plan's default */
 	int nkernel_args;
@@ -520,6 +521,8 @@ enum {
 	D_FUZZER,
 	D_MARKDOWN,
 	D_ORACLES,
+	D_SCHEDULE,
+	D_ICOV,
 	D_COUNT
 };
 static const struct {
@@ -544,6 +547,8 @@ static const struct {
     [D_FUZZER] = {FUZZ_FUZZER, "--fuzzer=", "--fuzzer=PATH"},
     [D_MARKDOWN] = {FUZZ_MARKDOWN, "--markdown", "--markdown"},
     [D_ORACLES] = {FUZZ_ORACLES, "--oracles=", "--oracles=LIST"},
+    [D_SCHEDULE] = {FUZZ_SEARCH, "--schedule=", "--schedule=pct|preempt"},
+    [D_ICOV] = {FUZZ_SEARCH, "--interleaving-coverage=", "--interleaving-coverage=0|1"},
 };
 
 /* A decimal number in lo..hi, digits only, or one line naming WHAT, exit 2. */
@@ -670,6 +675,16 @@ static void parse(struct fuzz_run *r, int argc, char **argv)
 		case D_ORACLES:
 			oracles_arg(a, v, argn); /* one line and exit 2 when it names none */
 			r->oracles = v;
+			break;
+		case D_SCHEDULE: /* the kind of schedule the mutator writes (docs/fuzzing.md) */
+			if (strcmp(v, "pct") && strcmp(v, "preempt"))
+				die_usage("--schedule=pct or --schedule=preempt", a, argn);
+			r->schedule = v;
+			break;
+		case D_ICOV:
+			if (strcmp(v, "0") && strcmp(v, "1"))
+				die_usage("--interleaving-coverage=0 or 1", a, argn);
+			r->icov = v;
 			break;
 		default:
 			if (!(p->opts & FUZZ_LIBFUZZER) || a[0] != '-' || a[1] < 'a' ||
@@ -933,6 +948,10 @@ static void fuzzer_args(const struct fuzz_run *r, const char *fuzzer, const stru
 	arg(a, "--ops=%s", r->ops);
 	if (job_oracles(r, j))
 		arg(a, "--oracles=%s", job_oracles(r, j));
+	if (r->schedule)
+		arg(a, "--schedule=%s", r->schedule);
+	if (r->icov)
+		arg(a, "--interleaving-coverage=%s", r->icov);
 	if (r->p->progress && !r->fork) /* fork mode's workers would each write it */
 		arg(a, "--progress=%s/progress", j->dir);
 	if (r->runs)
@@ -1727,6 +1746,10 @@ static void command_line(const struct fuzz_run *r, char *buf, size_t len)
 	appendf(buf, len, " --jobs=%ld%s --ops=%s", r->jobs, r->fork ? " --fork" : "", r->ops);
 	if (r->oracles)
 		appendf(buf, len, " --oracles=%s", r->oracles);
+	if (r->schedule)
+		appendf(buf, len, " --schedule=%s", r->schedule);
+	if (r->icov)
+		appendf(buf, len, " --interleaving-coverage=%s", r->icov);
 	if (r->seed)
 		appendf(buf, len, " --seed=%llu", r->seed);
 	if ((o & FUZZ_FRESH) && r->fresh)
@@ -1906,9 +1929,21 @@ static void fuzz_row(const struct fuzz_job *j, int n, char c[FUZZ_CELLS][FUZZ_PA
 		code[i] = false;
 }
 
-const char *const fuzz_value_opts[] = {
-    "--kernel", "--runs",  "--seconds", "--jobs",       "--ops",    "--oracles", "--seed",
-    "--out",    "--found", "--known",   "--merge-into", "--fuzzer", NULL};
+const char *const fuzz_value_opts[] = {"--kernel",
+				       "--runs",
+				       "--seconds",
+				       "--jobs",
+				       "--ops",
+				       "--oracles",
+				       "--seed",
+				       "--out",
+				       "--found",
+				       "--known",
+				       "--merge-into",
+				       "--fuzzer",
+				       "--schedule",
+				       "--interleaving-coverage",
+				       NULL};
 
 const char fuzz_help[] =
     "  fuzz [OPTIONS] [libFuzzer flags -NAME=VALUE]\n"
@@ -1933,6 +1968,8 @@ const char fuzz_help[] =
     "                          result, lockdep, comma-separated (default: all four);\n"
     "                          passed to the fuzzer, snafu replay and snafu minimize;\n"
     "                          snafu confirm runs on each new lockdep prediction\n"
+    "      --schedule=pct|preempt  the kind of schedule the fuzzer writes (default pct)\n"
+    "      --interleaving-coverage=0|1  feedback on what the schedule did (default 1)\n"
     "      --seed=S            libFuzzer's seed, 1..4294967295 (default: libFuzzer's pick)\n"
     "      --fresh             start from an empty corpus (default: OUT/KERNEL/corpus\n"
     "                          grows from run to run)\n"
@@ -1954,7 +1991,7 @@ static const struct fuzz_plan fuzz_plan = {
     .name = "fuzz",
     .opts = FUZZ_KERNEL | FUZZ_RUNS | FUZZ_SECONDS | FUZZ_JOBS | FUZZ_FORK | FUZZ_OPS | FUZZ_SEED |
 	    FUZZ_FRESH | FUZZ_OUT | FUZZ_FOUND | FUZZ_KNOWN | FUZZ_MERGE | FUZZ_FUZZER |
-	    FUZZ_MARKDOWN | FUZZ_LIBFUZZER | FUZZ_ORACLES,
+	    FUZZ_MARKDOWN | FUZZ_LIBFUZZER | FUZZ_ORACLES | FUZZ_SEARCH,
     .ops = "futex",
     .progress = true,
     .judge = true,

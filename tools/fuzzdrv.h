@@ -32,6 +32,7 @@ enum {
 	FUZZ_MARKDOWN = 1u << 13,
 	FUZZ_LIBFUZZER = 1u << 14, /* libFuzzer's own -NAME=VALUE flags */
 	FUZZ_ORACLES = 1u << 15,   /* --oracles=LIST, to the fuzzer, replay and minimize */
+	FUZZ_SEARCH = 1u << 16,    /* --schedule=pct|preempt, --interleaving-coverage=0|1 */
 };
 
 /* One signature found on one kernel. */

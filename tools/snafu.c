@@ -45,9 +45,10 @@ static const char *const show_values[] = {"-o", NULL};
 static const char *const stress_values[] = {"--kernel", "--threads", "--seconds",
 					    "--seed",   "--hang-ms", NULL};
 static const char *const ops_values[] = {"--dict", NULL};
-static const char *const evaluate_values[] = {"--runs",   "--jobs",          "--ops",
-					      "--seed",   "--out",           "--oracles",
-					      "--kernel", "--max-schedules", NULL};
+static const char *const evaluate_values[] = {
+    "--runs",    "--jobs",   "--ops",           "--seed",     "--out",
+    "--oracles", "--kernel", "--max-schedules", "--schedule", "--interleaving-coverage",
+    NULL};
 
 static const struct cli_command commands[] = {
     {"kernels", cmd_kernels, false, no_values,
@@ -117,6 +118,7 @@ static const struct cli_command commands[] = {
      "      --ops=futex|all     the ops the fuzzer may use (default all)\n"
      "      --oracles=LIST      what counts as a finding: some of deadlock, lost-wakeup,\n"
      "                          result, lockdep, comma-separated (default: all four)\n"
+     "      --schedule=pct|preempt, --interleaving-coverage=0|1  as for snafu fuzz\n"
      "      --seed=S            libFuzzer's seed, 1..4294967295 (default 1)\n"
      "      --out=DIR           corpora, logs, artifacts, cases (default: evaluate/ beside\n"
      "                          snafu's directory, build/evaluate for build/bin/snafu)\n"

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# The search table (issue 14, docs/fuzzing.md "The search table"): for each bug of the
+# model (a row) and each way of searching for it (a column), how long the search takes to
+# find it. Fuzzer columns: executions to the first finding whose signature matches the
+# row's, median and max over SEEDS seeds (1..SEEDS), each from an empty corpus, at most
+# BUDGET executions a seed. A finding of another signature (the row's kernel has other
+# bugs) does not end the search: the fuzzer starts again on the corpus it grew, with the
+# next seed and what is left of the budget, and the executions add up (as
+# bench/mutants/run.sh counts). The explore column: snafu explore on the row's saved case
+# (its program, its own schedule ignored), the schedules run to the first finding and its
+# preemptions; one number, the search is deterministic.
+#   bench/bench_search.sh [BIN_DIR] [SEEDS] [BUDGET] [ROWS] [COLUMNS]
+# Defaults: build/bin, 10, 200000, every row, every column. ROWS and COLUMNS: regular
+# expressions over the rows' and columns' names. Address randomization off (setarch -R,
+# as snafu fuzz does): a seed gives the same run every time, so the table is the same on
+# any machine; only the wall time it takes depends on it.
+set -uo pipefail
+bin=${1:-build/bin} seeds=${2:-10} budget=${3:-200000} pick=${4:-.} cols=${5:-.}
+root=$(cd "$(dirname "$0")/.." && pwd)
+[ -x "$bin/futex_mm_fuzzer" ] && [ -x "$bin/snafu" ] ||
+	{ echo "bench_search: no $bin/futex_mm_fuzzer or $bin/snafu (./build.sh builds them)"; exit 0; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+norand=
+setarch "$(uname -m)" -R true 2>/dev/null && norand="setarch $(uname -m) -R"
+
+# columns: name, the fuzzer's flags (docs/fuzzing.md, "Interleaving coverage and PCT")
+columns=(
+	"preempt|--schedule=preempt --interleaving-coverage=0"
+	"preempt+icov|--schedule=preempt --interleaving-coverage=1"
+	"pct|--schedule=pct --interleaving-coverage=0"
+	"pct+icov (default)|--schedule=pct --interleaving-coverage=1"
+	"explore|"
+)
+
+# rows: name, kernel, ops, oracle, the signature (an extended regular expression), the
+# saved case for explore
+rows=(
+	"LWN deadlock|2.6.11-rc4|futex|deadlock|^deadlock--do_page_fault--futex_|lockdep-futex-wait"
+	"get_mempolicy deadlock|2.6.11-rc4|all|deadlock|^deadlock--do_page_fault--sys_get_mempolicy$|lockdep-get-mempolicy"
+	"mincore deadlock|2.6.11|all|deadlock|^deadlock--do_page_fault--sys_mincore$|lockdep-mincore"
+	"olof-rfc reclaim deadlock|olof-rfc|futex|deadlock|^deadlock--do_page_fault--futex_wait$|reclaim-olof-rfc"
+	"absorbed wake-up|2.6.11|futex|lost-wakeup|^lost-wakeup--absorbed--futex_wait$|futex-absorbed-wakeup"
+	"Seto's missed wake-up|2.6.10-seto|futex|lost-wakeup|^lost-wakeup--missed--futex_wait$|futex-seto-missed-wakeup"
+	"spurious CMP_REQUEUE -EAGAIN|2.6.11|futex|result|^wrong-result--futex_cmp_requeue$|cmp-requeue-spurious-eagain"
+	"lockdep prediction|2.6.11-rc4|futex|lockdep|^lockdep--recursive-read--mmap_sem--|lockdep-futex-wait"
+)
+
+median_max() { sort -n | awk '{v[NR]=$1} END {m = NR % 2 ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2; printf "%d / %d", m, v[NR]}'; }
+
+# one seed of one fuzzer cell: "EXECUTIONS SIGNATURE|none" (the executions to the
+# row's signature, or the budget)
+fuzz_seed() {
+	local kernel=$1 ops=$2 oracle=$3 want=$4 flags=$5 s=$6 left=$budget total=0 k=0 n tok
+	rm -rf "$tmp/c" "$tmp/a" && mkdir -p "$tmp/c" "$tmp/a"
+	while [ "$left" -gt 0 ] && [ $k -lt 100 ]; do
+		# shellcheck disable=SC2086
+		$norand "$bin/futex_mm_fuzzer" --kernel="$kernel" --ops="$ops" --oracles="$oracle" $flags \
+			-seed=$((k ? s * 1000 + k : s)) -runs="$left" -print_final_stats=1 -artifact_prefix="$tmp/a/" \
+			"$tmp/c" >"$tmp/log" 2>&1
+		n=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$tmp/log" | awk '{print $2}')
+		tok=$(grep -o '^DEDUP_TOKEN: .*' "$tmp/log" | head -1 | cut -d' ' -f2)
+		[ -n "$n" ] || { echo "$budget error"; return; }
+		total=$((total + n))
+		[ -n "$tok" ] || { echo "$total none"; return; }
+		if grep -qE "$want" <<<"$tok"; then
+			echo "$total $tok"
+			return
+		fi
+		left=$((left - n))
+		[ "$n" -gt 0 ] || left=0
+		k=$((k + 1))
+		rm -rf "$tmp/a" && mkdir -p "$tmp/a"
+	done
+	echo "$budget none"
+}
+
+printf '| bug | kernel, ops, oracle |'
+for c in "${columns[@]}"; do
+	name=${c%%|*}
+	grep -qE "$cols" <<<"$name" && printf ' %s |' "$name"
+done
+printf '\n|---|---|'
+for c in "${columns[@]}"; do grep -qE "$cols" <<<"${c%%|*}" && printf -- '--:|'; done
+echo
+for r in "${rows[@]}"; do
+	IFS='|' read -r name kernel ops oracle want case <<<"$r"
+	grep -qE "$pick" <<<"$name" || continue
+	printf '| %s | `%s`, %s, %s |' "$name" "$kernel" "$ops" "$oracle"
+	for c in "${columns[@]}"; do
+		cname=${c%%|*} flags=${c#*|}
+		grep -qE "$cols" <<<"$cname" || continue
+		if [ "$cname" = explore ]; then
+			line=$("$bin/snafu" explore --kernel="$kernel" --oracles="$oracle" --preemptions=3 \
+				"$root/repro/cases/$case.case" 2>&1 | grep '^explore: ' | tail -1)
+			if [[ $line =~ found\ ([^ ]+)\ with\ ([0-9]+)\ preemptions?\ after\ ([0-9]+)\ schedules? ]] &&
+				grep -qE "$want" <<<"${BASH_REMATCH[1]}"; then
+				printf ' %s (%s preempt.) |' "${BASH_REMATCH[3]}" "${BASH_REMATCH[2]}"
+			else
+				printf ' not found |'
+			fi
+			continue
+		fi
+		: >"$tmp/cell"
+		for s in $(seq 1 "$seeds"); do
+			fuzz_seed "$kernel" "$ops" "$oracle" "$want" "$flags" "$s" >>"$tmp/cell"
+		done
+		found=$(awk '$2 != "none" && $2 != "error"' "$tmp/cell" | wc -l)
+		echo "bench_search: $name, $cname: $(tr '\n' ';' <"$tmp/cell")" >&2
+		if [ "$found" = 0 ]; then
+			printf ' not found in %s |' "$budget"
+		else
+			printf ' %s%s |' "$(awk '{print $1}' "$tmp/cell" | median_max)" \
+				"$([ "$found" = "$seeds" ] || echo " ($found of $seeds)")"
+		fi
+	done
+	echo
+done
+echo "cells: executions to the row's finding, median / max over $seeds seeds (1..$seeds) from an empty corpus, at most $budget each (a seed that does not find it counts as $budget); explore: schedules to the first finding of the row's case, at most 3 preemptions"
