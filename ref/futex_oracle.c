@@ -150,7 +150,7 @@ static struct fo_books {
 	uint32_t last_ev;
 	int last_task;
 	/* last: used up to nwakes and nqueues, each record written whole when it is made,
-	 * so that a run resets only what comes before them (wakes[] is 100 KB) */
+	 * so that a run resets only what comes before them (wakes[] is 77 KB) */
 	struct fo_wake wakes[FO_MAX_WAKES];
 	struct fo_queue queues[FO_MAX_QUEUES];
 } fo;
