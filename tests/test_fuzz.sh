@@ -190,11 +190,13 @@ fi
 
 # 8. Without -artifact_prefix, the crash file goes to <bindir>/../artifacts/ (said so on
 #    stderr), not the current directory. A copy of the binary: its own bin/. The corpus
-#    holds the article's deadlock (libFuzzer saves no artifact when it runs single files).
+#    holds the article's deadlock (libFuzzer saves no artifact when it runs single files),
+#    its schedule as explicit preemptions: --schedule=preempt runs it (under the default,
+#    PCT, it would be skipped and the finding left to ten random mutations).
 mkdir -p "$tmp/inst/bin" "$tmp/cwd" "$tmp/dl"
 cp "$bin/futex_mm_fuzzer" "$tmp/inst/bin/"
 "$bin/snafu" show --bytes -o "$tmp/dl/deadlock.bin" "$src/repro/cases/futex-wait-mmap-sem.case"
-(cd "$tmp/cwd" && "$tmp/inst/bin/futex_mm_fuzzer" --kernel=2.6.11-rc4 -runs=10 "$tmp/dl") >"$tmp/art.log" 2>&1
+(cd "$tmp/cwd" && "$tmp/inst/bin/futex_mm_fuzzer" --kernel=2.6.11-rc4 --schedule=preempt -runs=10 "$tmp/dl") >"$tmp/art.log" 2>&1
 rc=$?
 if [ $rc != 0 ] && [ -z "$(ls -A "$tmp/cwd")" ] && ls "$tmp/inst/artifacts"/crash-* >/dev/null 2>&1 &&
 	grep -qF "artifacts (crash-*, timeout-*, ...) go to $tmp/inst/artifacts/" "$tmp/art.log"; then

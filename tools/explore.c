@@ -972,7 +972,7 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The saved cases: SNAFU_SOURCE_DIR/repro/cases/\*.case, sorted. */
+/* The saved cases: the .case files of SNAFU_SOURCE_DIR/repro/cases, sorted by name. */
 static int saved_cases(char ***out)
 {
 #ifdef SNAFU_SOURCE_DIR
@@ -1096,7 +1096,7 @@ int explore_evaluate(int argc, char **argv)
 	s.K = EXPLORE_DEFAULT_PREEMPTIONS;
 	s.nshards = 1;
 	s.reduce = true;
-	s.max = 5000;
+	s.max = EXPLORE_EVALUATE_MAX_SCHEDULES;
 	s.oracles = ORACLE_DEADLOCK | ORACLE_LOST_WAKEUP | ORACLE_RESULT;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];

@@ -5,6 +5,9 @@
 
 /* Preemptions `snafu explore` allows without --preemptions. */
 #define EXPLORE_DEFAULT_PREEMPTIONS 2
+/* Schedules `snafu evaluate --explore` runs per program and kernel without
+ * --max-schedules (Olof's 1,024-wait testcase has thousands of points a task). */
+#define EXPLORE_EVALUATE_MAX_SCHEDULES 5000
 
 /* Its help, and the options that take a value (tools/snafu.c's table). */
 extern const char explore_help[];

@@ -45,6 +45,9 @@ static const char *const show_values[] = {"-o", NULL};
 static const char *const stress_values[] = {"--kernel", "--threads", "--seconds",
 					    "--seed",   "--hang-ms", NULL};
 static const char *const ops_values[] = {"--dict", NULL};
+#define STR_(x) #x
+#define XSTR(x) STR_(x) /* a number macro as a string, for the help */
+
 static const char *const evaluate_values[] = {
     "--runs",    "--jobs",   "--ops",           "--seed",     "--out",
     "--oracles", "--kernel", "--max-schedules", "--schedule", "--interleaving-coverage",
@@ -130,10 +133,13 @@ static const struct cli_command commands[] = {
      "                          kernel; exit 0 when it ran\n"
      "      --kernel=NAME       one kernel instead of every listed one\n"
      "      --oracles=LIST      as for snafu explore (default: deadlock, lost-wakeup, result)\n"
-     "      --max-schedules=M   per program and kernel (default 5000; a search cut there\n"
-     "                          is counted apart)\n"
-     "      --jobs=J            processes (default: the online CPUs)\n"
-     "      --markdown          print the table as GitHub markdown\n"},
+     "      --max-schedules=M   per program and kernel (default " XSTR(
+	 EXPLORE_EVALUATE_MAX_SCHEDULES) "; a search cut there\n"
+					 "                          is counted apart)\n"
+					 "      --jobs=J            processes (default: the online "
+					 "CPUs)\n"
+					 "      --markdown          print the table as GitHub "
+					 "markdown\n"},
 };
 #define NCOMMANDS ((int)(sizeof(commands) / sizeof(commands[0])))
 
