@@ -44,9 +44,9 @@
  *
  * Four libFuzzer defaults are changed unless given on the command line (the same values
  * are in futex_mm_fuzzer.options for OSS-Fuzz): -max_len=256 (31 ops), -len_control=0,
- * -reload=0 and -detect_leaks=0. A deadlock needs three ops and a preemption, 31 bytes at least, and
- * with length control libFuzzer takes tens of thousands of runs to let inputs grow that
- * long from an empty corpus.
+ * -reload=0 and -detect_leaks=0. A deadlock needs three ops and a preemption, 31 bytes at least,
+ * and with length control libFuzzer takes tens of thousands of runs to let inputs grow that long
+ * from an empty corpus.
  *
  * -reload=0 keeps a run with a given -seed the same run on any machine, loaded or not.
  * libFuzzer's -reload=1 re-reads the first corpus directory once a second of wall time
