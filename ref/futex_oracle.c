@@ -563,16 +563,24 @@ static bool still_asleep(const struct fo_ref *s, const struct futex_key *key)
 	"(op.point: a task's op and scheduling point, as `snafu replay --trace` numbers " \
 	"them)\n"
 
-/* S, asleep at the end: since when, and what it read when. */
-static void sleeper_lines(const struct fo_ref *s, const struct fo_wake *r)
+/* TASK, asleep at the end in its futex_wait: since when. */
+static void asleep_line(int task)
 {
-	const struct fo_wait *w = &fo.wait[s->task];
-	struct task_struct *t = task_of(s->task);
+	const struct fo_wait *w = &fo.wait[task];
+	struct task_struct *t = task_of(task);
 
 	finding_printf("%s (pid %d) state %s, in %s, asleep in futex_wait(0x%lx, val %d) since "
 		       "%u.%u\n",
 		       t->comm, t->pid, state_of(t), t->syscall ? t->syscall : "user mode",
 		       w->uaddr, w->val, w->slept_at.op, w->slept_at.point);
+}
+
+/* S, asleep at the end: since when, and what it read when. */
+static void sleeper_lines(const struct fo_ref *s, const struct fo_wake *r)
+{
+	const struct fo_wait *w = &fo.wait[s->task];
+
+	asleep_line(s->task);
 	finding_printf("  read %u, its val, at %u.%u, before the %s below (%s, %u.%u): it "
 		       "waited from then on\n",
 		       w->curval, w->read_at.op, w->read_at.point, r->op, task_of(r->task)->comm,
@@ -696,10 +704,7 @@ static void report_slept(const struct fo_wake *r, const struct fo_ref *s)
 
 	finding_begin("lost wake-up in futex_wait", "lost-wakeup--slept--futex_wait");
 	finding_printf(OP_POINT_NOTE);
-	finding_printf("%s (pid %d) state %s, in %s, asleep in futex_wait(0x%lx, val %d) since "
-		       "%u.%u\n",
-		       t->comm, t->pid, state_of(t), t->syscall ? t->syscall : "user mode",
-		       w->uaddr, w->val, w->slept_at.op, w->slept_at.point);
+	asleep_line(s->task);
 	finding_printf("  queued at %u.%u; woken by the %s below (%s, %u.%u) before it went to "
 		       "sleep; still asleep when the run ended\n",
 		       w->queued_at.op, w->queued_at.point, r->op, task_of(r->task)->comm, r->at.op,
