@@ -104,10 +104,10 @@ check "the lost wake-up, written: exit 1 (got $rc)" test "$rc" = 1 -a -s "$tmp/l
 check "its case passes replay --check" test $? = 0
 
 # 7. Bad usage: one line on stderr, nothing on stdout, exit 2.
-bad_usage() { # bad_usage DESCRIPTION ARGS...
+bad_usage() { # bad_usage DESCRIPTION ARGS... (of snafu explore, or of CMD=evaluate)
 	local what=$1
 	shift
-	run "$snafu" explore "$@"
+	run "$snafu" "${CMD:-explore}" "$@"
 	check "$what: exit 2 (got $rc)" test "$rc" = 2
 	check "$what: one line on stderr" test "$(wc -l <"$tmp/err")" = 1
 	check "$what: nothing on stdout" test ! -s "$tmp/out"
@@ -148,18 +148,10 @@ check "evaluate --explore: --jobs=1 prints the same" cmp -s "$tmp/two.b" "$tmp/o
 run "$snafu" evaluate --explore=1 --max-schedules=5 --markdown --kernel=2.6.11 "$lwn"
 check "evaluate --explore=1 --max-schedules=5: cut" \
 	grep -qF '| `2.6.11` | 1 | 0 | 1 | 0 | 5 | 5 | - |' "$tmp/out"
-ev_bad() { # ev_bad DESCRIPTION ARGS...
-	local what=$1
-	shift
-	run "$snafu" evaluate "$@"
-	check "evaluate $what: exit 2 (got $rc)" test "$rc" = 2
-	check "evaluate $what: one line on stderr" test "$(wc -l <"$tmp/err")" = 1
-	check "evaluate $what: nothing on stdout" test ! -s "$tmp/out"
-}
-ev_bad "--explore=16" --explore=16 "$lwn"
-ev_bad "--explore --jobs=0" --explore --jobs=0 "$lwn"
-ev_bad "--explore --bogus" --explore --bogus "$lwn"
-ev_bad "--explore, a missing CASE" --explore "$tmp/missing.case"
+CMD=evaluate bad_usage "evaluate --explore=16" --explore=16 "$lwn"
+CMD=evaluate bad_usage "evaluate --explore --jobs=0" --explore --jobs=0 "$lwn"
+CMD=evaluate bad_usage "evaluate --explore --bogus" --explore --bogus "$lwn"
+CMD=evaluate bad_usage "evaluate --explore, a missing CASE" --explore "$tmp/missing.case"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
