@@ -3,10 +3,20 @@
  * libFuzzer's byte mutations know nothing of op records, so most of them shift or tear
  * the program apart. This one works on the canonical byte form (prog/codec.c) and
  * makes the changes a person would: add or remove an op, change one field of an op,
- * add, nudge or remove a preemption. One time in six it leaves the work to
- * LLVMFuzzerMutate, so byte-level surprises still happen. The output is always a valid
- * input by construction: the byte form's header (prog/codec.c) is kept, or written
- * where the input had none, and every byte string after it is a program.
+ * copy an op into another task or right after itself, add a waker (a store, then
+ * FUTEX_WAKE on the word), change the number of tasks, or change the schedule (a PCT
+ * one, or explicit preemptions: add, nudge or remove one). One time in twelve it leaves
+ * the work to LLVMFuzzerMutate, so byte-level surprises still happen. The output is
+ * always a valid input by construction: the byte form's header (prog/codec.c) is kept,
+ * or written where the input had none, and every byte string after it is a program.
+ *
+ * Ops that race share an address: a waiter and its waker, a fault and the kswapd pass
+ * that takes its page. As syzkaller's generator hands a resource one call made to the
+ * next, a new op takes an address the program already uses (or the start of a mapping
+ * one of its mmaps makes) half the time, and an inserted mmap keeps every reference
+ * naming the mapping it named. The empty program (libFuzzer's first input from an
+ * empty corpus), and one input in eight, become a new program of two to five ops,
+ * starting with a mapping. Measured in docs/fuzzing.md, "The search table".
  */
 #include "../prog/ops.h"
 
@@ -35,20 +45,92 @@ static uint8_t to_byte(void)
 	return rnd(8) ? (uint8_t)rnd(4) : 0xf0;
 }
 
-/* A fresh op record, biased like a person would write one: a real mapping, page 0
- * (else 1..3), word 0, one-page mappings and small values. */
-static void random_op(uint8_t *r, int nmaps)
+/* The op records rec[0..i): how many are mmaps. */
+static int maps_before(const uint8_t *rec, int i)
 {
+	int k = 0;
+
+	for (int j = 0; j < i; j++)
+		k += prog_kind_of(rec[j * OP_BYTES]) == OP_MMAP;
+	return k;
+}
+
+/* A new mmap at mapping index idx among the n op records at rec: the mappings from idx
+ * on move up one, and NULL (the index one past the last) with them, so every reference
+ * names what it named before (prog/codec.c: a reference is taken modulo mappings + 1). */
+static void shift_maps(uint8_t *rec, int n, int idx)
+{
+	int refs = maps_before(rec, n) + 1; /* what a reference meant: mappings + NULL */
+
+	for (int j = 0; j < n; j++) {
+		uint8_t *r = rec + j * OP_BYTES;
+		int kind = prog_kind_of(r[0]);
+		if (op_uses_a(kind) && r[1] % refs >= idx)
+			r[1] = (uint8_t)(r[1] % refs + 1);
+		if (op_uses_b(kind) && r[4] % refs >= idx)
+			r[4] = (uint8_t)(r[4] % refs + 1);
+	}
+}
+
+/* A fresh op record for a program whose op records are rec[0..n), biased like a person
+ * would write one: half the time at an address another op uses, or at the start of a
+ * mapping an mmap makes; else in a mapping (NULL one time in eight), page 0 (else
+ * 1..3), word 0; one-page mappings, small values, mostly no timeout. */
+static void random_op(uint8_t *r, const uint8_t *rec, int n)
+{
+	int nmaps = maps_before(rec, n);
+
 	for (int i = 0; i < OP_BYTES; i++)
 		r[i] = (uint8_t)rnd(256);
 	while (!snafu_fuzz_all_ops && op_table[prog_kind_of(r[0])].all_only)
 		r[0] = (uint8_t)rnd(256);
-	r[1] = (uint8_t)rnd((uint32_t)nmaps + 1);
+	r[1] = (uint8_t)(nmaps && rnd(8) ? rnd((uint32_t)nmaps) : (uint32_t)nmaps);
 	r[2] = (uint8_t)(rnd(2) ? 0 : rnd(4));
 	r[3] = rnd(8) ? 0 : r[3];
 	r[5] &= 0xf0;
 	r[6] = (uint8_t)(rnd(2) ? 0 : rnd(4));
 	r[7] = rnd(2) ? (uint8_t)rnd(16) : r[7];
+	/* an argument the printer leaves out at 0 (a wait's timeout) is 0 three times in
+	 * four: a wait with a timeout ends, and a lost wake-up is a wait that never does */
+	const struct op_desc *d = &op_table[prog_kind_of(r[0])];
+	for (int i = 0; i < OP_MAX_ARGS && d->args[i].name; i++)
+		if (d->args[i].flags & ARG_HIDE_0 && d->args[i].field != FIELD_NONE && rnd(4))
+			r[6 + d->args[i].field - FIELD_X] = 0;
+	if (n && rnd(2)) {
+		int j = (int)rnd((uint32_t)n);
+		const uint8_t *o = rec + j * OP_BYTES;
+		int kind = prog_kind_of(o[0]);
+		if (op_uses_a(kind)) {
+			r[1] = o[1];
+			r[2] = o[2];
+			r[3] = (uint8_t)(o[3] & 63); /* the word, not each-page */
+		} else if (kind == OP_MMAP) {
+			r[1] = (uint8_t)maps_before(rec, j);
+			r[2] = r[3] = 0;
+		}
+	}
+}
+
+/* An op record of this kind in this task (0-based), as random_op makes one. */
+static void op_of_kind(uint8_t *r, const uint8_t *rec, int n, int kind, int task)
+{
+	do
+		random_op(r, rec, n);
+	while (prog_kind_of(r[0]) != kind);
+	r[0] = (uint8_t)((r[0] & ~3) | task);
+}
+
+/* Insert op record r at op slot `at` of buf (n bytes, the nops op records from `ops`
+ * on), keeping references (shift_maps) when it is an mmap. Returns the new length. */
+static size_t insert_op(uint8_t *buf, size_t n, size_t ops, int nops, int at, const uint8_t *r)
+{
+	uint8_t *slot = buf + ops + (size_t)at * OP_BYTES;
+
+	if (prog_kind_of(r[0]) == OP_MMAP)
+		shift_maps(buf + ops, nops, maps_before(buf + ops, at));
+	memmove(slot + OP_BYTES, slot, n - (size_t)(slot - buf));
+	memcpy(slot, r, OP_BYTES);
+	return n + OP_BYTES;
 }
 
 /* --schedule=pct: a fresh PCT schedule (prog/codec.c) at buf + pre: priorities, one to
@@ -114,6 +196,87 @@ static size_t mutate_pct(const struct program *p, uint8_t *buf, size_t n, size_t
 	return n;
 }
 
+/* A new program at buf + ops, in place of the nops op records there (the schedule after
+ * them stays) for two to four tasks: a mapping, then one to four ops, each likely to use
+ * an address an earlier one uses (random_op). Returns the new length. */
+static size_t fresh_program(uint8_t *buf, size_t n, size_t ops, int nops)
+{
+	uint8_t rec[OP_BYTES];
+	size_t pre = ops + (size_t)nops * OP_BYTES;
+
+	memmove(buf + ops, buf + pre, n - pre);
+	n = ops + (n - pre);
+	buf[PROG_HEADER_BYTES] = (uint8_t)rnd(3); /* two to four tasks */
+	for (int k = 2 + (int)rnd(4), i = 0; i < k; i++) {
+		random_op(rec, buf + ops, i);
+		while (!i && prog_kind_of(rec[0]) != OP_MMAP)
+			rec[0] = (uint8_t)rnd(256);
+		n = insert_op(buf, n, ops, i, i ? (int)rnd((uint32_t)i + 1) : 0, rec);
+	}
+	return n;
+}
+
+/* The mutations of the program's ops (what: the mutator's draw, below), on p's canonical
+ * bytes in buf (n of them, the op records from ops on). Returns the new length. */
+static size_t mutate_ops(const struct program *p, uint8_t *buf, size_t n, size_t ops, int what)
+{
+	uint8_t rec[OP_BYTES], *o = buf + ops;
+	int nops = p->nops, at = (int)rnd((uint32_t)nops + 1), task;
+	bool room = n + 2 * OP_BYTES <= PROG_MAX_ENCODED && nops + 1 < PROG_MAX_OPS;
+
+	switch (what) {
+	case 0: /* insert an op */
+	case 1:
+	case 8:
+		if (!room)
+			break;
+		random_op(rec, o, nops);
+		return insert_op(buf, n, ops, nops, at, rec);
+	case 2: /* delete an op */
+		at = (int)rnd((uint32_t)nops);
+		memmove(o + at * OP_BYTES, o + (at + 1) * OP_BYTES,
+			n - ops - (size_t)(at + 1) * OP_BYTES);
+		return n - OP_BYTES;
+	case 3: /* change one field of an op: small steps mostly */
+	case 9: {
+		uint8_t *b = o + rnd((uint32_t)nops) * OP_BYTES + rnd(OP_BYTES);
+		*b = rnd(2) ? (uint8_t)(*b + (rnd(2) ? 1 : -1)) : (uint8_t)rnd(256);
+		break;
+	}
+	case 11: /* an op copied into another task: a second waiter, a racer */
+		if (!room)
+			break;
+		memcpy(rec, o + rnd((uint32_t)nops) * OP_BYTES, OP_BYTES);
+		task =
+		    ((rec[0] & 3) % p->ntasks + 1 + (int)rnd((uint32_t)p->ntasks - 1)) % p->ntasks;
+		rec[0] = (uint8_t)((rec[0] & ~3) | task);
+		if (rnd(2)) /* another val, nr, ... */
+			rec[6 + rnd(2)] = (uint8_t)rnd(4);
+		return insert_op(buf, n, ops, nops, at, rec);
+	case 12: /* another number of tasks: two to four */
+		buf[PROG_HEADER_BYTES] = (uint8_t)((buf[PROG_HEADER_BYTES] + 1 + rnd(2)) % 3);
+		break;
+	case 13: /* an op again, right after itself: kswapd's second pass */
+		if (!room)
+			break;
+		at = (int)rnd((uint32_t)nops);
+		memcpy(rec, o + at * OP_BYTES, OP_BYTES);
+		return insert_op(buf, n, ops, nops, at + 1, rec);
+	case 14: /* a waker as futex(2) has one: a store to a word, then FUTEX_WAKE on it */
+		if (!room)
+			break;
+		task = (int)rnd((uint32_t)p->ntasks);
+		op_of_kind(rec, o, nops, OP_STORE, task);
+		rec[6] = (uint8_t)(1 + rnd(3)); /* val: not the 0 of a fresh page */
+		uint8_t word[3] = {rec[1], rec[2], rec[3]};
+		n = insert_op(buf, n, ops, nops, at, rec);
+		op_of_kind(rec, o, nops + 1, OP_FUTEX_WAKE, task);
+		memcpy(rec + 1, word, sizeof(word));
+		return insert_op(buf, n, ops, nops + 1, at + 1, rec);
+	}
+	return n;
+}
+
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
 {
 	static struct program p;
@@ -121,7 +284,7 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 
 	rng = seed | 1;
 	bool has_header = prog_decode(data, size, &p) == 0 && size >= PROG_HEADER_BYTES;
-	if (rnd(6) == 0 && has_header) /* libFuzzer's own mutations, behind the header */
+	if (rnd(12) == 0 && has_header) /* libFuzzer's own mutations, behind the header */
 		return PROG_HEADER_BYTES + LLVMFuzzerMutate(data + PROG_HEADER_BYTES,
 							    size - PROG_HEADER_BYTES,
 							    max_size - PROG_HEADER_BYTES);
@@ -130,42 +293,23 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 	size_t n = prog_encode(&p, buf, sizeof(buf));
 	size_t ops = PROG_HEADER_BYTES + 1, pre = ops + (size_t)p.nops * OP_BYTES;
 	size_t npre = (size_t)p.npreempts, end = pre + npre * PREEMPT_BYTES;
-	int what = (int)rnd(11);
+	/* 0-3, 8, 9, 11-14: the ops (mutate_ops); 4-7, 10: the schedule */
+	int what = (int)rnd(15);
+	bool schedule = what == 4 || what == 5 || what == 6 || what == 7 || what == 10;
 
 	if (snafu_fuzz_pct && !p.pct.on) /* the schedule is a PCT one: draw one */
 		n = fresh_pct(buf, pre);
-	if (snafu_fuzz_pct && (what == 4 || what == 5 || what == 6 || what == 7 || what == 10))
+	if (!p.nops || rnd(8) == 0)
+		n = fresh_program(buf, n, ops, p.nops);
+	else if (!schedule)
+		n = mutate_ops(&p, buf, n, ops, what);
+	else if (snafu_fuzz_pct)
 		n = mutate_pct(&p, buf, n, pre, what);
 	else
 		switch (what) {
-		case 0: /* insert an op */
-		case 1:
-		case 8:
-			if (n + OP_BYTES <= sizeof(buf) && p.nops < PROG_MAX_OPS) {
-				size_t at = ops + rnd((uint32_t)p.nops + 1) * OP_BYTES;
-				memmove(buf + at + OP_BYTES, buf + at, n - at);
-				random_op(buf + at, p.nmaps);
-				n += OP_BYTES;
-			}
-			break;
-		case 2: /* delete an op */
-			if (p.nops) {
-				size_t at = ops + rnd((uint32_t)p.nops) * OP_BYTES;
-				memmove(buf + at, buf + at + OP_BYTES, n - at - OP_BYTES);
-				n -= OP_BYTES;
-			}
-			break;
-		case 3: /* change one field of an op: small steps mostly */
-		case 9:
-			if (p.nops) {
-				uint8_t *b =
-				    buf + ops + rnd((uint32_t)p.nops) * OP_BYTES + rnd(OP_BYTES);
-				*b = rnd(2) ? (uint8_t)(*b + (rnd(2) ? 1 : -1)) : (uint8_t)rnd(256);
-			}
-			break;
 		case 4: /* add a preemption, in a task that has ops, early in an op more often */
 		case 10:
-			if (npre + 1 < SIM_MAX_PREEMPTS && p.nops) {
+			if (npre + 1 < SIM_MAX_PREEMPTS) {
 				int task = p.ops[rnd((uint32_t)p.nops)].task;
 				uint32_t op = rnd((uint32_t)task_instances(&p, task));
 				uint8_t r[PREEMPT_BYTES] = {

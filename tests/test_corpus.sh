@@ -28,7 +28,7 @@ done
 
 # the same seed without its header, as the byte form was before it had one: refused with
 # one line naming the file, the position and the header expected; exit 2
-tail -c +4 "$src/corpus/futex_mm_fuzzer/seed-testcase" >"$tmp/old"
+tail -c +4 "$src/corpus/futex_mm_fuzzer/futex-wait-mmap-sem" >"$tmp/old"
 "$snafu" replay --input=bytes "$tmp/old" >"$tmp/out" 2>&1
 rc=$?
 check "a seed without the header: exit 2, not $rc" test $rc = 2
