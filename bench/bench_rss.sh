@@ -3,7 +3,8 @@
 # options, one process, 2.6.11, the deadlock oracle alone so that no finding stops it),
 # from an empty corpus and from the seed corpus. Prints libFuzzer's rss at its status
 # lines (executions, rss in MB) and its peak (stat::peak_rss_mb): flat after warm-up
-# means the last samples agree with the peak; ASan's quarantine alone may hold 256 MB.
+# means the last samples agree with the peak. The fuzzer empties ASan's quarantine every
+# 65,536 executions (fuzz/futex_mm_fuzzer.c); ASAN_OPTIONS is left as the caller has it.
 #   bench/bench_rss.sh [BIN_DIR] [RUNS]     (./build.sh bench runs it)
 set -uo pipefail
 bin=${1:-build/bin} runs=${2:-1000000}
