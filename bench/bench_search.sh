@@ -28,8 +28,8 @@ setarch "$(uname -m)" -R true 2>/dev/null && norand="setarch $(uname -m) -R"
 columns=(
 	"preempt|--schedule=preempt --interleaving-coverage=0"
 	"preempt+icov|--schedule=preempt --interleaving-coverage=1"
-	"pct|--schedule=pct --interleaving-coverage=0"
-	"pct+icov (default)|--schedule=pct --interleaving-coverage=1"
+	"pct (default)|--schedule=pct --interleaving-coverage=0"
+	"pct+icov|--schedule=pct --interleaving-coverage=1"
 	"explore|"
 )
 

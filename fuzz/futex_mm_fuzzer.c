@@ -21,19 +21,22 @@
  * does that). lockdep's prediction on 2.6.11-rc4 comes long before the schedule that
  * deadlocks: --oracles=deadlock finds the deadlock itself.
  *
- * --interleaving-coverage=1 (the default): feedback on what the schedule did, beside the
- * code coverage: features of context switches, of tasks going to sleep while others
- * stand somewhere, and of the futex events and the state of their chains (sim/icov.h,
- * docs/fuzzing.md), in libFuzzer's extra counters. 0 turns it off.
+ * --interleaving-coverage=1: feedback on what the schedule did, beside the code coverage:
+ * features of context switches, of tasks going to sleep while others stand somewhere,
+ * and of the futex events and the state of their chains (sim/icov.h, docs/fuzzing.md),
+ * in libFuzzer's extra counters. Off by default (0): since the mutator writes programs
+ * the way races are written, PCT without it found 7 of the search table's 8 bugs sooner
+ * or in more seeds, and ran 60,000 executions a second against 37,500 (it keeps ten
+ * times the inputs; docs/fuzzing.md, "The search table").
  *
  * --schedule=pct (the default) or preempt: the kind of schedule the mutator writes
  * (prog/codec.c): a PCT schedule (random priorities and priority change points, sim.h's
  * struct sim_pct) or explicit preemptions. An input of the other kind (from libFuzzer's own
  * byte mutations, or a file: a saved case's bytes hold preemptions) is not run, with one
  * line on stderr the first time. A finding's report, and
- * snafu minimize, turn a PCT schedule into the preemptions it made. PCT is the default because it
- * is the one that finds the absorbed lost wake-up on 2.6.11 from an empty corpus (docs/fuzzing.md,
- * "Interleaving coverage and PCT").
+ * snafu minimize, turn a PCT schedule into the preemptions it made. PCT is the default: it
+ * finds every bug of the search table in more seeds or sooner than explicit preemptions
+ * (docs/fuzzing.md, "The search table").
  *
  * --progress=FILE: about once a second, rewrite FILE with the executions so far, for
  * fuzz/run.sh's progress line (libFuzzer itself prints only on new coverage).
@@ -115,11 +118,10 @@ __attribute__((weak)) void __sanitizer_purge_allocator(void);
 
 /* Interleaving coverage (sim/icov.h): libFuzzer reads this section's counters after each
  * execution, clears them before the next, and keeps an input that sets a new one as it
- * keeps one that reaches new code. Unused unless --interleaving-coverage=1 (the
- * default). */
+ * keeps one that reaches new code. Unused unless --interleaving-coverage=1. */
 __attribute__((section("__libfuzzer_extra_counters"),
 	       used)) static uint8_t icov_counters[ICOV_SIZE];
-static bool icov_on = true;
+static bool icov_on;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # futex_mm_fuzzer's schedule search end to end (docs/fuzzing.md, "Interleaving coverage"
 # and "PCT"): --interleaving-coverage and --schedule take 0|1 and preempt|pct and refuse
-# anything else with one line and exit 2; a PCT input (the absorbed wake-up's program and
-# a PCT schedule that finds it on 2.6.11) replays its finding, shows as the preemptions
-# it makes (which replay the same run), runs in the fuzzer under --schedule=pct (the
-# default) with a report that shows preemptions and not under preempt (a saved case's
-# bytes the other way round), and minimizes to a case of preemptions alone that replays
-# the same finding; --schedule=pct writes PCT schedules. No executions to a finding are
-# asserted (tests/test_schedule_search.c has the rest).
+# anything else with one line and exit 2; interleaving coverage is off unless asked for;
+# a PCT input (the absorbed wake-up's program and a PCT schedule that finds it on
+# 2.6.11) replays its finding, shows as the preemptions it makes (which replay the same
+# run), runs in the fuzzer under --schedule=pct (the default) with a report that shows
+# preemptions and not under preempt (a saved case's bytes the other way round), and
+# minimizes to a case of preemptions alone that replays the same finding; --schedule=pct
+# writes PCT schedules. No executions to a finding are asserted
+# (tests/test_schedule_search.c has the rest).
 set -uo pipefail
 bin=$1 src=$2
 [ -x "$bin/futex_mm_fuzzer" ] || { echo "skipped: no futex_mm_fuzzer in this build (gcc?)"; exit 77; }
@@ -27,9 +28,10 @@ for bad in --interleaving-coverage=2 --interleaving-coverage= --schedule=random 
 	fi
 done
 mkdir -p "$tmp/c0" "$tmp/c1"
-"$fz" --kernel=2.6.11 -runs=200 -seed=1 -artifact_prefix="$tmp/" "$tmp/c1" >"$tmp/on.log" 2>&1
-"$fz" --kernel=2.6.11 --interleaving-coverage=0 -runs=200 -seed=1 -artifact_prefix="$tmp/" \
-	"$tmp/c0" >"$tmp/off.log" 2>&1
+# off by default (docs/fuzzing.md, "The search table"), on when asked
+"$fz" --kernel=2.6.11 --interleaving-coverage=1 -runs=200 -seed=1 -artifact_prefix="$tmp/" \
+	"$tmp/c1" >"$tmp/on.log" 2>&1
+"$fz" --kernel=2.6.11 -runs=200 -seed=1 -artifact_prefix="$tmp/" "$tmp/c0" >"$tmp/off.log" 2>&1
 if grep -qx "futex_mm_fuzzer: interleaving coverage on (4096 counters)" "$tmp/on.log" &&
 	grep -qx "futex_mm_fuzzer: interleaving coverage off (0 counters)" "$tmp/off.log"; then
 	ok

@@ -1974,7 +1974,7 @@ const char fuzz_help[] =
     "                          passed to the fuzzer, snafu replay and snafu minimize;\n"
     "                          snafu confirm runs on each new lockdep prediction\n"
     "      --schedule=pct|preempt  the kind of schedule the fuzzer writes (default pct)\n"
-    "      --interleaving-coverage=0|1  feedback on what the schedule did (default 1)\n"
+    "      --interleaving-coverage=0|1  feedback on what the schedule did (default 0)\n"
     "      --seed=S            libFuzzer's seed, 1..4294967295 (default: libFuzzer's pick)\n"
     "      --fresh             start from an empty corpus (default: OUT/KERNEL/corpus\n"
     "                          grows from run to run)\n"
