@@ -26,7 +26,7 @@
  * and of the futex events and the state of their chains (sim/icov.h, docs/fuzzing.md),
  * in libFuzzer's extra counters. Off by default (0): since the mutator writes programs
  * the way races are written, PCT without it found 7 of the search table's 8 bugs sooner
- * or in more seeds, and ran 60,000 executions a second against 37,500 (it keeps ten
+ * or in more seeds, and ran 75,000 executions a second against 42,857 (it keeps ten
  * times the inputs; docs/fuzzing.md, "The search table").
  *
  * --schedule=pct (the default) or preempt: the kind of schedule the mutator writes

@@ -30,8 +30,8 @@ cp "$root"/corpus/case_text_fuzzer/* "$new/corpus/case_text_fuzzer/"
 
 # Not seeds: seed-testcase is Olof's testcase as he ran it, 1,028 op runs (1,024 waits,
 # each faulting in a page), some 36,000 scheduling points a run where every other case
-# runs under 100. Every mutant of it costs as much: from the seed corpus with it, the
-# fuzzer ran 18,750 executions a second, without it 33,333 (issue 14, docs/fuzzing.md
+# runs under 100. Every mutant of it costs as much: from the seed corpus, 300,000
+# executions took 9.5 s of CPU with it and 5.2 s without (issue 14, docs/fuzzing.md
 # "Executions per second"). Its shape, a fault in futex_wait while another task maps,
 # is futex-wait-mmap-sem's, in 3 ops.
 not_seeds=" seed-testcase "
