@@ -73,6 +73,14 @@ int explore_evaluate(int argc, char **argv)
 {
 	return cmd_explore(argc, argv);
 }
+
+void explore_bound(const struct program *p, const struct kernel_config *k, unsigned oracles,
+		   long long max_schedules, struct explore_bound *out)
+{
+	(void)p, (void)k, (void)oracles, (void)max_schedules;
+	*out = (struct explore_bound){.cut = true}; /* real threads follow no schedule */
+	snprintf(out->verdict, sizeof(out->verdict), "ok");
+}
 #else
 /* ---- what the hook sees at every scheduling point ---- */
 
@@ -953,6 +961,35 @@ int cmd_explore(int argc, char **argv)
 	if (strcmp(out, "-"))
 		fprintf(msg, "explore: minimized case: %s\n", out);
 	return 1;
+}
+
+/* ---- one program's bound, for snafu evaluate ---- */
+
+void explore_bound(const struct program *p, const struct kernel_config *k, unsigned oracles,
+		   long long max_schedules, struct explore_bound *out)
+{
+	static struct search s;
+	static struct program q;
+
+	q = *p;
+	q.npreempts = 0;
+	memset(&s, 0, sizeof(s));
+	s.p = &q;
+	s.k = k;
+	s.oracles = oracles;
+	s.nshards = 1;
+	s.reduce = !(oracles & ORACLE_LOCKDEP);
+	s.max = max_schedules;
+	s.K = EXPLORE_BOUND_FALLBACK;
+	search(&s);
+	*out = (struct explore_bound){.found = s.found,
+				      .unbounded = false,
+				      .cut = s.budget_hit,
+				      .K = s.K,
+				      .npreempts = s.found ? found_prog.npreempts : 0,
+				      .traces = s.explored,
+				      .schedules = s.explored};
+	snprintf(out->verdict, sizeof(out->verdict), "%s", s.found ? s.verdict : "ok");
 }
 
 /* ---- snafu evaluate --explore: every saved program on every listed kernel ---- */

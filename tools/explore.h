@@ -3,6 +3,8 @@
 #ifndef SNAFU_EXPLORE_H
 #define SNAFU_EXPLORE_H
 
+#include <stdbool.h>
+
 /* Preemptions `snafu explore` allows without --preemptions. */
 #define EXPLORE_DEFAULT_PREEMPTIONS 2
 /* Schedules `snafu evaluate --explore` runs per program and kernel without
@@ -16,5 +18,26 @@ int cmd_explore(int argc, char **argv);
 
 /* snafu evaluate --explore (tools/evaluate.c hands it the command line). */
 int explore_evaluate(int argc, char **argv);
+
+struct program;
+struct kernel_config;
+
+/* One program's explore verdict on one kernel, as `snafu evaluate` prints it beside the
+ * fuzzer's cells: the search without a preemption bound when it finishes within
+ * max_schedules, else the search to EXPLORE_BOUND_FALLBACK preemptions (which may be cut
+ * at max_schedules too). The program's own preemptions are ignored. */
+#define EXPLORE_BOUND_FALLBACK 3
+struct explore_bound {
+	bool found;          /* verdict is the finding's signature; else "ok" */
+	bool unbounded;      /* every trace was explored (no preemption bound) */
+	bool cut;            /* max_schedules ran out before the bound was covered */
+	int K;               /* the bound, when not unbounded */
+	int npreempts;       /* the finding's preemptions */
+	long long traces;    /* traces explored (one run each, after the reduction) */
+	long long schedules; /* runs made, the unbounded try's included */
+	char verdict[160];
+};
+void explore_bound(const struct program *p, const struct kernel_config *k, unsigned oracles,
+		   long long max_schedules, struct explore_bound *out);
 
 #endif
