@@ -74,6 +74,17 @@ int explore_evaluate(int argc, char **argv)
 	return cmd_explore(argc, argv);
 }
 
+bool explore_search(const struct program *p, const struct kernel_config *k, unsigned oracles,
+		    int K, long long max_schedules,
+		    bool (*accept)(void *ctx, const struct run_result *r), void *ctx,
+		    struct program *found, long long *runs)
+{
+	(void)p, (void)k, (void)oracles, (void)K, (void)max_schedules, (void)accept, (void)ctx;
+	(void)found;
+	*runs = 0;
+	return false; /* real threads follow no schedule */
+}
+
 void explore_bound(const struct program *p, const struct kernel_config *k, unsigned oracles,
 		   long long max_schedules, struct explore_bound *out)
 {
@@ -467,6 +478,8 @@ struct search {
 	unsigned shard, nshards; /* this process: shard 0..nshards-1 */
 	long long max;
 	bool reduce, check;
+	bool (*accept)(void *ctx, const struct run_result *r); /* NULL: any finding */
+	void *ctx;
 	long long explored, pruned, checked, differ;
 	unsigned long long chains; /* level-K chains numbered so far (sharding) */
 	bool found, budget_hit;
@@ -519,7 +532,7 @@ static bool budget(struct search *s)
 /* Whether the run just made (of q) is a finding; if so, the search ends with it. */
 static bool finding(struct search *s, const struct program *q)
 {
-	if (s->r.result == SIM_OK)
+	if (s->r.result == SIM_OK || (s->accept && !s->accept(s->ctx, &s->r)))
 		return false;
 	s->found = true;
 	found_prog = *q;
@@ -963,7 +976,34 @@ int cmd_explore(int argc, char **argv)
 	return 1;
 }
 
-/* ---- one program's bound, for snafu evaluate ---- */
+/* ---- for other commands ---- */
+
+bool explore_search(const struct program *p, const struct kernel_config *k, unsigned oracles,
+		    int K, long long max_schedules,
+		    bool (*accept)(void *ctx, const struct run_result *r), void *ctx,
+		    struct program *found, long long *runs)
+{
+	static struct search s;
+	static struct program q;
+
+	q = *p;
+	q.npreempts = 0;
+	memset(&s, 0, sizeof(s));
+	s.p = &q;
+	s.k = k;
+	s.oracles = oracles;
+	s.nshards = 1;
+	s.reduce = !(oracles & ORACLE_LOCKDEP);
+	s.max = max_schedules;
+	s.K = K < 0 || K > MAX_K ? MAX_K : K;
+	s.accept = accept;
+	s.ctx = ctx;
+	search(&s);
+	*runs = s.explored;
+	if (s.found)
+		*found = found_prog;
+	return s.found;
+}
 
 void explore_bound(const struct program *p, const struct kernel_config *k, unsigned oracles,
 		   long long max_schedules, struct explore_bound *out)

@@ -37,6 +37,19 @@ struct explore_bound {
 	long long schedules; /* runs made, the unbounded try's included */
 	char verdict[160];
 };
+/* A search for other commands (snafu confirm): p's schedules on k, fewest preemptions
+ * first, at most K preemptions (EXPLORE_UNBOUNDED: every trace the case language can
+ * write), at most max_schedules runs (0: no limit). A run is a finding when accept(ctx,
+ * r) says so, called right after the run (the model's state is still the run's); NULL
+ * accept: any finding of the oracles. True with the finding's program (p with its
+ * schedule) in *found; *runs counts the runs made either way. */
+#define EXPLORE_UNBOUNDED (-1)
+struct run_result;
+bool explore_search(const struct program *p, const struct kernel_config *k, unsigned oracles,
+		    int K, long long max_schedules,
+		    bool (*accept)(void *ctx, const struct run_result *r), void *ctx,
+		    struct program *found, long long *runs);
+
 void explore_bound(const struct program *p, const struct kernel_config *k, unsigned oracles,
 		   long long max_schedules, struct explore_bound *out);
 
