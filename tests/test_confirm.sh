@@ -4,8 +4,11 @@
 # minimized into a deadlocking case that passes its expect lines, written beside the
 # input by default; a byte-form input works the same; an mlock()ed word, which lockdep
 # reports but which cannot fault, is "not confirmed" after the whole search (exit 1, no
-# case written), and a small --runs says "within N executions"; bad usage and an input
-# that is not a lockdep prediction get one line and exit 2.
+# case written), and a small --runs says "within N executions"; on olof-rfc the same
+# LWN program is confirmed only with kswapd's two passes added (step 3), while the
+# mlock()ed word and the ZERO_PAGE, which kswapd cannot take, stay not confirmed after
+# that search too; bad usage and an input that is not a lockdep prediction get one line
+# and exit 2.
 #
 #   bash tests/test_confirm.sh BIN_DIR SRC_DIR
 set -u
@@ -25,6 +28,7 @@ show_output() {
 }
 lwn=$src/repro/cases/lockdep-futex-wait.case
 harmless=$src/repro/cases/lockdep-mlock-harmless.case
+zero=$src/repro/cases/olof-rfc-zero-page.case
 token=lockdep--recursive-read--mmap_sem--futex_wait
 dl=deadlock--do_page_fault--futex_wait
 
@@ -54,15 +58,42 @@ check "bytes in: exit 0, $tmp/lwn.bin.confirmed.case (exit $rc)" test "$rc" = 0 
 run "$snafu" confirm --kernel=2.6.11-rc4 -o "$tmp/harmless.confirmed.case" "$harmless"
 check "the mlock case: exit 1 (got $rc)" test "$rc" = 1
 check "the mlock case: not confirmed after the whole search" grep -qE "^confirm: .*lockdep-mlock-harmless.case \[2\.6\.11-rc4\]: $token: not confirmed: none of the [0-9]+ schedules deadlocks" "$tmp/out"
+[ "$rc" = 1 ] || show_output
 check "the mlock case: nothing written" test ! -e "$tmp/harmless.confirmed.case"
 run "$snafu" confirm --runs=10 -o "$tmp/harmless.confirmed.case" "$harmless"
 check "--runs=10: exit 1, within 10 executions (got $rc)" grep -q "not confirmed within 10 executions$" "$tmp/out"
-# olof-rfc: the report stands (kswapd can empty the page: reclaim-olof-rfc.case), but
-# its window needs reclaim ops that confirm does not add
-run "$snafu" confirm --kernel=olof-rfc -o "$tmp/olof.case" "$lwn"
-check "olof-rfc: not confirmed by this search, exit 1 (got $rc)" test "$rc" = 1
 
-# 4. Bad usage and inputs that are no lockdep prediction: one line, exit 2, nothing out.
+# 4. olof-rfc: its check_user_page_readable() loop makes the page present before the
+# get_user(), so no writer and no preemption make it fault; kswapd's two passes
+# (reclaim-olof-rfc.case) after the check do. Step 3 adds them with the writer.
+run "$snafu" confirm --kernel=olof-rfc -o "$tmp/olof.case" "$lwn"
+check "olof-rfc: confirmed, exit 0 (got $rc)" test "$rc" = 0
+[ "$rc" = 0 ] || show_output
+check "olof-rfc: the line says: two kswapd passes and a writer added" grep -qE "^confirm: .*lockdep-futex-wait.case \[olof-rfc\]: $token: confirmed after [0-9]+ executions: $dl with [0-9]+ preemptions?, two kswapd passes and a writer added \(reclaim, reclaim and mmap in task [0-9]\): preempt 1 at op 2 point [0-9]+ to [0-9]" "$tmp/out"
+check "olof-rfc: the case keeps both reclaim ops" test "$(grep -c '^  reclaim ' "$tmp/olof.case" 2>/dev/null)" = 2
+check "olof-rfc: the case expects the deadlock there" grep -qx "expect olof-rfc $dl" "$tmp/olof.case"
+"$snafu" replay --check --quiet "$tmp/olof.case" >"$tmp/check" 2>&1
+check "olof-rfc: the case passes its expect lines (replay --check)" test $? = 0
+"$snafu" replay --kernel=olof-rfc "$tmp/olof.case" >"$tmp/replay" 2>&1
+check "olof-rfc: the case replays to the deadlock" grep -qx "DEDUP_TOKEN: $dl" "$tmp/replay"
+check "olof-rfc: kswapd unmaps the page in the replay" grep -q "kswapd: try_to_unmap_one" "$tmp/replay"
+# where kswapd cannot take the page, step 3 runs to its end: an mlock()ed page
+# (VM_LOCKED: try_to_unmap_one() refuses it) and the ZERO_PAGE (on no LRU list), the
+# latter's whole search within the default --runs
+kswapd_line="every single preemption and every pair of those that fired, with and without an added writer; every schedule within 3 preemptions with two kswapd passes and then a writer added in task [0-9]\)\$"
+run "$snafu" confirm --kernel=olof-rfc -o "$tmp/no.case" "$harmless"
+check "olof-rfc, mlock: not confirmed, exit 1 (got $rc)" test "$rc" = 1
+check "olof-rfc, mlock: the line names the kswapd search" grep -qE "^confirm: .*lockdep-mlock-harmless.case \[olof-rfc\]: $token: not confirmed: none of the [0-9]+ schedules deadlocks \($kswapd_line" "$tmp/out"
+[ "$rc" = 1 ] || show_output
+run "$snafu" confirm --kernel=olof-rfc -o "$tmp/no.case" "$zero"
+check "olof-rfc, ZERO_PAGE: not confirmed, exit 1 (got $rc)" test "$rc" = 1
+check "olof-rfc, ZERO_PAGE: the line names the kswapd search" grep -qE "^confirm: .*olof-rfc-zero-page.case \[olof-rfc\]: $token: not confirmed: none of the [0-9]+ schedules deadlocks \($kswapd_line" "$tmp/out"
+[ "$rc" = 1 ] || show_output
+run "$snafu" confirm --kernel=olof-rfc --runs=6000 -o "$tmp/no.case" "$zero"
+check "olof-rfc, ZERO_PAGE, --runs=6000: cut in step 3, said so" grep -qE "not confirmed within 6000 executions \(cut while searching every schedule within 3 preemptions with two kswapd passes and then a writer added in task [0-9]\)\$" "$tmp/out"
+check "nothing written when not confirmed" test ! -e "$tmp/no.case"
+
+# 5. Bad usage and inputs that are no lockdep prediction: one line, exit 2, nothing out.
 bad_usage() { # WHAT ARGS...: exit 2, one line on stderr, nothing on stdout
 	local what=$1
 	shift

@@ -4,19 +4,37 @@
  * goes through a lock of the predicted classes.
  *
  * The search is systematic, cheapest first, and every run counts toward --runs:
- *  1. one preemption: each task with ops, each of its ops (the predicting task's op at
+ *  1. an added writer alone: an `mmap` (1 page, private), the smallest op that takes
+ *     mmap_sem for write, in a task other than the predicting one (an idle task, a new
+ *     one, or appended to another task's ops), in the order the tasks run. A recursive
+ *     read on a fair rwsem deadlocks only if a writer queues between the two reads;
+ *  2. one preemption: each task with ops, each of its ops (the predicting task's op at
  *     the report first), each point of the op (1 up to the op's last), to each other
- *     task; first in the case as it is, then with a writer added: an `mmap` (1 page,
- *     private), the smallest op that takes mmap_sem for write, in a task other than the
- *     predicting one (an idle task, a new one, or appended to another task's ops). A
- *     recursive read on a fair rwsem deadlocks only if a writer queues between the two
- *     reads;
- *  2. two preemptions: every pair of the single preemptions that fired in step 1, on
- *     the same programs.
- * The case's own preemptions stay (the added ones come after them). The first run that
- * deadlocks is minimized as `snafu minimize` does (prog/minimize.c, tools/casefile.c),
- * keeping its signature, and written beside the input (CASE without .case, then
- * .confirmed.case) or to OUT.
+ *     task; first in the case as it is, then with the writer added;
+ *  3. two preemptions: every pair of the single preemptions that fired in step 2, on
+ *     the same programs;
+ *  4. kswapd, only when 1-3 found nothing and the prediction is a user access under
+ *     mmap_sem (lockdep--recursive-read--mmap_sem--...: might_fault()'s annotation) at
+ *     an address in one of the program's mappings. Such an access deadlocks only if it
+ *     faults, and a kernel that makes sure of the page first (Olof's RFC: its
+ *     check_user_page_readable() loop) faults only if the page leaves memory in
+ *     between, which takes page reclaim (repro/cases/reclaim-olof-rfc.case). The
+ *     program: step 1's first writer's (in an idle or a new task where there is room
+ *     for one), with two `reclaim` ops on the page of that access just before the
+ *     writer, in the same task: kswapd's two shrink_list() passes (the first finds a
+ *     used page referenced and only clears that, the second unmaps it: ref/vmscan.c,
+ *     ref/rmap.c). The page must go and the writer queue inside one window (after the
+ *     check, before the access): one task that empties the page and then maps needs
+ *     one switch to it, where kswapd in a task of its own needs two and another task to
+ *     schedule; and the writer comes after the passes, since a writer queued first
+ *     sleeps on the mmap_sem the predicting task holds, and the passes behind it with
+ *     it. Searched with explore_search() (tools/explore.h): every schedule with at most
+ *     RECLAIM_PREEMPTIONS preemptions, fewest first, from none (the case's own
+ *     preemptions left out), each run counted toward --runs.
+ * The case's own preemptions stay in steps 1-3 (the added ones come after them). The
+ * first run that deadlocks is minimized as `snafu minimize` does (prog/minimize.c,
+ * tools/casefile.c), keeping its signature, and written beside the input (CASE without
+ * .case, then .confirmed.case) or to OUT.
  *
  * Exit status: 0 confirmed (the case written), 1 not confirmed within the budget (or the
  * whole search space without a deadlock), 2 bad usage or an input whose verdict is not a
@@ -29,14 +47,16 @@
 #include "../ref/report.h"
 #include "casefile.h"
 #include "cli.h"
+#include "explore.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_SINGLES  4096
-#define MAX_VARIANTS 4
-#define MAX_PREEMPTS (SIM_MAX_PREEMPTS - 1) /* what the text form holds */
+#define MAX_SINGLES         4096
+#define MAX_VARIANTS        4
+#define MAX_PREEMPTS        (SIM_MAX_PREEMPTS - 1) /* what the text form holds */
+#define RECLAIM_PREEMPTIONS 3 /* step 4's bound (the header; the help says 3 too) */
 
 const char *const confirm_value_opts[] = {"--kernel", "--runs", "-o", NULL};
 
@@ -45,11 +65,14 @@ const char confirm_help[] =
     "                          for a case whose verdict is a lockdep prediction\n"
     "                          (lockdep--...), search for a schedule that deadlocks:\n"
     "                          every single preemption, with and without an added writer\n"
-    "                          (an mmap in another task), then every pair; minimize the\n"
-    "                          first deadlock into CASE.confirmed.case (or OUT); exit 0\n"
-    "                          confirmed, 1 not confirmed, 2 bad usage\n"
+    "                          (an mmap in another task), then every pair; then, for a\n"
+    "                          user access under mmap_sem, with two kswapd passes\n"
+    "                          (reclaim) before the writer, every schedule with at most\n"
+    "                          3 preemptions; minimize the first deadlock into\n"
+    "                          CASE.confirmed.case (or OUT); exit 0 confirmed, 1 not\n"
+    "                          confirmed, 2 bad usage\n"
     "      --kernel=NAME       kernel to run (default " SNAFU_DEFAULT_KERNEL ")\n"
-    "      --runs=N            executions to try at most (default 20000)\n";
+    "      --runs=N            executions to try at most (default 200000)\n";
 
 struct search {
 	const struct kernel_config *k;
@@ -57,17 +80,22 @@ struct search {
 	long long runs, budget;
 	struct run_result r;
 	struct program found;
+	int added_from; /* found.preempts[] from here on were added by the search */
 	char verdict[160];
 	char how[256]; /* "1 preemption and a writer added (mmap in task 2)" */
+	/* step 4 (kswapd): whether it began, ran to its end, or why it was not tried */
+	int reclaim_task; /* its task, once begun */
+	bool reclaim_done;
+	char no_reclaim[128];
 };
 
-/* Does the run just made deadlock through one of the predicted classes? */
-static bool deadlocks(struct search *s)
+/* Does the run just made (its result r) deadlock through one of the predicted classes? */
+static bool deadlocks(const struct search *s, const struct run_result *r)
 {
 	int tasks[SIM_MAX_TASKS + 1];
 	const char *fns[SIM_MAX_TASKS + 1], *locks[SIM_MAX_TASKS + 1];
 
-	if (s->r.result != SIM_HANG || strncmp(s->r.verdict, "deadlock--", 10))
+	if (r->result != SIM_HANG || strncmp(r->verdict, "deadlock--", 10))
 		return false;
 	int n = hung_task_cycle(tasks, fns, locks);
 	for (int i = 0; i < n; i++)
@@ -84,7 +112,7 @@ static bool try_run(struct search *s, const struct program *q)
 
 	s->runs++;
 	prog_run(q, s->k, &o, &s->r);
-	if (!deadlocks(s))
+	if (!deadlocks(s, &s->r))
 		return false;
 	s->found = *q;
 	snprintf(s->verdict, sizeof(s->verdict), "%s", s->r.verdict);
@@ -108,13 +136,15 @@ static void add_writer(const struct program *p, struct program *q, int u)
 }
 
 /* The programs to search: the case as it is, then with a writer in each task other than
- * the predicting one (idle tasks and a new task first). */
+ * the predicting one (idle tasks and a new task first); task[i]: v[i]'s writer's task (0
+ * for the case as it is). */
 static int variants(const struct program *p, const struct search *s, struct program v[MAX_VARIANTS],
-		    char what[MAX_VARIANTS][64])
+		    char what[MAX_VARIANTS][64], int task[MAX_VARIANTS])
 {
 	int n = 0, order[PROG_MAX_TASKS + 1], no = 0;
 
 	v[n] = *p;
+	task[n] = 0;
 	snprintf(what[n++], 64, "%s", "");
 	if (p->nops >= PROG_MAX_OPS || p->nmaps >= PROG_MAX_MAPS)
 		return n;
@@ -125,6 +155,7 @@ static int variants(const struct program *p, const struct search *s, struct prog
 				order[no++] = u;
 	for (int i = 0; i < no && n < MAX_VARIANTS; i++) {
 		add_writer(p, &v[n], order[i]);
+		task[n] = order[i];
 		snprintf(what[n++], 64, " and a writer added (mmap in task %d)", order[i]);
 	}
 	return n;
@@ -209,15 +240,130 @@ static bool pairs(struct search *s, const struct program *q, const struct single
 	return false;
 }
 
+/* ---- step 4: kswapd ---- */
+
+/* The user address of the access the prediction was made at: the predicting op's
+ * (s->pred.task's op instance s->pred.op), its vector B for mincore (copy_to_user), its
+ * A otherwise (the futex word, get_mempolicy's policy), a page further on for each
+ * instance of an each-page op. False, with the reason in s->no_reclaim, when the
+ * prediction is no user access under mmap_sem or the address lies in no mapping. */
+static bool access_ref(struct search *s, const struct program *p, const char *predicted,
+		       struct uref *ref)
+{
+	static const char user_access[] = "lockdep--recursive-read--mmap_sem--";
+
+	if (strncmp(predicted, user_access, sizeof(user_access) - 1)) {
+		snprintf(s->no_reclaim, sizeof(s->no_reclaim),
+			 "no kswapd passes tried: the report is no user access under mmap_sem");
+		return false;
+	}
+	int inst = 0;
+	for (int i = 0; i < p->nops; i++) {
+		const struct op *o = &p->ops[i];
+		if (o->task != s->pred.task)
+			continue;
+		int n = op_instances(p, i);
+		if (s->pred.op > inst + n) {
+			inst += n;
+			continue;
+		}
+		*ref = o->kind == OP_MINCORE ? o->b : o->a;
+		if (o->each_page)
+			ref->page = (uint8_t)(ref->page + (s->pred.op - inst - 1));
+		if (!(o->kind == OP_MINCORE ? op_uses_b(o->kind) : op_uses_a(o->kind)) ||
+		    ref->map == PROG_NULL_MAP)
+			break;
+		return true;
+	}
+	snprintf(s->no_reclaim, sizeof(s->no_reclaim),
+		 "no kswapd passes tried: the reported access names no mapped page");
+	return false;
+}
+
+/* q: p with `reclaim REF`, `reclaim REF` and an `mmap` (1 page, private) appended to task
+ * u's ops: kswapd's two passes over the page, then the writer. */
+static void add_reclaim_writer(const struct program *p, struct program *q, int u,
+			       const struct uref *ref)
+{
+	*q = *p;
+	for (int i = 0; i < 3; i++) {
+		struct op *o = &q->ops[q->nops++];
+		memset(o, 0, sizeof(*o));
+		o->task = (uint8_t)u;
+		o->a = o->b = (struct uref){.map = PROG_NULL_MAP};
+		if (i < 2) {
+			o->kind = OP_RECLAIM;
+			o->a = *ref;
+		} else {
+			o->kind = OP_MMAP;
+			o->x = 0; /* 1 page */
+			o->y = 3; /* PROT_READ | PROT_WRITE, private */
+		}
+	}
+	if (u > q->ntasks)
+		q->ntasks = u;
+	prog_canonicalize(q);
+}
+
+static bool explore_accept(void *ctx, const struct run_result *r)
+{
+	struct search *s = ctx;
+
+	if (!deadlocks(s, r))
+		return false;
+	snprintf(s->verdict, sizeof(s->verdict), "%s", r->verdict);
+	return true;
+}
+
+/* Step 4 on task u, the first task step 1 gave a writer (the header). */
+static bool reclaim_search(struct search *s, const struct program *p, const char *predicted, int u)
+{
+	static struct program q, found;
+	struct uref ref;
+
+	if (!access_ref(s, p, predicted, &ref))
+		return false;
+	if (p->nops + 3 > PROG_MAX_OPS || p->nmaps >= PROG_MAX_MAPS || !u) {
+		snprintf(s->no_reclaim, sizeof(s->no_reclaim),
+			 "no kswapd passes tried: no room for three more ops");
+		return false;
+	}
+	long long left = s->budget - s->runs, runs = 0;
+	if (left <= 0)
+		return false;
+	s->reclaim_task = u;
+	add_reclaim_writer(p, &q, u, &ref);
+	bool hit = explore_search(&q, s->k, ORACLE_DEADLOCK, RECLAIM_PREEMPTIONS, left,
+				  explore_accept, s, &found, &runs);
+	s->runs += runs;
+	if (hit) {
+		s->found = found;
+		s->added_from = 0;
+		snprintf(s->how, sizeof(s->how),
+			 "%d %s, two kswapd passes and a writer added (reclaim, reclaim and mmap "
+			 "in task %d%s)",
+			 found.npreempts, found.npreempts == 1 ? "preemption" : "preemptions", u,
+			 p->npreempts ? "; the case's own preemptions left out" : "");
+		return true;
+	}
+	/* explore_search() stops at max_schedules: a search that used them all was cut (or
+	 * ended just then: said as cut); one with no run made none (snafu-native) */
+	s->reclaim_done = runs < left && runs > 0;
+	return false;
+}
+
 /* The whole search; true when confirmed. *EXHAUSTED: every candidate was tried. */
-static bool search(struct search *s, const struct program *p, bool *exhausted)
+static bool search(struct search *s, const struct program *p, const char *predicted,
+		   bool *exhausted)
 {
 	static struct program v[MAX_VARIANTS];
 	static struct single one[MAX_VARIANTS][MAX_SINGLES];
 	char what[MAX_VARIANTS][64];
-	int n = variants(p, s, v, what), none[MAX_VARIANTS] = {0};
+	int writer_task[MAX_VARIANTS];
+	int n = variants(p, s, v, what, writer_task), none[MAX_VARIANTS] = {0};
 
 	*exhausted = false;
+	s->added_from = p->npreempts;
 	/* an added writer alone, in the order the tasks run without preemptions */
 	for (int i = 1; i < n; i++) {
 		if (s->runs >= s->budget)
@@ -243,7 +389,9 @@ static bool search(struct search *s, const struct program *p, bool *exhausted)
 		if (s->runs >= s->budget)
 			return false;
 	}
-	*exhausted = true;
+	if (reclaim_search(s, p, predicted, n > 1 ? writer_task[1] : 0))
+		return true;
+	*exhausted = s->reclaim_done || s->no_reclaim[0];
 	return false;
 }
 
@@ -321,21 +469,32 @@ int cmd_confirm(int argc, char **argv)
 	/* the messages go to stdout, unless the case does (-o -) */
 	FILE *msg = strcmp(out, "-") ? stdout : stderr;
 	bool exhausted;
-	bool found = search(&s, &p, &exhausted);
+	bool found = search(&s, &p, predicted, &exhausted);
 	/* the preemptions added, as the text form writes them */
-	for (int i = p.npreempts; found && i < s.found.npreempts; i++) {
+	for (int i = s.added_from; found && i < s.found.npreempts; i++) {
 		char line[80];
 		size_t n = strlen(s.how);
-		snprintf(s.how + n, sizeof(s.how) - n, "%s%s", i == p.npreempts ? ": " : ", ",
+		snprintf(s.how + n, sizeof(s.how) - n, "%s%s", i == s.added_from ? ": " : ", ",
 			 prog_preempt_str(&s.found.preempts[i], line, sizeof(line)));
 	}
+	char kswapd[160];
+	snprintf(kswapd, sizeof(kswapd),
+		 "every schedule within %d preemptions with two kswapd passes and then a writer "
+		 "added in task %d",
+		 RECLAIM_PREEMPTIONS, s.reclaim_task);
 	if (!found) {
 		if (exhausted)
 			fprintf(msg,
 				"confirm: %s [%s]: %s: not confirmed: none of the %lld schedules "
 				"deadlocks (every single preemption and every pair of those that "
-				"fired, with and without an added writer)\n",
-				name, k->name, predicted, s.runs);
+				"fired, with and without an added writer; %s)\n",
+				name, k->name, predicted, s.runs,
+				s.reclaim_done ? kswapd : s.no_reclaim);
+		else if (s.reclaim_task)
+			fprintf(msg,
+				"confirm: %s [%s]: %s: not confirmed within %lld executions (cut "
+				"while searching %s)\n",
+				name, k->name, predicted, s.runs, kswapd);
 		else
 			fprintf(msg, "confirm: %s [%s]: %s: not confirmed within %lld executions\n",
 				name, k->name, predicted, s.runs);

@@ -3,7 +3,7 @@
 #define SNAFU_CONFIRM_H
 
 /* Executions `snafu confirm` tries without --runs (the fuzz driver's budget too). */
-#define CONFIRM_DEFAULT_RUNS 20000
+#define CONFIRM_DEFAULT_RUNS 200000
 
 /* Its help, and the options that take a value (tools/snafu.c's table). */
 extern const char confirm_help[];
