@@ -5,7 +5,7 @@
 # input by default; a byte-form input works the same; an mlock()ed word, which lockdep
 # reports but which cannot fault, is "not confirmed" after the whole search (exit 1, no
 # case written), and a small --runs says "within N executions"; on olof-rfc the same
-# LWN program is confirmed only with kswapd's two passes added (step 3), while the
+# LWN program is confirmed only with kswapd's two passes added (step 4), while the
 # mlock()ed word and the ZERO_PAGE, which kswapd cannot take, stay not confirmed after
 # that search too; bad usage and an input that is not a lockdep prediction get one line
 # and exit 2.
@@ -65,7 +65,7 @@ check "--runs=10: exit 1, within 10 executions (got $rc)" grep -q "not confirmed
 
 # 4. olof-rfc: its check_user_page_readable() loop makes the page present before the
 # get_user(), so no writer and no preemption make it fault; kswapd's two passes
-# (reclaim-olof-rfc.case) after the check do. Step 3 adds them with the writer.
+# (reclaim-olof-rfc.case) after the check do. Step 4 adds them with the writer.
 run "$snafu" confirm --kernel=olof-rfc -o "$tmp/olof.case" "$lwn"
 check "olof-rfc: confirmed, exit 0 (got $rc)" test "$rc" = 0
 [ "$rc" = 0 ] || show_output
@@ -77,7 +77,7 @@ check "olof-rfc: the case passes its expect lines (replay --check)" test $? = 0
 "$snafu" replay --kernel=olof-rfc "$tmp/olof.case" >"$tmp/replay" 2>&1
 check "olof-rfc: the case replays to the deadlock" grep -qx "DEDUP_TOKEN: $dl" "$tmp/replay"
 check "olof-rfc: kswapd unmaps the page in the replay" grep -q "kswapd: try_to_unmap_one" "$tmp/replay"
-# where kswapd cannot take the page, step 3 runs to its end: an mlock()ed page
+# where kswapd cannot take the page, step 4 runs to its end: an mlock()ed page
 # (VM_LOCKED: try_to_unmap_one() refuses it) and the ZERO_PAGE (on no LRU list), the
 # latter's whole search within the default --runs
 kswapd_line="every single preemption and every pair of those that fired, with and without an added writer; every schedule within 3 preemptions with two kswapd passes and then a writer added in task [0-9]\)\$"
@@ -90,7 +90,7 @@ check "olof-rfc, ZERO_PAGE: not confirmed, exit 1 (got $rc)" test "$rc" = 1
 check "olof-rfc, ZERO_PAGE: the line names the kswapd search" grep -qE "^confirm: .*olof-rfc-zero-page.case \[olof-rfc\]: $token: not confirmed: none of the [0-9]+ schedules deadlocks \($kswapd_line" "$tmp/out"
 [ "$rc" = 1 ] || show_output
 run "$snafu" confirm --kernel=olof-rfc --runs=6000 -o "$tmp/no.case" "$zero"
-check "olof-rfc, ZERO_PAGE, --runs=6000: cut in step 3, said so" grep -qE "not confirmed within 6000 executions \(cut while searching every schedule within 3 preemptions with two kswapd passes and then a writer added in task [0-9]\)\$" "$tmp/out"
+check "olof-rfc, ZERO_PAGE, --runs=6000: cut in step 4 (kswapd), said so" grep -qE "not confirmed within 6000 executions \(cut while searching every schedule within 3 preemptions with two kswapd passes and then a writer added in task [0-9]\)\$" "$tmp/out"
 check "nothing written when not confirmed" test ! -e "$tmp/no.case"
 
 # 5. Bad usage and inputs that are no lockdep prediction: one line, exit 2, nothing out.
