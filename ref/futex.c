@@ -279,6 +279,7 @@ static void wake_futex(struct futex_q *q)
 {
 	futex_q_touch(q, __func__);
 	assert_chain_locked(q, __func__);
+	sim_touch(SIM_TOUCH_TASK(q->owner)); /* its list and lock_ptr, which it reads unlocked */
 	fo_woken(q);
 	/* every touch is checked, as KASAN would: the store to lock_ptr must come last */
 	futex_q_touch(q, __func__);
@@ -303,6 +304,7 @@ static void queue_me(struct futex_q *q)
 	q->lock_ptr = &bh->lock;
 	spin_lock(&bh->lock);
 	lockdep_assert_held(&bh->lock);
+	sim_touch(SIM_TOUCH_QUEUES); /* nqueued, which futex_requeue() reads unlocked */
 	bh->nqueued++;
 	list_add_tail(&q->list, &bh->chain);
 	q->chain = bh;
@@ -353,7 +355,7 @@ static int futex_wake(unsigned long uaddr, int nr_wake)
 	 * a walk of the list without the lock: on real threads that follows a futex_q off a
 	 * stack its waiter has left, and the corrupted stack could kill the process before
 	 * ThreadSanitizer says why.) */
-	if (kcfg->test_futex_wake_unlocked && !bh->nqueued)
+	if (kcfg->test_futex_wake_unlocked && (sim_touch(SIM_TOUCH_QUEUES_RD), !bh->nqueued))
 		goto out;
 	spin_lock(&bh->lock);
 	fo_wake_begin("FUTEX_WAKE", uaddr, &key, nr_wake > 1 ? nr_wake : 1);
@@ -449,6 +451,7 @@ retry:
 	 * catches a change. Marked like futex_wait's list_empty(&q.list), so TSan does not
 	 * report it (tests/tsan/futex-requeue-nqueued.case). */
 	nqueued = data_race(bh1->nqueued);
+	sim_touch(SIM_TOUCH_QUEUES_RD);
 	if (valp)
 		fo_cmp_sample(bh1, nqueued);
 	if (likely(valp != NULL)) {
@@ -499,6 +502,7 @@ requeue:
 			lockdep_assert_held(&bh2->lock);
 			list_move_tail(&this->list, &bh2->chain);
 			this->chain = bh2;
+			sim_touch(SIM_TOUCH_TASK(this->owner)); /* its lock_ptr */
 			this->lock_ptr = &bh2->lock;
 			this->key = key2;
 			fo_requeued(this, &key2);

@@ -300,6 +300,7 @@ void fo_reset(void)
 void fo_wait_begin(unsigned long uaddr, int val)
 {
 	FO_BEGIN();
+	sim_touch(SIM_TOUCH_REC(me()));
 	struct fo_wait *w = &fo.wait[me()];
 	*w = (struct fo_wait){
 	    .active = true, .serial = ++fo.serials, .uaddr = uaddr, .val = val, .woken_by = -1};
@@ -309,6 +310,7 @@ void fo_wait_begin(unsigned long uaddr, int val)
 void fo_wait_round(const void *q, const struct futex_key *key)
 {
 	FO_BEGIN();
+	sim_touch(SIM_TOUCH_REC(me()));
 	struct fo_wait *w = &fo.wait[me()];
 	w->q = q;
 	w->key = *key;
@@ -321,6 +323,7 @@ void fo_wait_round(const void *q, const struct futex_key *key)
 void fo_queued(const void *q, const void *bucket)
 {
 	FO_BEGIN();
+	sim_touch(SIM_TOUCH_REC(me()) | SIM_TOUCH_QUEUES);
 	struct fo_wait *w = wait_of_q(q);
 	if (w) {
 		w->queued = w->round_queued = true;
@@ -336,12 +339,14 @@ void fo_queued(const void *q, const void *bucket)
 void fo_read(uint32_t curval)
 {
 	FO_BEGIN();
+	sim_touch(SIM_TOUCH_REC(me()));
 	struct fo_wait *w = &fo.wait[me()];
 	w->curval = curval;
 	w->read = (int)curval == w->val ? FO_MATCH : FO_MISMATCH;
 	w->read_at = now_at();
 	struct fo_ref *ref = woken_ref(w); /* woken before it read: it reads now */
 	if (ref) {
+		sim_touch(SIM_TOUCH_WAKES);
 		ref->read = w->read;
 		ref->curval = curval;
 		ref->read_at = w->read_at;
@@ -373,6 +378,7 @@ void fo_awake(void)
 void fo_unqueued(const void *q)
 {
 	FO_BEGIN();
+	sim_touch(SIM_TOUCH_REC(me()));
 	struct fo_wait *w = wait_of_q(q);
 	if (w) {
 		w->queued = false;
@@ -384,9 +390,11 @@ void fo_unqueued(const void *q)
 void fo_wait_end(long ret)
 {
 	FO_BEGIN();
+	sim_touch(SIM_TOUCH_REC(me()));
 	struct fo_wait *w = &fo.wait[me()];
 	struct fo_ref *ref = woken_ref(w);
 	if (ref) {
+		sim_touch(SIM_TOUCH_WAKES);
 		ref->returned = true;
 		ref->ret = ret;
 		if (ret != 0 && !fo.woken_ret.seen)
@@ -408,6 +416,7 @@ void fo_wait_end(long ret)
 void fo_wake_begin(const char *op, unsigned long uaddr, const struct futex_key *key, int budget)
 {
 	FO_BEGIN();
+	sim_touch(SIM_TOUCH_WAKES);
 	fo.cur = NULL;
 	if (fo.nwakes < FO_MAX_WAKES) {
 		fo.cur = &fo.wakes[fo.nwakes++];
@@ -427,7 +436,10 @@ void fo_wake_begin(const char *op, unsigned long uaddr, const struct futex_key *
 void fo_woken(const void *q)
 {
 	FO_BEGIN();
+	sim_touch(SIM_TOUCH_WAKES | SIM_TOUCH_RECS_RD); /* and the woken one's, below */
 	struct fo_wait *w = wait_of_q(q);
+	if (w)
+		sim_touch(SIM_TOUCH_REC((int)(w - fo.wait)));
 	struct fo_wake *r = fo.cur;
 	if (w) {
 		w->queued = false;
@@ -453,7 +465,10 @@ void fo_woken(const void *q)
 void fo_requeued(const void *q, const struct futex_key *key2)
 {
 	FO_BEGIN();
+	sim_touch(SIM_TOUCH_WAKES | SIM_TOUCH_RECS_RD);
 	struct fo_wait *w = wait_of_q(q);
+	if (w)
+		sim_touch(SIM_TOUCH_REC((int)(w - fo.wait)));
 	if (fo.cur)
 		fo.cur->nmoved++;
 	if (w) {
@@ -467,6 +482,7 @@ void fo_requeued(const void *q, const struct futex_key *key2)
 void fo_wake_end(long ret)
 {
 	FO_BEGIN();
+	sim_touch(SIM_TOUCH_WAKES | SIM_TOUCH_RECS_RD | SIM_TOUCH_PAGES_RD);
 	struct fo_wake *r = fo.cur;
 	fo.cur = NULL;
 	if (!r) {
@@ -505,6 +521,7 @@ void fo_wake_end(long ret)
 void fo_cmp_sample(const void *bucket, unsigned nqueued)
 {
 	FO_BEGIN();
+	sim_touch(SIM_TOUCH_QUEUES_RD);
 	fo.cmp_bucket[me()] = bucket;
 	fo.cmp_nq[me()] = nqueued;
 	fo.cmp_queues[me()] = fo.nqueues;
@@ -516,6 +533,7 @@ void fo_cmp_sample(const void *bucket, unsigned nqueued)
 void fo_cmp_eagain(unsigned long uaddr1, int val, uint32_t curval, unsigned now)
 {
 	FO_BEGIN();
+	sim_touch(SIM_TOUCH_QUEUES | SIM_TOUCH_PAGES_RD);
 	struct fo_eagain *e = &fo.eagain;
 	if (!e->seen) {
 		*e = (struct fo_eagain){.seen = true,

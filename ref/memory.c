@@ -335,6 +335,7 @@ void change_protection(struct mm_struct *mm, unsigned long start, unsigned long 
 int check_user_page_readable(struct mm_struct *mm, unsigned long addr)
 {
 	sched_point("check_user_page_readable");
+	sim_touch(SIM_TOUCH_PAGES_RD); /* for snafu explore: a walk no event shows */
 	return __follow_page(mm, addr, true, false) != NULL;
 }
 

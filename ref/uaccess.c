@@ -65,7 +65,8 @@ static unsigned long mmu_copy(unsigned long uaddr, void *buf, unsigned long n, c
 				error_code |= PF_PROT;
 			if (do_page_fault(uaddr, error_code) != FAULT_HANDLED)
 				return n;
-			continue; /* re-execute the access */
+			sim_touch(SIM_TOUCH_RETRY); /* for snafu explore: no event says so */
+			continue;                   /* re-execute the access */
 		}
 		/* the MMU sets the young bit, under no lock: hardware, not the kernel (2.6.11
 		 * mm/rmap.c, page_referenced_one(), clears it with ptep_clear_flush_young()) */

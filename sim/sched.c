@@ -42,7 +42,8 @@ static struct sim_sched {
 /* for the gdb helpers (repro/snafu-gdb.py): the task table by an unambiguous name */
 struct sim_sched *const sim_gdb_sched = &S;
 struct sim_decision sim_last_preempt, sim_last_switch;
-void (*sim_point_hook)(const struct sim_task *t);
+int (*sim_point_hook)(const struct sim_task *t);
+uint32_t sim_touched;
 
 void sim_init(const struct sim_config *cfg)
 {
@@ -53,6 +54,7 @@ void sim_init(const struct sim_config *cfg)
 	S.now = 0;
 	S.steps = 0;
 	sim_cur = NULL;
+	sim_touched = 0;
 	sim_last_preempt = (struct sim_decision){0};
 	sim_last_switch = (struct sim_decision){0};
 	sim_tracing = cfg->trace;
@@ -95,6 +97,7 @@ struct sim_task *sim_spawn(struct sim_task *t, void (*fn)(struct sim_task *))
 	t->spinning_on = NULL;
 	t->timer_at = SIM_NO_DEADLINE;
 	t->timed_out = false;
+	t->blocks = t->wakes = 0;
 	t->fn = fn;
 	if (!S.fibers[i])
 		S.fibers[i] = fiber_create(task_entry, t);
@@ -166,6 +169,7 @@ static struct sim_task *fire_timer(void)
 		S.now = first->timer_at;
 	first->timed_out = true;
 	first->state = SIM_RUNNABLE;
+	first->wakes++;
 	first->timer_at = SIM_NO_DEADLINE;
 	struct sim_task *saved = sim_cur;
 	sim_cur = first;
@@ -279,9 +283,15 @@ void sim_point(const char *site)
 		sim_step_trap(S.steps, site);
 	if (S.steps > S.cfg.step_budget)
 		sim_stop(SIM_LIVELOCK);
-	if (sim_point_hook)
-		sim_point_hook(t);
-	if (S.cfg.pct ? (to = pct_pick(t)) != NULL : S.cfg.npreempts && (to = stream_pick(t))) {
+	if (sim_point_hook) {
+		int d = sim_point_hook(t);
+		S.picked_timer = d == SIM_TO_TIMER;
+		to = d == SIM_HOOK_CONTINUE ? NULL : S.picked_timer ? fire_timer() : sim_task(d);
+	} else if (S.cfg.pct)
+		to = pct_pick(t);
+	else
+		to = S.cfg.npreempts ? stream_pick(t) : NULL;
+	if (to) {
 		sim_trace(EV_PREEMPT, site, NULL, to->id, 0);
 		sim_last_preempt =
 		    (struct sim_decision){.step = S.steps,
@@ -321,6 +331,7 @@ void sim_block(void)
 {
 	tsan_release(&world_end);
 	sim_cur->state = SIM_BLOCKED;
+	sim_cur->blocks++;
 	to_scheduler();
 }
 
@@ -341,6 +352,7 @@ void sim_wake(struct sim_task *t)
 	if (t->state != SIM_BLOCKED)
 		return;
 	t->state = SIM_RUNNABLE;
+	t->wakes++;
 	t->timer_at = SIM_NO_DEADLINE;
 }
 

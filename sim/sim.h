@@ -81,6 +81,7 @@ struct sim_task {
 	uint16_t op_points; /* scheduling points passed in the current operation */
 	uint64_t timer_at;  /* virtual time a timed sleep ends; SIM_NO_DEADLINE: none */
 	bool timed_out;
+	uint32_t blocks, wakes;       /* times it went to sleep, and was made runnable again */
 	struct sim_spin *spinning_on; /* fibers: the spinlock this task waits for */
 	void (*fn)(struct sim_task *);
 	struct sim_fiber *fiber;
@@ -171,12 +172,40 @@ static inline struct sim_task *sim_current(void)
 	return sim_cur;
 }
 void sim_point(const char *site);
-/* snafu explore (tools/explore.c): called at every scheduling point, before the schedule
- * stream is asked, with the task that reached it; who else could run there is
- * sim_task()'s to tell. NULL (the default): never. The simulator only. A global, not a
+/* snafu explore (tools/explore.c): called at every scheduling point with the task that
+ * reached it; who else could run there is sim_task()'s to tell. It decides in place of
+ * the schedule stream: SIM_HOOK_CONTINUE (t runs on), a task id to switch to, or
+ * SIM_TO_TIMER. NULL (the default): never. The simulator only. A global, not a
  * sim_config field, so that prog/exec.c, which the fuzzer's coverage sees, need not
  * pass it on: a change there moves what the fuzzer finds when (docs/evaluate.md). */
-extern void (*sim_point_hook)(const struct sim_task *t);
+#define SIM_HOOK_CONTINUE (-1)
+extern int (*sim_point_hook)(const struct sim_task *t);
+
+/* What a step touched that its trace events do not show (lockless reads, the futex
+ * oracles' books), for snafu explore's partial-order reduction (docs/explore.md, "The
+ * footprint"): the model ORs SIM_TOUCH_* bits in, explore reads and clears them at every
+ * scheduling point. A plain OR, and nothing reads it in a fuzzer or a replay. */
+#define SIM_TOUCH_WAKES     (1u << 0) /* the oracles' wake-call log (written) */
+#define SIM_TOUCH_QUEUES    (1u << 1) /* queue_me()'s counts and log (written) */
+#define SIM_TOUCH_QUEUES_RD (1u << 2) /* ... read without the bucket lock */
+#define SIM_TOUCH_PAGES_RD  (1u << 3) /* the oracles peeked at futex words */
+#define SIM_TOUCH_RECS_RD   (1u << 4) /* read every task's futex_wait record */
+#define SIM_TOUCH_TASKS_RD  (1u << 5) /* read other tasks' futex_q without the lock */
+#define SIM_TOUCH_RETRY     (1u << 6) /* a user access faulted, and runs again now */
+#define SIM_TOUCH_REC(id)   (1u << (8 + (((id)-1) & 7)))  /* task id's futex_wait record */
+#define SIM_TOUCH_TASK(id)  (1u << (16 + (((id)-1) & 7))) /* task id's futex_q (written) */
+#ifdef SNAFU_NATIVE
+static inline void sim_touch(uint32_t what)
+{
+	(void)what; /* real threads: nobody explores them */
+}
+#else
+extern uint32_t sim_touched;
+static inline void sim_touch(uint32_t what)
+{
+	sim_touched |= what;
+}
+#endif
 
 /* Sleeping and waking, the way the kernel does it: the sleeper sets its state word,
  * checks its condition, then sleeps while the word is not 0 (TASK_RUNNING); a waker

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # snafu explore end to end (tools/explore.c, docs/explore.md): the LWN program with no
 # schedule deadlocks 2.6.11-rc4 with one preemption, and the case written passes its
-# expect lines; 2.6.11 has no finding within two; the shards' counts add up to the
-# whole search's, and the reduction's pruned schedules to what --no-reduction runs,
-# with --check-pruning finding none that differs; the output is the same every time;
-# bad usage gets one line and exit 2. No timing.
+# expect lines; 2.6.11 has no finding within two, nor in every trace (--preemptions=all);
+# the reduction loses no outcome (--check-reduction, on saved cases on every kernel and
+# on random programs) and runs fewer schedules than --no-reduction; the shards' counts
+# add up to the whole search's; the output is the same every time; SIGTERM stops a long
+# search with the line that says how far it got (exit 130); bad usage gets one line and
+# exit 2. No timing.
 #
 #   bash tests/test_explore.sh BIN_DIR SRC_DIR
 set -u
@@ -26,14 +28,14 @@ cases=$src/repro/cases
 lwn=$cases/lockdep-futex-wait.case
 dl=deadlock--do_page_fault--futex_wait
 n='[0-9]+'
-# "explore: NAME [KERNEL]: no finding within K preemptions: S schedules explored, P pruned"
-counts() { sed -nE 's/.*: ([0-9]+) schedules? explored, ([0-9]+) pruned.*/\1 \2/p' "$1"; }
+# "... no finding within K preemptions: T traces, S schedules" or "...: S schedules (no reduction)"
+schedules() { sed -nE 's/.*[:,] ([0-9]+) schedules?( \(no reduction\))?( \(.*)?$/\1/p' "$1"; }
 
 # 1. The LWN program, no schedule: the deadlock with one preemption, its report, a case.
 run "$snafu" explore --kernel=2.6.11-rc4 -o "$tmp/lwn.case" "$lwn"
 check "LWN on 2.6.11-rc4: exit 1 (got $rc)" test "$rc" = 1
 [ "$rc" = 1 ] || show_output
-check "the line: found $dl with 1 preemption after S schedules (P pruned)" grep -qE "^explore: .*lockdep-futex-wait.case \[2\.6\.11-rc4\]: found $dl with 1 preemption after $n schedules \($n pruned\): preempt 1 at op 2 point $n to 2\$" "$tmp/out"
+check "the line: found $dl with 1 preemption after S schedules (T traces)" grep -qE "^explore: .*lockdep-futex-wait.case \[2\.6\.11-rc4\]: found $dl with 1 preemption after $n schedules \($n traces\): preempt 1 at op 2 point $n to 2\$" "$tmp/out"
 check "the report, as replay prints it" grep -qx "DEDUP_TOKEN: $dl" "$tmp/out"
 check "the report's wait-for cycle" grep -q "^wait-for cycle:" "$tmp/out"
 check "the line names the case written" grep -qx "explore: minimized case: $tmp/lwn.case" "$tmp/out"
@@ -45,43 +47,47 @@ check "the case passes replay --check" test $? = 0
 run "$snafu" explore "$cases/futex-wait-mmap-sem.case"
 check "futex-wait-mmap-sem.case (default kernel): exit 1, 1 preemption (got $rc)" grep -qE "\[2\.6\.11-rc4\]: found $dl with 1 preemption after" "$tmp/out"
 
-# 2. The merged fix: nothing within two preemptions, with the counts.
+# 2. The merged fix: nothing within two preemptions, nor in every trace.
 run "$snafu" explore --kernel=2.6.11 "$lwn"
 check "LWN on 2.6.11: exit 0 (got $rc)" test "$rc" = 0
-check "the line: no finding within 2 preemptions, S explored, P pruned" grep -qE "^explore: .*\[2\.6\.11\]: no finding within 2 preemptions: $n schedules explored, $n pruned\$" "$tmp/out"
+check "the line: no finding within 2 preemptions: T traces, S schedules" grep -qE "^explore: .*\[2\.6\.11\]: no finding within 2 preemptions: $n traces, $n schedules\$" "$tmp/out"
 check "nothing else on stdout" test "$(wc -l <"$tmp/out")" = 1
 check "nothing on stderr" test ! -s "$tmp/err"
+run "$snafu" explore --kernel=2.6.11 --preemptions=all "$lwn"
+check "LWN on 2.6.11, --preemptions=all: exit 0 (got $rc)" test "$rc" = 0
+check "the line: no finding in T traces (unbounded)" grep -qE "^explore: .*\[2\.6\.11\]: no finding in $n traces \(unbounded\): $n schedules\$" "$tmp/out"
+run "$snafu" explore --kernel=2.6.11-rc4 --preemptions=all "$lwn"
+check "LWN on 2.6.11-rc4, --preemptions=all: the deadlock (exit $rc)" grep -qE "found $dl with $n preemptions? after" "$tmp/out"
 
-# 3. Shards: 1/3, 2/3 and 3/3 run and prune what one process does.
+# 3. Shards (without the reduction): 1/3, 2/3 and 3/3 run what one process does.
 for c in futex-wait-mmap-sem madvise-writer; do
-	"$snafu" explore --kernel=2.6.11 "$cases/$c.case" >"$tmp/whole" 2>&1
-	read -r whole_e whole_p < <(counts "$tmp/whole")
-	sum_e=0 sum_p=0
+	"$snafu" explore --kernel=2.6.11 --no-reduction "$cases/$c.case" >"$tmp/whole" 2>&1
+	whole=$(schedules "$tmp/whole")
+	sum=0
 	for i in 1 2 3; do
-		"$snafu" explore --kernel=2.6.11 --shard=$i/3 "$cases/$c.case" >"$tmp/shard" 2>&1
+		"$snafu" explore --kernel=2.6.11 --no-reduction --shard=$i/3 "$cases/$c.case" >"$tmp/shard" 2>&1
 		check "$c shard $i/3: its line says so" grep -q "(shard $i/3)\$" "$tmp/shard"
-		read -r e p < <(counts "$tmp/shard")
-		sum_e=$((sum_e + ${e:-0})) sum_p=$((sum_p + ${p:-0}))
+		e=$(sed -nE 's/.*: ([0-9]+) schedules? \(no reduction\).*/\1/p' "$tmp/shard")
+		sum=$((sum + ${e:-0}))
 	done
-	check "$c: shards explored $sum_e, whole ${whole_e:-?}" test "$sum_e" = "${whole_e:-x}"
-	check "$c: shards pruned $sum_p, whole ${whole_p:-?}" test "$sum_p" = "${whole_p:-x}"
+	check "$c: shards ran $sum, whole ${whole:-?}" test "$sum" = "${whole:-x}"
 done
 
-# 4. The reduction: explored + pruned is what --no-reduction runs; each pruned schedule,
-# run anyway, gives the run of the one kept for it.
+# 4. The reduction: fewer schedules than without it, and the same outcomes (verdicts
+# and end states) at every bound up to 2, on every kernel; on random programs too.
 mw=$cases/madvise-writer.case
 "$snafu" explore --kernel=2.6.11 "$mw" >"$tmp/red" 2>&1
-read -r re rp < <(counts "$tmp/red")
 "$snafu" explore --kernel=2.6.11 --no-reduction "$mw" >"$tmp/full" 2>&1
-read -r fe fp < <(counts "$tmp/full")
-check "madvise-writer: some pruned (${rp:-?})" test "${rp:-0}" -gt 0
-check "--no-reduction prunes nothing (${fp:-?})" test "${fp:-x}" = 0
-check "explored ${re:-?} + pruned ${rp:-?} = ${fe:-?} without the reduction" test "$((${re:-0} + ${rp:-0}))" = "${fe:-x}"
-for c in madvise-writer futex-absorbed-wakeup futex-seto-missed-wakeup cmp-requeue-spurious-eagain; do
-	run "$snafu" explore --all-kernels --check-pruning "$cases/$c.case"
-	check "$c --check-pruning: every kernel checked" test "$(grep -c -- '--check-pruning: .* 0 differ from' "$tmp/out")" = 8
-	check "$c --check-pruning: none differs" test ! -s "$tmp/err"
+re=$(schedules "$tmp/red") fe=$(schedules "$tmp/full")
+check "madvise-writer: ${re:-?} schedules with the reduction, ${fe:-?} without" test "${re:-9999999}" -lt "${fe:-0}"
+for c in madvise-writer futex-absorbed-wakeup futex-seto-missed-wakeup cmp-requeue-spurious-eagain reclaim-olof-rfc; do
+	run "$snafu" explore --all-kernels --check-reduction --quiet "$cases/$c.case"
+	check "$c --check-reduction: every kernel and bound checked (exit $rc)" test "$(grep -c -- '--check-reduction at [012] preemptions\?: .*: 0 missing, 0 extra$' "$tmp/out")" = 24
+	[ "$rc" = 0 ] || grep -v ' 0 missing, 0 extra$' "$tmp/out" | sed 's/^/    /'
 done
+run "$snafu" explore --check-reduction --random=12 --seed=7 --preemptions=2 --kernel=2.6.11 --max-schedules=5000
+check "--check-reduction --random=12: none differs (exit $rc)" grep -qE "^explore: --check-reduction: 12 random programs \(seed 7\), bounds 0\.\.2: 36 checks, $n cut by --max-schedules, 0 with a difference\$" "$tmp/out"
+[ "$rc" = 0 ] || show_output
 
 # 5. The same input, the same output.
 "$snafu" explore --all-kernels "$cases/futex-absorbed-wakeup.case" >"$tmp/a" 2>&1
@@ -91,17 +97,28 @@ check "--all-kernels: one line per kernel" test "$(wc -l <"$tmp/a")" = "$("$snaf
 check "the absorbed wake-up on 2.6.11 with 2 preemptions" grep -qE "\[2\.6\.11\]: found lost-wakeup--absorbed--futex_wait with 2 preemptions after $n schedules" "$tmp/a"
 check "none on 2.6.12-jj within 2" grep -qE "\[2\.6\.12-jj\]: no finding within 2 preemptions" "$tmp/a"
 
-# 6. Bounds, budgets and oracles.
+# 6. Bounds, budgets, oracles, signals.
 run "$snafu" explore --preemptions=0 "$lwn"
-check "--preemptions=0: the sequential run alone, exit 0 (got $rc)" grep -qx "explore: .*: no finding within 0 preemptions: 1 schedule explored, 0 pruned" "$tmp/out"
+check "--preemptions=0: the sequential run alone, exit 0 (got $rc)" grep -qx "explore: .*: no finding within 0 preemptions: 1 trace, 1 schedule" "$tmp/out"
 run "$snafu" explore --oracles=deadlock,lockdep "$lwn"
-check "lockdep named: its prediction with 0 preemptions, exit 1 (got $rc)" grep -qE ": found lockdep--recursive-read--mmap_sem--futex_wait with 0 preemptions after 1 schedule \(0 pruned\)\$" "$tmp/out"
+check "lockdep named: its prediction with 0 preemptions, exit 1 (got $rc)" grep -qE ": found lockdep--recursive-read--mmap_sem--futex_wait with 0 preemptions after 1 schedule \(1 trace\)\$" "$tmp/out"
 run "$snafu" explore --kernel=2.6.11 --max-schedules=5 "$lwn"
-check "--max-schedules=5: exit 0 (got $rc), says the bound is not covered" grep -qE "no finding in 5 schedules \(--max-schedules\), $n pruned: not every schedule" "$tmp/out"
+check "--max-schedules=5: exit 0 (got $rc), says the bound is not covered" grep -qE "no finding in 5 schedules \(--max-schedules\), $n traces: not every schedule" "$tmp/out"
 run "$snafu" explore --kernel=2.6.11 --oracles=lost-wakeup -o "$tmp/lw.case" "$cases/futex-absorbed-wakeup.case"
 check "the lost wake-up, written: exit 1 (got $rc)" test "$rc" = 1 -a -s "$tmp/lw.case"
 "$snafu" replay --check --quiet "$tmp/lw.case" >"$tmp/check" 2>&1
 check "its case passes replay --check" test $? = 0
+# a search of every trace of the absorbed wake-up on 2.6.12-jj runs for minutes: stopped
+# after 4 s, it says how far it got (and its progress line came after 3 s)
+"$snafu" explore --kernel=2.6.12-jj --preemptions=all "$cases/futex-absorbed-wakeup.case" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+sleep 4
+kill -TERM $pid
+wait $pid
+rc=$?
+check "SIGTERM: exit 130 (got $rc)" test "$rc" = 130
+check "SIGTERM: the line says how far it got" grep -qE "^explore: .*\[2\.6\.12-jj\]: interrupted after $n schedules \($n traces\), at $n preemptions?: no finding so far" "$tmp/out"
+check "a progress line on stderr" grep -qE "^explore: 2\.6\.12-jj: $n schedules, $n traces, at $n preemptions?, $n queued, $n s\$" "$tmp/err"
 
 # 7. Bad usage: one line on stderr, nothing on stdout, exit 2.
 bad_usage() { # bad_usage DESCRIPTION ARGS... (of snafu explore, or of CMD=evaluate)
@@ -117,6 +134,11 @@ bad_usage "--preemptions=x" --preemptions=x "$lwn"
 bad_usage "--shard=0/3" --shard=0/3 "$lwn"
 bad_usage "--shard=4/3" --shard=4/3 "$lwn"
 bad_usage "--shard=2" --shard=2 "$lwn"
+bad_usage "--shard with the reduction" --shard=1/2 "$lwn"
+bad_usage "--preemptions=some" --preemptions=some "$lwn"
+bad_usage "--random without --check-reduction" --random=3
+bad_usage "--check-reduction with --preemptions=all" --check-reduction --preemptions=all "$lwn"
+bad_usage "--random=0" --check-reduction --random=0
 bad_usage "--max-schedules=0" --max-schedules=0 "$lwn"
 bad_usage "--oracles=nope" --oracles=nope "$lwn"
 bad_usage "--kernel=nope" --kernel=nope "$lwn"
@@ -135,7 +157,7 @@ eagain=$cases/cmp-requeue-spurious-eagain.case
 run "$snafu" evaluate --explore --kernel=2.6.11 --jobs=2 "$lwn" "$eagain"
 check "evaluate --explore: exit 0 (got $rc)" test "$rc" = 0
 check "evaluate --explore: the LWN program holds on 2.6.11" \
-	grep -qE "^explore: .*lockdep-futex-wait.case \[2\.6\.11\]: no finding within 2 preemptions: [0-9]+ schedules explored, [0-9]+ pruned$" "$tmp/out"
+	grep -qE "^explore: .*lockdep-futex-wait.case \[2\.6\.11\]: no finding within 2 preemptions: [0-9]+ traces, [0-9]+ schedules$" "$tmp/out"
 check "evaluate --explore: the spurious -EAGAIN found" \
 	grep -qE "^explore: .*cmp-requeue-spurious-eagain.case \[2\.6\.11\]: found wrong-result--futex_cmp_requeue with 1 preemption after [0-9]+ schedules" "$tmp/out"
 check "evaluate --explore: the table row" \

@@ -1,63 +1,69 @@
-/* snafu explore: bounded exhaustive schedule search for one program (docs/explore.md).
+/* snafu explore: systematic schedule search for one program (docs/explore.md).
  *
- * Iterative context bounding (Musuvathi and Qadeer, PLDI 2007): the sequential run, then
- * every schedule with one preemption, then two, up to K. A schedule is a list of
- * preemptions in the order they fire; one with k + 1 is made from one with k (its
- * parent) by a preemption at a scheduling point after the parent's last one, so each is
- * made once. The points and what could run at each come from running the parent: a hook
- * at every scheduling point (sim_point_hook) notes the task, its op.point, which
- * other tasks could run and whether a timer was pending, so every schedule made fires
- * in full. Only points the case language can name are used (op 1.., point 1..32).
+ * Stateless model checking with dynamic partial-order reduction. A run is cut into
+ * transitions at its choice points (the points a preemption can name: op 1.., point
+ * 1..32); at each, the current task runs on or another (or the timer) runs instead, and
+ * the choices made are the case language's preemptions. The runs form a tree of choice
+ * points; each new run replays a path of it and then lets the scheduler go its own way.
+ * What each transition touches (its footprint) is read from the trace and from the
+ * model's sim_touch() marks, with conservative rules (footprint() below). After each
+ * run, every race (two conflicting transitions of different tasks, not ordered through
+ * others) queues the reverse order at the node before the first (Flanagan and Godefroid,
+ * POPL 2005) and, for the preemption bound, where its task was last switched to (Coons,
+ * Musuvathi and McKinley, OOPSLA 2013); sleep sets keep a trace from being run twice
+ * through orders explored already. The queues are run fewest preemptions first, so a
+ * finding has the fewest any finding in the explored traces has. Without the reduction
+ * (--no-reduction), every choice within the bound is queued: iterative context bounding
+ * (Musuvathi and Qadeer, PLDI 2007). --check-reduction compares the two.
  *
- * The reduction: at the last level (k = K) the children of one parent that preempt the
- * same task T to the same target at consecutive points x and x' of T, where T's step
- * from x to x' runs without blocking and touches nothing that the steps run between the
- * switch at x' and T's return touch, give equivalent runs (the same steps, independent
- * ones reordered): same verdict, same final state. The later one is run, the earlier
- * one is counted as pruned. What a step touches is read from the trace, with
- * conservative rules (footprint() below); docs/explore.md says why that is sound, and
- * --check-pruning runs the pruned schedules anyway and compares. Nothing is pruned
- * below the last level, where a pruned schedule's own extensions would be lost.
- *
- * Sharding: every process runs the levels below K (it needs their runs to make the
- * next level) but counts only the schedules whose number in their level is I-1 modulo
- * N; at level K it takes the chains (the candidates the reduction compares) whose
- * number is I-1 modulo N. N processes together run and count what one would.
+ * Sharding (--no-reduction only): every process runs what the next level needs, but
+ * counts and judges only the schedules whose number in their level is I-1 modulo N.
  */
 #include "explore.h"
 
 #include "../prog/exec.h"
+#include "../ref/spinlock.h"
 #include "casefile.h"
 #include "cli.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_K (SIM_MAX_PREEMPTS - 1) /* what the text form holds */
 
 const char *const explore_value_opts[] = {
-    "--kernel", "--preemptions", "--oracles", "--shard", "--max-schedules", "-o", NULL};
+    "--kernel", "--preemptions", "--oracles", "--shard", "--max-schedules",
+    "--random", "--seed",        "-o",        NULL};
 
 const char explore_help[] =
     "  explore [OPTIONS] CASE  run the case's program (its own preemptions ignored) under\n"
-    "                          every schedule with at most K preemptions, fewest first;\n"
-    "                          stop at the first finding: its report, then the case with\n"
-    "                          its schedule (-o); exit 1 with a finding, 0 without\n"
+    "                          every schedule with at most K preemptions, one per trace\n"
+    "                          (partial-order reduction), fewest preemptions first; stop\n"
+    "                          at the first finding: its report, then the case with its\n"
+    "                          schedule (-o); exit 1 with a finding, 0 without, 130 when\n"
+    "                          interrupted (SIGINT, SIGTERM: the line says how far)\n"
     "      --kernel=NAME       kernel to run (default " SNAFU_DEFAULT_KERNEL ")\n"
     "      --all-kernels       every listed kernel, one line each (no report, no -o)\n"
-    "      --preemptions=K     the bound, 0..15 (default 2)\n"
+    "      --preemptions=K     the bound, 0..15 (default 2); all: every trace (what a\n"
+    "                          case can write: at most 15)\n"
     "      --oracles=LIST      what counts as a finding (default: deadlock, lost-wakeup,\n"
     "                          result; lockdep only when LIST names it: its prediction\n"
     "                          needs no schedule)\n"
-    "      --shard=I/N         the I-th of N processes that split the search\n"
     "      --max-schedules=M   run at most M schedules\n"
     "      --no-reduction      run every schedule (no partial-order reduction)\n"
-    "      --check-pruning     run the pruned schedules too and check that each gives\n"
-    "                          the run of the schedule kept for it (exit 1 if not)\n"
+    "      --shard=I/N         with --no-reduction: the I-th of N processes that split it\n"
+    "      --check-reduction   search with and without the reduction at every bound 0..K,\n"
+    "                          on the kernel (or --all-kernels), and compare the outcomes\n"
+    "                          (verdicts and end states); exit 1 if they differ\n"
+    "      --random=N          with --check-reduction and no CASE: N random programs\n"
+    "                          (2-3 tasks, 1-4 ops each), from --seed=S (default 1)\n"
+    "      --quiet             no progress lines (every 3 s on stderr otherwise)\n"
     "      -o OUT.case         write the finding, minimized, with expect lines\n";
 
 #ifdef SNAFU_NATIVE
@@ -74,10 +80,9 @@ int explore_evaluate(int argc, char **argv)
 	return cmd_explore(argc, argv);
 }
 
-bool explore_search(const struct program *p, const struct kernel_config *k, unsigned oracles,
-		    int K, long long max_schedules,
-		    bool (*accept)(void *ctx, const struct run_result *r), void *ctx,
-		    struct program *found, long long *runs)
+bool explore_search(const struct program *p, const struct kernel_config *k, unsigned oracles, int K,
+		    long long max_schedules, bool (*accept)(void *ctx, const struct run_result *r),
+		    void *ctx, struct program *found, long long *runs)
 {
 	(void)p, (void)k, (void)oracles, (void)K, (void)max_schedules, (void)accept, (void)ctx;
 	(void)found;
@@ -93,21 +98,43 @@ void explore_bound(const struct program *p, const struct kernel_config *k, unsig
 	snprintf(out->verdict, sizeof(out->verdict), "ok");
 }
 #else
+static const char *plural(long long n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
 /* ---- what the hook sees at every scheduling point ---- */
 
-struct point_rec {
-	uint32_t ev; /* trace events recorded so far, this point's EV_POINT included */
+/* Labels: what a choice point may run next. 0 is `to timer` (SIM_TO_TIMER), U >= 1 task U;
+ * the current task's own label is "run on". */
+#define NLABELS  (SIM_MAX_TASKS + 1)
+#define L_BIT(l) ((uint16_t)(1u << (l)))
+
+struct hook_rec {
+	uint32_t ev;      /* trace events recorded so far, this point's EV_POINT included */
+	uint32_t touched; /* sim_touched since the previous point (SIM_TOUCH_*) */
 	uint16_t op, point;
 	uint8_t task;
-	uint8_t runnable; /* bit U-1: task U (not this one) could run here */
-	bool timer;       /* a timer was pending: `to timer` fires here */
-	bool spinner;     /* another task could run and has yet to retry a spinlock */
+	bool node;         /* a choice: a point a preemption can name */
+	uint16_t enabled;  /* labels that could run here (the current task's included) */
+	uint8_t decision;  /* the label taken (nodes only) */
+	uint8_t run_moved; /* bit U-1: task U blocked, woke or ended since the previous point */
+	bool clock_moved;  /* a timer was armed, disarmed or fired since then */
+	const char *spin[NLABELS]; /* nodes: the spinlock each task waits to retry, or NULL */
 };
 
 static struct {
-	struct point_rec *v;
+	struct hook_rec *v;
 	size_t n, cap;
-} pts;
+	/* the tasks as the previous point saw them */
+	uint32_t blocks[NLABELS], wakes[NLABELS];
+	uint8_t state[NLABELS];
+	uint64_t timer_at[NLABELS];
+	/* what the hook is to do: the decisions of the nodes of the path, then run on */
+	const uint8_t *path;
+	uint32_t npath, nodes;
+	bool diverged; /* a node of the path was not where the path said */
+} hk;
 
 static void *grow(void *v, size_t *cap, size_t need, size_t size)
 {
@@ -125,52 +152,133 @@ static void *grow(void *v, size_t *cap, size_t need, size_t size)
 	return v;
 }
 
-static void on_point(const struct sim_task *t)
+/* A point the case language can name (op 1.., point 1..32). */
+static bool nameable(uint16_t op, uint16_t point)
+{
+	return op >= 1 && point >= 1 && point <= PREEMPT_MAX_POINT;
+}
+
+/* Who blocked, woke or ended, and whether a timer moved, since the last look. */
+static void note_moves(struct hook_rec *r)
+{
+	r->touched = sim_touched;
+	sim_touched = 0;
+	for (int i = 1; i <= sim_ntasks(); i++) {
+		const struct sim_task *u = sim_task(i);
+		if (u->blocks != hk.blocks[i] || u->wakes != hk.wakes[i] || u->state != hk.state[i])
+			r->run_moved |= (uint8_t)(1u << (i - 1));
+		if (u->timer_at != hk.timer_at[i])
+			r->clock_moved = true;
+		hk.blocks[i] = u->blocks;
+		hk.wakes[i] = u->wakes;
+		hk.state[i] = (uint8_t)u->state;
+		hk.timer_at[i] = u->timer_at;
+	}
+}
+
+static int on_point(const struct sim_task *t)
 {
 	int n, dropped;
 
-	pts.v = grow(pts.v, &pts.cap, pts.n + 1, sizeof(*pts.v));
-	struct point_rec *r = &pts.v[pts.n++];
+	hk.v = grow(hk.v, &hk.cap, hk.n + 1, sizeof(*hk.v));
+	struct hook_rec *r = &hk.v[hk.n++];
 	sim_trace_events(&n, &dropped);
-	*r = (struct point_rec){.ev = (uint32_t)(n + dropped),
-				.op = t->op,
-				.point = t->op_points,
-				.task = (uint8_t)t->id};
+	*r = (struct hook_rec){.ev = (uint32_t)(n + dropped),
+			       .op = t->op,
+			       .point = t->op_points,
+			       .task = (uint8_t)t->id,
+			       .node = nameable(t->op, t->op_points)};
+	note_moves(r);
+	if (!r->node)
+		return SIM_HOOK_CONTINUE;
+	r->enabled = L_BIT(t->id);
 	for (int i = 1; i <= sim_ntasks(); i++) {
 		const struct sim_task *u = sim_task(i);
-		if (u == t)
-			continue;
-		if (u->state == SIM_RUNNABLE) {
-			r->runnable |= (uint8_t)(1u << (i - 1));
-			r->spinner |= u->spinning_on != NULL;
-		}
-		r->timer |= u->state == SIM_BLOCKED && u->timer_at != SIM_NO_DEADLINE;
+		if (u != t && u->state == SIM_RUNNABLE)
+			r->enabled |= L_BIT(i);
+		if (u->state == SIM_BLOCKED && u->timer_at != SIM_NO_DEADLINE)
+			r->enabled |= L_BIT(0);
+		if (u->spinning_on)
+			r->spin[i] = container_of(u->spinning_on, spinlock_t, raw)->name;
 	}
+	uint8_t d = (uint8_t)t->id; /* past the path: run on */
+	if (hk.nodes < hk.npath) {
+		d = hk.path[hk.nodes];
+		if (!(r->enabled & L_BIT(d))) {
+			hk.diverged = true;
+			d = (uint8_t)t->id;
+		}
+	}
+	hk.nodes++;
+	r->decision = d;
+	return d == t->id ? SIM_HOOK_CONTINUE : d;
 }
 
 /* ---- footprints: what a run's steps touch, from its trace ---- */
 
-/* One bit per resource, hashed where there are many (a collision only adds a
- * dependency): tasks 0-7, lock names 8-23, pages 24-39, mapping addresses 40-47. */
-typedef uint64_t res_t;
-#define R_TASK(id)  ((res_t)1 << (((id)-1) & 7))
-#define R_LOCKS     8
-#define R_PAGES     24
-#define R_MAPS      40
-#define R_VMAS      ((res_t)1 << 48)           /* the VMA list, mm counters, shmem objects */
-#define R_FUTEX     ((res_t)1 << 49)           /* hash buckets, futex_q, the futex oracles' books */
-#define R_CLOCK     ((res_t)1 << 50)           /* the virtual clock and every task's timer */
-#define R_ALL_PAGES ((res_t)0xffff << R_PAGES) /* PTEs, pages, page cache, page pool */
-#define R_ALL       (~(res_t)0)
-
-struct fp {
-	res_t rd, wr;
+/* 128 resources, a bit each, hashed where there are many (a collision only adds a
+ * dependency): each task's own state, its run state (blocked or not), its futex_wait
+ * record in the oracles' books; lock names; pages; mapping addresses; the VMA list; the
+ * oracles' wake-call log; queue_me()'s counts; the clock and timers. */
+enum {
+	RB_TASK = 0,
+	RB_RUN = 8,
+	RB_REC = 16,
+	RB_LOCK = 24, /* 24 */
+	RB_PAGE = 48, /* 64 */
+	RB_MAP = 112, /* 8 */
+	RB_VMAS = 120,
+	RB_WAKES,
+	RB_QUEUES,
+	RB_CLOCK,
+	RB_N = 128
 };
-static const struct fp FP_ALL = {R_ALL, R_ALL};
+typedef struct {
+	uint64_t w[2];
+} rset;
 
-static bool conflict(struct fp a, struct fp b)
+/* A step's footprint: what it reads, writes, and updates in ways that commute with each
+ * other (st: a read of a page, which sets its accessed bit; a reader's pass through an
+ * rwsem that neither queues nor wakes anyone; the MMU's raw page_table_lock). */
+struct fp {
+	rset rd, wr, st;
+};
+
+static void rs_bit(rset *s, int b)
 {
-	return (a.wr & (b.rd | b.wr)) || (b.wr & a.rd);
+	s->w[b >> 6] |= (uint64_t)1 << (b & 63);
+}
+
+static void rs_range(rset *s, int from, int n)
+{
+	for (int b = from; b < from + n; b++)
+		rs_bit(s, b);
+}
+
+static bool rs_meet(rset a, rset b)
+{
+	return (a.w[0] & b.w[0]) | (a.w[1] & b.w[1]);
+}
+
+static void rs_or(rset *a, rset b)
+{
+	a->w[0] |= b.w[0];
+	a->w[1] |= b.w[1];
+}
+
+static rset rs_ones(void)
+{
+	return (rset){{~(uint64_t)0, ~(uint64_t)0}};
+}
+
+static bool conflict(const struct fp *a, const struct fp *b)
+{
+	rset brw = b->rd, arw = a->rd;
+	rs_or(&brw, b->wr);
+	rs_or(&brw, b->st);
+	rs_or(&arw, a->st);
+	return rs_meet(a->wr, brw) || rs_meet(b->wr, arw) || rs_meet(a->st, b->rd) ||
+	       rs_meet(b->st, a->rd);
 }
 
 static uint64_t str_hash(const char *s)
@@ -182,21 +290,21 @@ static uint64_t str_hash(const char *s)
 	return h;
 }
 
-static res_t r_lock(const char *name)
+static int r_task(int id)
 {
-	return (res_t)1 << (R_LOCKS + str_hash(name) % 16);
+	return RB_TASK + ((id - 1) & 7);
 }
 
-static res_t r_page(unsigned long addr)
+static int r_lock(const char *name)
+{
+	return RB_LOCK + (int)(str_hash(name) % 24);
+}
+
+static int r_page(unsigned long addr)
 {
 	uint64_t pg = addr >> 12;
 
-	return (res_t)1 << (R_PAGES + (pg * 0x9e3779b97f4a7c15ULL >> 60));
-}
-
-static res_t r_map(int map)
-{
-	return (res_t)1 << (R_MAPS + map % 8);
+	return RB_PAGE + (int)(pg * 0x9e3779b97f4a7c15ULL >> 58);
 }
 
 static bool is(const char *s, const char *what)
@@ -225,17 +333,31 @@ enum sem_state {
 struct tctx {
 	int op; /* the op the task is in (sim's count), and what it is */
 	int kind, map_a, map_b, map_mmap;
-	int ptl; /* page_table_lock acquisitions not yet given back */
+	bool timeout; /* a futex_wait with a timeout: it reads the clock */
+	int ptl;      /* page_table_lock acquisitions not yet given back */
 	enum sem_state sem;
 	int sem_depth;
 	bool sem_write;
+	/* its last user access (pages lo..hi): a fault handled, the access runs again
+	 * with no event of its own (SIM_TOUCH_RETRY), maybe after a spin on the
+	 * page_table_lock: pending until its next point */
+	unsigned long acc_lo, acc_hi;
+	bool acc_write, acc_pending;
 };
 
-static struct {
-	struct fp *v;
-	size_t n, cap;
-	bool complete; /* the whole trace is there (nothing dropped) */
-} evfp;
+/* The pages of a user access. */
+static void user_access(struct fp *f, unsigned long lo, unsigned long hi, bool write)
+{
+	rset *pages = write ? &f->wr : &f->st;
+
+	if (hi - lo > 16)
+		rs_range(pages, RB_PAGE, 64);
+	else
+		for (unsigned long pg = lo; pg <= hi; pg++)
+			rs_bit(pages, r_page(pg << 12));
+	rs_bit(&f->st, r_lock(PT_LOCK));
+	rs_bit(&f->rd, RB_VMAS);
+}
 
 /* Task T's INST-th op instance: its op in p, or -1. */
 static int op_of_instance(const struct program *p, int task, int inst)
@@ -259,6 +381,7 @@ static void enter_op(const struct program *p, struct tctx *c, int task, int inst
 	c->op = inst;
 	c->kind = -1;
 	c->map_a = c->map_b = c->map_mmap = -1;
+	c->timeout = false;
 	if (i < 0)
 		return;
 	const struct op *o = &p->ops[i];
@@ -269,6 +392,7 @@ static void enter_op(const struct program *p, struct tctx *c, int task, int inst
 		c->map_b = o->b.map;
 	if (o->kind == OP_MMAP)
 		c->map_mmap = mmap_index_of(p, i);
+	c->timeout = o->kind == OP_FUTEX_WAIT && o->y;
 }
 
 static void sem_step(struct tctx *c, const struct sim_trace_ev *e)
@@ -321,23 +445,68 @@ static void sem_step(struct tctx *c, const struct sim_trace_ev *e)
 	}
 }
 
-/* What event E does, in the context C of its task (which it updates). The rules, each
- * an over-approximation (docs/explore.md, "The footprint"): */
-static struct fp footprint(const struct program *p, struct tctx *c, const struct sim_trace_ev *e)
+/* The rwsem passes that commute with each other (lib/rwsem-spinlock.c, 2.6.11, as
+ * ref/rwsem.c models it): a reader let in at once (down_read, down_read_trylock) and a
+ * reader leaving without waking anyone (up_read) only count sem->activity up or down
+ * under wait_lock, and each other's conditions (activity >= 0 with nobody queued, or
+ * activity left above 0 or nobody queued) hold in either order. Marks both events of
+ * such a wait_lock section in comm[]. Anything else under wait_lock (a writer, a
+ * queueing, a wake-up, a failed trylock) is a write of it. */
+static void reader_passes(const struct sim_trace_ev *ev, int n, bool *comm)
 {
-	struct fp f = {0, 0};
+	memset(comm, 0, sizeof(*comm) * (size_t)n);
+	for (int i = 0; i < n; i++) {
+		if (ev[i].kind != EV_LOCK || !is(ev[i].obj, WAIT_LOCK))
+			continue;
+		int t = ev[i].task, before = -1, u = -1, after = -1;
+		bool woke = false;
+		for (int j = i - 1; j >= 0 && before < 0; j--) /* the rwsem call it is in */
+			if (ev[j].task == t && is(ev[j].obj, MMAP_SEM) &&
+			    (ev[j].kind == EV_LOCK || ev[j].kind == EV_UNLOCK))
+				before = j;
+		for (int j = i + 1; j < n && u < 0; j++) {
+			if (ev[j].task != t)
+				continue;
+			if (ev[j].kind == EV_WAKE)
+				woke = true;
+			if (ev[j].kind == EV_UNLOCK && is(ev[j].obj, WAIT_LOCK))
+				u = j;
+		}
+		for (int j = u + 1; u >= 0 && j < n && after < 0; j++) /* what came of it */
+			if (ev[j].task == t && ev[j].kind != EV_POINT)
+				after = j;
+		if (u < 0 || woke)
+			continue;
+		const struct sim_trace_ev *b = before >= 0 ? &ev[before] : NULL,
+					  *a = after >= 0 ? &ev[after] : NULL;
+		bool reader_in =
+		    b && b->kind == EV_LOCK && is(b->fn, "down_read") &&
+		    !(a && a->kind == EV_SLEEP && is(a->obj, MMAP_SEM)); /* not queued */
+		bool trylock_in = a && a->kind == EV_LOCK && is(a->fn, "down_read_trylock") &&
+				  (!b || b->kind == EV_UNLOCK || is(b->fn, "down_read_trylock") ||
+				   is(b->fn, "down_read"));
+		bool reader_out = b && b->kind == EV_UNLOCK && is(b->fn, "up_read");
+		if (reader_in || trylock_in || reader_out)
+			comm[i] = comm[u] = true;
+	}
+}
+
+/* What event E does, in the context C of its task (which it updates). The rules, each
+ * an over-approximation (docs/explore.md, "The footprint"); COMM: a reader's pass
+ * through wait_lock (reader_passes()). */
+static void footprint(const struct program *p, struct tctx *c, const struct sim_trace_ev *e,
+		      bool comm, struct fp *f)
+{
 	int t = e->task;
 
-	if (t < 1 || t > SIM_MAX_TASKS)
-		return FP_ALL;
-	f.wr |= R_TASK(t); /* its own state, signals, held locks, futex_q */
+	rs_bit(&f->wr, r_task(t)); /* its own state, signals, held locks, futex_q */
 	if (e->op != c->op && e->op > 0) {
 		enter_op(p, c, t, e->op);
 		/* the op's addresses are read from where the mappings landed */
 		if (c->map_a >= 0)
-			f.rd |= r_map(c->map_a);
+			rs_bit(&f->rd, RB_MAP + c->map_a % 8);
 		if (c->map_b >= 0)
-			f.rd |= r_map(c->map_b);
+			rs_bit(&f->rd, RB_MAP + c->map_b % 8);
 	}
 	if (e->op > 0) {
 		switch (c->kind) {
@@ -345,37 +514,49 @@ static struct fp footprint(const struct program *p, struct tctx *c, const struct
 		case OP_FUTEX_WAKE:
 		case OP_FUTEX_REQUEUE:
 		case OP_FUTEX_CMP_REQUEUE:
-			/* lockless reads of futex_q and nqueued, and the oracles, which peek at
-			 * the word through the VMAs, PTEs and page cache */
-			f.wr |= R_FUTEX | R_CLOCK;
-			f.rd |= R_VMAS | R_ALL_PAGES;
+			/* the futex code's lockless accesses and the oracles' books come as
+			 * sim_touch() marks; the word as its user accesses; the rest is under
+			 * the bucket locks and mmap_sem */
+			if (c->timeout)
+				rs_bit(&f->wr, RB_CLOCK);
 			break;
 		case OP_SLEEP:
-			f.wr |= R_CLOCK;
+			rs_bit(&f->wr, RB_CLOCK);
 			break;
 		case OP_KILL:
 			break; /* its events name the task */
 		case OP_RECLAIM:
-			f.rd |= R_VMAS; /* VM_LOCKED, without mmap_sem */
-			f.wr |= R_ALL_PAGES;
+			rs_bit(&f->rd, RB_VMAS); /* VM_LOCKED, without mmap_sem */
+			rs_range(&f->wr, RB_PAGE, 64);
 			break;
-		default:
-			f.rd |= R_VMAS | R_ALL_PAGES;
+		case OP_MMAP: /* under mmap_sem for write: the rules below */
+		case OP_LOAD:
+		case OP_STORE: /* user accesses and faults: their events */
+			break;
+		default: /* page-table walks the trace does not show (mincore, ...) */
+			rs_bit(&f->rd, RB_VMAS);
+			rs_range(&f->rd, RB_PAGE, 64);
 		}
 	}
-	bool held = c->sem == SEM_HELD, ptl = c->ptl > 0;
+	bool held = c->sem == SEM_HELD, ptl = c->ptl > 0, was_write = c->sem_write;
 	sem_step(c, e);
 	if (e->kind == EV_LOCK && is(e->obj, PT_LOCK))
 		c->ptl++;
 	if (e->kind == EV_UNLOCK && is(e->obj, PT_LOCK) && c->ptl > 0)
 		c->ptl--;
 	if (held || c->sem == SEM_HELD) {
-		f.rd |= R_VMAS;
-		if (c->sem_write || (held && c->sem == SEM_NONE))
-			f.wr |= R_VMAS | R_ALL_PAGES;
+		rs_bit(&f->rd, RB_VMAS);
+		if (c->sem_write || (held && c->sem == SEM_NONE && was_write)) {
+			rs_bit(&f->wr, RB_VMAS);
+			rs_range(&f->wr, RB_PAGE, 64);
+		}
 	}
 	if (ptl || c->ptl > 0)
-		f.wr |= R_ALL_PAGES;
+		rs_range(&f->wr, RB_PAGE, 64);
+	if (c->acc_pending) { /* the retried access may be in here */
+		user_access(f, c->acc_lo, c->acc_hi, c->acc_write);
+		c->acc_pending = e->kind != EV_POINT;
+	}
 	switch (e->kind) {
 	case EV_POINT:
 	case EV_SYSCALL:
@@ -383,7 +564,7 @@ static struct fp footprint(const struct program *p, struct tctx *c, const struct
 		break;
 	case EV_SYSRET:
 		if (c->map_mmap >= 0) /* exec.c stores where the mapping landed */
-			f.wr |= r_map(c->map_mmap);
+			rs_bit(&f->wr, RB_MAP + c->map_mmap % 8);
 		break;
 	case EV_LOCK:
 	case EV_UNLOCK:
@@ -392,130 +573,605 @@ static struct fp footprint(const struct program *p, struct tctx *c, const struct
 		/* an rwsem's own events are lockdep's annotations and its held-lock stack
 		 * (the task's); its count and queue are touched under its wait_lock */
 		if (e->obj && !is(e->obj, MMAP_SEM))
-			f.wr |= r_lock(e->obj);
+			rs_bit(comm ? &f->st : &f->wr, r_lock(e->obj));
+		if (e->kind == EV_SLEEP)
+			rs_bit(&f->wr, RB_RUN + ((t - 1) & 7));
 		break;
 	case EV_WAKE: /* wake_up_process(): its state, and its timer gone */
-		f.wr |= R_TASK(e->arg) | R_CLOCK;
+		rs_bit(&f->wr, r_task((int)e->arg));
+		rs_bit(&f->wr, RB_RUN + (((int)e->arg - 1) & 7));
+		rs_bit(&f->wr, RB_CLOCK);
 		break;
 	case EV_SIGNAL:
-		if (is(e->fn, "send_sig"))
-			f.wr |= R_TASK(e->arg);
+		if (is(e->fn, "send_sig")) {
+			rs_bit(&f->wr, r_task((int)e->arg));
+			rs_bit(&f->wr, RB_RUN + (((int)e->arg - 1) & 7));
+		}
 		break;
 	case EV_UACCESS:
 	case EV_USER: {
-		/* the MMU: the PTE and the page, under the raw page_table_lock */
+		/* the MMU: the PTE and the page, under the raw page_table_lock; a read only
+		 * sets the accessed bit, which commutes with other reads */
 		unsigned long a = (unsigned long)e->arg,
 			      n = e->kind == EV_UACCESS && e->arg2 > 0 ? (unsigned long)e->arg2 : 4;
-		if (n > 16 * 4096)
-			f.wr |= R_ALL_PAGES;
-		for (unsigned long pg = a >> 12; pg <= (a + n - 1) >> 12 && n <= 16 * 4096; pg++)
-			f.wr |= r_page(pg << 12);
-		f.wr |= r_lock(PT_LOCK);
-		f.rd |= R_VMAS;
+		c->acc_write = is(e->fn, "put_user") || is(e->fn, "copy_to_user") ||
+			       is(e->fn, "clear_user") || is(e->fn, "store");
+		c->acc_lo = a >> 12;
+		c->acc_hi = (a + n - 1) >> 12;
+		c->acc_pending = false;
+		user_access(f, c->acc_lo, c->acc_hi, c->acc_write);
 		break;
 	}
 	case EV_FAULT:
-		f.wr |= R_ALL_PAGES | r_lock(PT_LOCK);
-		f.rd |= R_VMAS;
+		rs_range(&f->wr, RB_PAGE, 64);
+		rs_bit(&f->wr, r_lock(PT_LOCK));
+		rs_bit(&f->rd, RB_VMAS);
 		break;
 	case EV_TIMER:
-		f.wr |= R_CLOCK;
+		rs_bit(&f->wr, RB_CLOCK);
+		rs_bit(&f->wr, RB_RUN + ((t - 1) & 7));
 		break;
-	default: /* free text, or a kind this file does not know: everything */
-		return FP_ALL;
+	default: /* free text (kswapd's), or a kind this file does not know: everything */
+		f->rd = f->wr = rs_ones();
 	}
-	return f;
 }
 
-/* The footprint of every event of the run just made (evfp.v[i] for event i). */
-static void footprints(const struct program *p)
+/* What the sim_touch() marks of one step say it touched. */
+static void touched(uint32_t m, struct fp *f)
 {
-	int n, dropped;
-	const struct sim_trace_ev *ev = sim_trace_events(&n, &dropped);
-	struct tctx ctx[SIM_MAX_TASKS + 1];
-
-	for (int t = 0; t <= SIM_MAX_TASKS; t++) /* before its first op: none */
-		ctx[t] = (struct tctx){.kind = -1, .map_a = -1, .map_b = -1, .map_mmap = -1};
-	evfp.v = grow(evfp.v, &evfp.cap, (size_t)n + 1, sizeof(*evfp.v));
-	evfp.n = (size_t)n;
-	evfp.complete = dropped == 0;
-	for (int i = 0; i < n; i++) {
-		int t = ev[i].task;
-		evfp.v[i] = t >= 1 && t <= SIM_MAX_TASKS ? footprint(p, &ctx[t], &ev[i]) : FP_ALL;
+	if (m & SIM_TOUCH_WAKES)
+		rs_bit(&f->wr, RB_WAKES);
+	if (m & SIM_TOUCH_QUEUES)
+		rs_bit(&f->wr, RB_QUEUES);
+	if (m & SIM_TOUCH_QUEUES_RD)
+		rs_bit(&f->rd, RB_QUEUES);
+	if (m & SIM_TOUCH_PAGES_RD) {
+		rs_range(&f->rd, RB_PAGE, 64);
+		rs_bit(&f->rd, RB_VMAS);
+	}
+	if (m & SIM_TOUCH_RECS_RD)
+		rs_range(&f->rd, RB_REC, 8);
+	if (m & SIM_TOUCH_TASKS_RD)
+		rs_range(&f->rd, RB_TASK, 8);
+	for (int i = 0; i < 8; i++) {
+		if (m & SIM_TOUCH_REC(i + 1))
+			rs_bit(&f->wr, RB_REC + i);
+		if (m & SIM_TOUCH_TASK(i + 1))
+			rs_bit(&f->wr, RB_TASK + i);
 	}
 }
 
-/* ---- the search ---- */
+/* ---- a run cut into transitions ---- */
 
-struct node {
-	uint32_t parent; /* in the level below */
-	struct sim_preempt pre;
+/* A transition: what runs from one choice to the next (the first, from the start to the
+ * first choice). Its label was chosen at the node before it; when its task blocks or ends
+ * the scheduler's own pick runs on within it (the lowest-numbered runnable task), so it
+ * may hold steps of several tasks: one segment each, in the order they ran. Races are
+ * between segments (a task's steps), each with its own footprint; sleep sets compare
+ * whole transitions. */
+struct seg {
+	struct fp fp;
+	uint32_t trans; /* the transition it is part of */
+	uint8_t task;
+	uint32_t vc[NLABELS]; /* vector clock: happens-before among segments */
 };
 
-struct level {
-	struct node *v;
-	size_t n, cap;
-};
-
-/* A child of the parent at level K - 1, made from its run. */
-struct cand {
-	struct sim_preempt pre;
-	uint32_t pt;    /* the parent's point it preempts at */
-	int next, prev; /* the same task and target at the task's next (previous) point */
-	struct fp atom; /* the task's step from this point to its next, in the parent's run */
+struct trans {
+	struct fp fp; /* its segments' */
+	uint8_t label;
 };
 
 static struct {
-	struct cand *v;
+	struct trans *v;
 	size_t n, cap;
-} cands;
+	struct seg *seg;
+	size_t nseg, seg_cap;
+	bool *comm;
+	size_t comm_cap;
+	bool complete; /* the whole trace is there (nothing dropped) */
+} tr;
+
+static size_t *nodes_of; /* the k-th node's hook is hk.v[nodes_of[k - 1]] */
+static size_t nodes_cap;
+
+static void fp_or(struct fp *a, const struct fp *b)
+{
+	rs_or(&a->rd, b->rd);
+	rs_or(&a->wr, b->wr);
+	rs_or(&a->st, b->st);
+}
+
+/* Task t's segment in transition k, made if it is not there yet. */
+static struct seg *seg_of(size_t k, int t)
+{
+	for (size_t i = tr.nseg; i-- > 0 && tr.seg[i].trans == k;)
+		if (tr.seg[i].task == t)
+			return &tr.seg[i];
+	tr.seg = grow(tr.seg, &tr.seg_cap, tr.nseg + 1, sizeof(*tr.seg));
+	struct seg *g = &tr.seg[tr.nseg++];
+	memset(g, 0, sizeof(*g));
+	g->trans = (uint32_t)k;
+	g->task = (uint8_t)t;
+	return g;
+}
+
+/* What one stretch between two points (R: the point's record, or one made at the end of
+ * the run) adds to the segments of the tasks that ran in it (RAN) and of CUR, the task
+ * that was running when it began: the sim_touch() marks to all of them; a task that
+ * blocked, woke or ended to its own segment if it ran, else to CUR's (an unlock wakes
+ * its spinners with no event); and if CUR blocked or ended, the scheduler's pick, which
+ * read who could run, to CUR's. */
+static void stretch(size_t k, const struct hook_rec *r, uint16_t ran, int cur, struct tctx *ctx)
+{
+	struct fp f = {0};
+
+	touched(r->touched, &f);
+	for (int t = 1; t <= SIM_MAX_TASKS && r->touched & SIM_TOUCH_RETRY; t++)
+		if ((ran | L_BIT(cur)) & L_BIT(t)) { /* whoever it was: its access again */
+			user_access(&seg_of(k, t)->fp, ctx[t].acc_lo, ctx[t].acc_hi,
+				    ctx[t].acc_write);
+			ctx[t].acc_pending = true;
+		}
+	if (r->clock_moved)
+		rs_bit(&f.wr, RB_CLOCK);
+	ran |= L_BIT(cur);
+	for (int t = 1; t <= SIM_MAX_TASKS; t++)
+		if (ran & L_BIT(t))
+			fp_or(&seg_of(k, t)->fp, &f);
+	for (int u = 1; u <= SIM_MAX_TASKS; u++)
+		if (r->run_moved >> (u - 1) & 1)
+			rs_bit(&seg_of(k, ran & L_BIT(u) ? u : cur)->fp.wr, RB_RUN + u - 1);
+	if (r->run_moved >> (cur - 1) & 1)
+		rs_range(&seg_of(k, cur)->fp.rd, RB_RUN, 8);
+}
+
+/* Cut the run just made into transitions and segments: tr.v[0] before the first node,
+ * tr.v[k] after the k-th. Returns the number of nodes. */
+static size_t transitions(const struct program *p)
+{
+	int n, dropped;
+	const struct sim_trace_ev *ev = sim_trace_events(&n, &dropped);
+	struct tctx ctx[NLABELS];
+	size_t nn = 0;
+
+	tr.complete = dropped == 0;
+	tr.comm = grow(tr.comm, &tr.comm_cap, (size_t)n + 1, sizeof(*tr.comm));
+	reader_passes(ev, n, tr.comm);
+	for (size_t h = 0; h < hk.n; h++)
+		if (hk.v[h].node) {
+			nodes_of = grow(nodes_of, &nodes_cap, nn + 1, sizeof(*nodes_of));
+			nodes_of[nn++] = h;
+		}
+	tr.v = grow(tr.v, &tr.cap, nn + 1, sizeof(*tr.v));
+	tr.n = nn + 1;
+	tr.nseg = 0;
+	for (int t = 0; t < NLABELS; t++) /* before its first op: none */
+		ctx[t] = (struct tctx){.kind = -1, .map_a = -1, .map_b = -1, .map_mmap = -1};
+	int e = 0;
+	size_t h = 0;
+	for (size_t k = 0; k <= nn; k++) {
+		size_t from = k ? nodes_of[k - 1] : 0; /* the hook that opens it (k > 0) */
+		size_t to = k < nn ? nodes_of[k] : hk.n;
+		int label = k ? hk.v[from].decision : 1;
+		tr.v[k].label = (uint8_t)label;
+		if (label) /* the chosen task's segment first, even if it leaves no event */
+			seg_of(k, label);
+		/* a spinner that runs here retries its lock, with no event when it fails */
+		if (k && label && hk.v[from].spin[label])
+			rs_bit(&seg_of(k, label)->fp.wr, r_lock(hk.v[from].spin[label]));
+		/* stretches: up to each hook after the opening one, then the end of the run */
+		int cur = k ? (label ? label : hk.v[from].task) : 1;
+		for (h = k ? from + 1 : 0; h <= to; h++) {
+			struct hook_rec end_rec = {0};
+			const struct hook_rec *r = h < hk.n ? &hk.v[h] : &end_rec;
+			if (h == hk.n)
+				note_moves(&end_rec);
+			uint32_t upto = h < hk.n ? r->ev : (uint32_t)(n + dropped);
+			uint16_t ran = 0;
+			for (; e + dropped < (int)upto && e < n; e++) {
+				const struct sim_trace_ev *v = &ev[e];
+				int t = v->task;
+				if (t < 1 || t > SIM_MAX_TASKS) {
+					struct seg *g = seg_of(k, cur);
+					g->fp.rd = g->fp.wr = rs_ones();
+					continue;
+				}
+				if (v->kind == EV_PREEMPT)
+					continue;
+				ran |= L_BIT(t);
+				struct seg *g = seg_of(k, t);
+				if (k && t != label && hk.v[from].spin[t]) /* a spinner picked */
+					rs_bit(&g->fp.wr, r_lock(hk.v[from].spin[t]));
+				footprint(p, &ctx[t], v, tr.comm[e], &g->fp);
+			}
+			stretch(k, r, ran, cur, ctx);
+			if (h < hk.n)
+				cur = hk.v[h].task;
+		}
+		memset(&tr.v[k].fp, 0, sizeof(tr.v[k].fp));
+		for (size_t i = tr.nseg; i-- > 0 && tr.seg[i].trans == k;) {
+			if (!tr.complete)
+				tr.seg[i].fp.rd = tr.seg[i].fp.wr = rs_ones();
+			fp_or(&tr.v[k].fp, &tr.seg[i].fp);
+		}
+	}
+	return nn;
+}
+
+/* ---- the search: a tree of choice points ---- */
+
+#define NO_NODE UINT32_MAX
+
+struct dnode {
+	uint32_t parent;         /* NO_NODE: the first choice of every run */
+	uint32_t fp_in;          /* fps[]: the transition that led here from the parent */
+	uint32_t sleep_at;       /* sleepers[]: the sleeping labels', in label order */
+	uint32_t child[NLABELS]; /* by label; 0: none yet (node 0 is never a child) */
+	uint16_t enabled;        /* labels that could run here */
+	uint16_t done;           /* labels run or queued from here */
+	uint16_t sleep;          /* labels asleep here: explored from an ancestor */
+	uint16_t op, point;
+	uint8_t task, via,
+	    pre; /* the current task; the label from the parent; preemptions so far */
+};
+
+/* A label asleep at a node: its transition, explored from an ancestor n before the
+ * transitions since, all independent of it; and what that explored order (the label at
+ * n, then those transitions) cost in preemptions, and the label it ended with. */
+struct sleeper {
+	struct fp fp;
+	uint8_t cost, last;
+};
+
+struct work {
+	uint32_t node;
+	uint8_t label;
+};
 
 struct search {
 	const struct program *p;
 	const struct kernel_config *k;
 	unsigned oracles;
-	int K;
-	unsigned shard, nshards; /* this process: shard 0..nshards-1 */
+	int K;                   /* the bound; MAX_K for --preemptions=all */
+	bool unbounded;          /* --preemptions=all */
+	unsigned shard, nshards; /* --no-reduction only */
 	long long max;
 	bool reduce, check;
+	bool collect; /* --check-reduction: run on past findings, gather outcomes */
+	bool quiet;   /* no progress lines */
 	bool (*accept)(void *ctx, const struct run_result *r); /* NULL: any finding */
 	void *ctx;
-	long long explored, pruned, checked, differ;
-	unsigned long long chains; /* level-K chains numbered so far (sharding) */
-	bool found, budget_hit;
+	long long explored; /* schedules run (counted: this shard's) */
+	long long traces;   /* of them, runs that were not cut short by a sleep set */
+	long long blocked;  /* runs that a sleep set ended early: a redundant trace */
+	bool bound_hit;     /* a trace needed more preemptions than the bound */
+	bool found, budget_hit, interrupted;
+	int level; /* the preemptions of the schedules being run */
 	char verdict[160];
-	struct level lv[MAX_K + 1];
 	struct run_result r;
+	/* the tree */
+	struct dnode *nodes;
+	size_t nnodes, nodes_cap;
+	struct fp *fps;
+	size_t nfps, fps_cap;
+	struct sleeper *sleepers;
+	size_t nsleepers, sleepers_cap;
+	struct work *queue[MAX_K + 1];
+	size_t qn[MAX_K + 1], qcap[MAX_K + 1], qhead[MAX_K + 1];
+	unsigned long long qseq[MAX_K + 1]; /* items queued per level (sharding) */
 };
 
 static struct program found_prog;
 
-static void build(const struct search *s, int k, size_t idx, struct program *q)
+static uint32_t new_fp(struct search *s, const struct fp *f)
 {
-	*q = *s->p;
-	q->npreempts = k;
-	for (int j = k; j > 0; j--) {
-		const struct node *nd = &s->lv[j].v[idx];
-		q->preempts[j - 1] = nd->pre;
-		idx = nd->parent;
+	s->fps = grow(s->fps, &s->fps_cap, s->nfps + 1, sizeof(*s->fps));
+	s->fps[s->nfps] = *f;
+	return (uint32_t)s->nfps++;
+}
+
+/* Whether label l is asleep at node n for the search's bound: its traces were explored
+ * from an ancestor. Under a bound that holds only when the order explored there costs
+ * fewer preemptions than l here, by one for the switch that may follow (bounded
+ * partial-order reduction: the bound makes otherwise independent steps dependent).
+ * Without a bound, it holds while no trace needed more than a case can hold. */
+static bool asleep(const struct search *s, const struct dnode *d, int l)
+{
+	if (!(d->sleep & L_BIT(l)))
+		return false;
+	if (s->unbounded)
+		return true;
+	const struct sleeper *z = &s->sleepers[d->sleep_at];
+	for (int m = 0; m < l; m++)
+		z += (d->sleep >> m) & 1;
+	return z->cost + 1 <= d->pre + (l != d->task);
+}
+
+/* Queue label l at node n, unless it is run, queued or asleep there; false if the
+ * bound forbids it. */
+static bool backtrack(struct search *s, uint32_t n, int l)
+{
+	struct dnode *d = &s->nodes[n];
+
+	if (!(d->enabled & L_BIT(l)) || d->done & L_BIT(l) || asleep(s, d, l))
+		return true;
+	int cost = d->pre + (l != d->task);
+	if (cost > s->K) {
+		s->bound_hit = true;
+		return false;
+	}
+	d->done |= L_BIT(l);
+	s->queue[cost] = grow(s->queue[cost], &s->qcap[cost], s->qn[cost] + 1, sizeof(struct work));
+	s->queue[cost][s->qn[cost]++] = (struct work){.node = n, .label = (uint8_t)l};
+	s->qseq[cost]++;
+	return true;
+}
+
+/* Node n's label l: where the run goes; the node it leads to, if any. */
+static uint32_t child_of(const struct search *s, uint32_t n, int l)
+{
+	return n == NO_NODE ? 0 : s->nodes[n].child[l];
+}
+
+/* Race analysis of the run just made, transitions 0..last (Flanagan and Godefroid,
+ * POPL 2005, with vector clocks over segments): for each segment k, the latest earlier
+ * one i of another task that conflicts with it and does not happen before k's task's
+ * previous segment is a race; at the node before i's transition, k's task is queued (if
+ * it could run there, else every label that could: i may have woken it). As bounded
+ * partial-order reduction asks (Coons, Musuvathi and McKinley, OOPSLA 2013), the same
+ * goes to the node where i's task was switched to, which costs no more preemptions. */
+static void races(struct search *s, const uint32_t *node_at, size_t last)
+{
+	static uint32_t clock[NLABELS], lastw[RB_N], lastr[RB_N][NLABELS], lasts[RB_N][NLABELS];
+	static uint32_t prev_of[NLABELS];
+
+	memset(clock, 0, sizeof(clock));
+	memset(lastw, 0xff, sizeof(lastw));
+	memset(lastr, 0xff, sizeof(lastr));
+	memset(lasts, 0xff, sizeof(lasts));
+	memset(prev_of, 0xff, sizeof(prev_of));
+	for (size_t k = 0; k < tr.nseg && tr.seg[k].trans <= last; k++) {
+		struct seg *x = &tr.seg[k];
+		int t = x->task;
+		uint32_t po[NLABELS] = {0}, vc[NLABELS];
+		if (prev_of[t] != UINT32_MAX)
+			memcpy(po, tr.seg[prev_of[t]].vc, sizeof(po));
+		memcpy(vc, po, sizeof(vc));
+		uint32_t race = UINT32_MAX;
+		for (int r = 0; r < RB_N; r++) {
+			uint64_t bit = (uint64_t)1 << (r & 63);
+			bool rd = x->fp.rd.w[r >> 6] & bit, wr = x->fp.wr.w[r >> 6] & bit,
+			     st = x->fp.st.w[r >> 6] & bit;
+			if (!rd && !wr && !st)
+				continue;
+			uint32_t cand[2 * NLABELS + 1];
+			int nc = 0;
+			cand[nc++] = lastw[r];
+			for (int l = 0; l < NLABELS; l++) {
+				if (wr || st)
+					cand[nc++] = lastr[r][l];
+				if (wr || rd)
+					cand[nc++] = lasts[r][l];
+			}
+			for (int c = 0; c < nc; c++) {
+				uint32_t i = cand[c];
+				if (i == UINT32_MAX)
+					continue;
+				const struct seg *y = &tr.seg[i];
+				for (int m = 0; m < NLABELS; m++)
+					if (y->vc[m] > vc[m])
+						vc[m] = y->vc[m];
+				if (y->task == t || y->trans == 0)
+					continue; /* in program order; the start has no choice */
+				if (y->vc[y->task] <= po[y->task])
+					continue; /* already before k's task */
+				if (race == UINT32_MAX || i > race)
+					race = i;
+			}
+		}
+		vc[t] = ++clock[t];
+		memcpy(x->vc, vc, sizeof(vc));
+		for (int r = 0; r < RB_N; r++) {
+			uint64_t bit = (uint64_t)1 << (r & 63);
+			if (x->fp.wr.w[r >> 6] & bit) {
+				lastw[r] = (uint32_t)k;
+				for (int l = 0; l < NLABELS; l++)
+					lastr[r][l] = lasts[r][l] = UINT32_MAX;
+			} else {
+				if (x->fp.rd.w[r >> 6] & bit)
+					lastr[r][t] = (uint32_t)k;
+				if (x->fp.st.w[r >> 6] & bit)
+					lasts[r][t] = (uint32_t)k;
+			}
+		}
+		prev_of[t] = (uint32_t)k;
+		if (race == UINT32_MAX)
+			continue;
+		/* reverse it: at the node before i's transition, and where its block began */
+		size_t ti = tr.seg[race].trans, b = ti;
+		uint32_t at[2] = {node_at[ti - 1], NO_NODE};
+		while (b > 1 && tr.v[b - 1].label == tr.v[ti].label &&
+		       s->nodes[node_at[b - 1]].task == tr.v[ti].label)
+			b--;
+		if (b != ti)
+			at[1] = node_at[b - 1];
+		for (int a = 0; a < 2; a++) {
+			if (at[a] == NO_NODE)
+				continue;
+			const struct dnode *d = &s->nodes[at[a]];
+			uint16_t want = L_BIT(t) & d->enabled;
+			if (!want)
+				want = d->enabled; /* it could not run there */
+			for (int l = 0; l < NLABELS; l++)
+				if (want & L_BIT(l))
+					backtrack(s, at[a], l);
+		}
 	}
 }
 
-static void run(const struct search *s, const struct program *q, struct run_result *r)
+/* A work item's run: the path's decisions, then the scheduler's own way. Adds the new
+ * choice points to the tree and what the reduction asks (or, without it, every other
+ * choice within the bound) to the queues. */
+static void explore_run(struct search *s, struct work w, struct program *q)
 {
-	struct run_opts o = {.trace = true, .oracles = s->oracles};
+	static uint8_t *path;
+	static uint32_t *pnodes, *node_at;
+	static size_t path_cap, pn_cap, na_cap;
+	size_t depth = 0;
 
-	pts.n = 0;
+	/* the path from the first node to w.node, then w.label */
+	for (uint32_t n = w.node; n != NO_NODE; n = s->nodes[n].parent)
+		depth++;
+	path = grow(path, &path_cap, depth + 1, 1);
+	pnodes = grow(pnodes, &pn_cap, depth + 1, sizeof(*pnodes));
+	size_t i = depth;
+	for (uint32_t n = w.node; n != NO_NODE; n = s->nodes[n].parent) {
+		i--;
+		pnodes[i] = n;
+		path[i] = i + 1 < depth ? s->nodes[pnodes[i + 1]].via : w.label;
+	}
+	if (depth)
+		path[depth - 1] = w.label;
+
+	struct run_opts o = {.trace = true, .oracles = s->oracles};
+	hk.n = 0;
+	hk.path = path;
+	hk.npath = (uint32_t)depth;
+	hk.nodes = 0;
+	hk.diverged = false;
+	memset(hk.blocks, 0, sizeof(hk.blocks));
+	memset(hk.wakes, 0, sizeof(hk.wakes));
+	memset(hk.state, 0, sizeof(hk.state));
+	for (int t = 0; t < NLABELS; t++)
+		hk.timer_at[t] = SIM_NO_DEADLINE;
 	sim_point_hook = on_point;
-	prog_run(q, s->k, &o, r);
+	*q = *s->p;
+	q->npreempts = 0;
+	prog_run(q, s->k, &o, &s->r);
 	sim_point_hook = NULL;
-	if (r->unfired) { /* every schedule made fires in full: runs are deterministic */
-		char buf[80];
-		fprintf(stderr, "snafu explore: internal error: %s did not fire on %s\n",
-			prog_preempt_str(&q->preempts[q->npreempts - 1], buf, sizeof(buf)),
+	if (hk.diverged || hk.nodes < depth) {
+		fprintf(stderr, "snafu explore: internal error: a run left its path on %s\n",
 			s->k->name);
 		exit(2);
 	}
+	size_t nn = transitions(s->p);
+	/* the schedule as the case language writes it: the switches made */
+	q->npreempts = 0;
+	for (size_t k = 0; k < nn && k < depth; k++) {
+		const struct hook_rec *r = &hk.v[nodes_of[k]];
+		if (r->decision != r->task && q->npreempts < MAX_K)
+			q->preempts[q->npreempts++] = (struct sim_preempt){
+			    .task = r->task, .op = r->op, .point = r->point, .to = r->decision};
+	}
+
+	/* the nodes: the path's, then new ones */
+	node_at = grow(node_at, &na_cap, nn + 1, sizeof(*node_at));
+	for (size_t k = 0; k < depth; k++)
+		node_at[k] = pnodes[k];
+	size_t last = nn; /* the last transition analysed */
+	for (size_t k = depth; k < nn; k++) {
+		const struct hook_rec *r = &hk.v[nodes_of[k]];
+		uint32_t parent = k ? node_at[k - 1] : NO_NODE;
+		uint8_t via = k ? hk.v[nodes_of[k - 1]].decision : 0;
+		uint32_t c = child_of(s, parent, via);
+		if (parent == NO_NODE && s->nnodes)
+			c = 0; /* the first node is every run's */
+		if (c && (parent != NO_NODE || s->nnodes)) {
+			node_at[k] = c; /* made by an earlier run (the same path) */
+			continue;
+		}
+		s->nodes = grow(s->nodes, &s->nodes_cap, s->nnodes + 1, sizeof(*s->nodes));
+		uint32_t id = (uint32_t)s->nnodes++;
+		struct dnode *d = &s->nodes[id];
+		memset(d, 0, sizeof(*d));
+		d->parent = parent;
+		d->via = via;
+		d->task = r->task;
+		d->op = r->op;
+		d->point = r->point;
+		d->enabled = r->enabled;
+		d->done = L_BIT(r->decision);
+		d->fp_in = new_fp(s, &tr.v[k].fp);
+		if (parent != NO_NODE) {
+			const struct dnode *pd = &s->nodes[parent];
+			d->pre = (uint8_t)(pd->pre + (via != pd->task));
+			s->nodes[parent].child[via] = id;
+		}
+		node_at[k] = id;
+		if (s->reduce && parent != NO_NODE) {
+			/* the sleep set: the parent's, and at the run's own choice its explored
+			 * siblings, less what conflicts with the transition just made */
+			struct sleeper sl[NLABELS];
+			uint16_t sleep = 0;
+			const struct dnode *pd = &s->nodes[parent];
+			uint32_t at = pd->sleep_at;
+			for (int l = 0; l < NLABELS; l++) {
+				if (!(pd->sleep & L_BIT(l)))
+					continue;
+				sl[l] = s->sleepers[at++];
+				sl[l].cost = (uint8_t)(sl[l].cost + (via != sl[l].last));
+				sl[l].last = via;
+				sleep |= L_BIT(l);
+			}
+			if (k == depth)
+				for (int l = 0; l < NLABELS; l++)
+					if (l != via && pd->child[l] && !(sleep & L_BIT(l))) {
+						sl[l].fp = s->fps[s->nodes[pd->child[l]].fp_in];
+						sl[l].cost = (uint8_t)(pd->pre + (l != pd->task) +
+								       (via != l));
+						sl[l].last = via;
+						sleep |= L_BIT(l);
+					}
+			d->sleep_at = (uint32_t)s->nsleepers;
+			for (int l = 0; l < NLABELS; l++) {
+				if (!(sleep & L_BIT(l)) || l == via ||
+				    conflict(&sl[l].fp, &tr.v[k].fp))
+					continue;
+				d->sleep |= L_BIT(l);
+				s->sleepers = grow(s->sleepers, &s->sleepers_cap, s->nsleepers + 1,
+						   sizeof(*s->sleepers));
+				s->sleepers[s->nsleepers++] = sl[l];
+			}
+			d = &s->nodes[id];
+			if (asleep(s, d, r->decision)) {
+				/* the rest of this run is a trace explored already: run another
+				 * label from here instead */
+				d->done &= (uint16_t)~L_BIT(r->decision);
+				for (int l = 0; l < NLABELS; l++)
+					if (d->enabled & L_BIT(l) && !asleep(s, d, l))
+						if (backtrack(s, id, l))
+							break;
+				last = k;
+				s->blocked++;
+				break;
+			}
+		}
+		if (!s->reduce || !s->unbounded) /* under a bound: every choice, less sleepers */
+			for (int l = 0; l < NLABELS; l++)
+				if (l != r->decision)
+					backtrack(s, id, l);
+	}
+	if (last == nn)
+		s->traces++;
+	if (s->reduce && s->unbounded)
+		races(s, node_at, last);
+}
+
+/* ---- progress, and a stop on SIGINT or SIGTERM ---- */
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* Count one run as this shard's; false (and nothing counted) at --max-schedules. */
@@ -534,314 +1190,138 @@ static bool finding(struct search *s, const struct program *q)
 {
 	if (s->r.result == SIM_OK || (s->accept && !s->accept(s->ctx, &s->r)))
 		return false;
-	s->found = true;
-	found_prog = *q;
-	snprintf(s->verdict, sizeof(s->verdict), "%s", s->r.verdict);
-	return true;
-}
-
-/* The first point after q's last preemption (which fired in the run just made). */
-static size_t first_point(const struct program *q)
-{
-	if (!q->npreempts)
-		return 0;
-	const struct sim_preempt *l = &q->preempts[q->npreempts - 1];
-	for (size_t i = 0; i < pts.n; i++)
-		if (pts.v[i].task == l->task && pts.v[i].op == l->op && pts.v[i].point == l->point)
-			return i + 1;
-	return pts.n;
-}
-
-/* A point the case language can name (op 1.., point 1..32). */
-static bool nameable(const struct point_rec *r)
-{
-	return r->op >= 1 && r->point >= 1 && r->point <= PREEMPT_MAX_POINT;
-}
-
-/* The children of the run just made (of q), in the order they fire: by point, then
- * tasks by number, then the timer. With LINKS, each linked to the child at its task's
- * next point with the same target when the reduction may compare the two. */
-static void children(const struct program *q, bool links)
-{
-	static int *first, *next_same;
-	static size_t first_cap, next_cap;
-	size_t start = first_point(q);
-
-	cands.n = 0;
-	first = grow(first, &first_cap, pts.n + 1, sizeof(*first));
-	for (size_t i = start; i <= pts.n; i++) {
-		first[i] = (int)cands.n;
-		if (i == pts.n || !nameable(&pts.v[i]))
-			continue;
-		for (int u = 1; u <= SIM_MAX_TASKS + 1; u++) {
-			bool can =
-			    u <= SIM_MAX_TASKS ? pts.v[i].runnable >> (u - 1) & 1 : pts.v[i].timer;
-			if (!can)
-				continue;
-			cands.v = grow(cands.v, &cands.cap, cands.n + 1, sizeof(*cands.v));
-			cands.v[cands.n++] = (struct cand){
-			    .pre = {.task = pts.v[i].task,
-				    .op = pts.v[i].op,
-				    .point = pts.v[i].point,
-				    .to = (uint8_t)(u <= SIM_MAX_TASKS ? u : SIM_TO_TIMER)},
-			    .pt = (uint32_t)i,
-			    .next = -1,
-			    .prev = -1};
-		}
+	if (!s->found) {
+		s->found = true;
+		found_prog = *q;
+		snprintf(s->verdict, sizeof(s->verdict), "%s", s->r.verdict);
 	}
-	if (!links)
-		return;
-	footprints(q);
-	if (!evfp.complete)
-		return;
-	int n, dropped, after[SIM_MAX_TASKS + 1];
-	const struct sim_trace_ev *ev = sim_trace_events(&n, &dropped);
-	next_same = grow(next_same, &next_cap, pts.n + 1, sizeof(*next_same));
-	for (int t = 0; t <= SIM_MAX_TASKS; t++)
-		after[t] = -1;
-	for (size_t i = pts.n; i-- > 0;) {
-		next_same[i] = after[pts.v[i].task];
-		after[pts.v[i].task] = (int)i;
-	}
-	for (size_t ci = 0; ci < cands.n; ci++) {
-		struct cand *c = &cands.v[ci];
-		const struct point_rec *x = &pts.v[c->pt];
-		int j = next_same[c->pt];
-		/* a woken spinner that has yet to retry could take the lock in one order and
-		 * find it taken in the other, with no event of its own to say so */
-		if (j < 0 || !nameable(&pts.v[j]) || x->spinner || pts.v[j].ev <= x->ev)
-			continue;
-		/* the step from x to the next point: the task alone, no sleep, no timer */
-		struct fp atom = {0, 0};
-		bool alone = true;
-		for (uint32_t e = x->ev; e < pts.v[j].ev && alone; e++) {
-			alone = ev[e].task == x->task && ev[e].kind != EV_TIMER &&
-				ev[e].kind != EV_PREEMPT;
-			atom.rd |= evfp.v[e].rd;
-			atom.wr |= evfp.v[e].wr;
-		}
-		if (!alone)
-			continue;
-		for (int cj = first[j]; cj < first[j + 1]; cj++)
-			if (cands.v[cj].pre.to == c->pre.to) {
-				c->next = cj;
-				c->atom = atom;
-				cands.v[cj].prev = (int)ci;
-			}
-	}
+	return !s->collect;
 }
 
-/* The events of the run just made from its switch at AT until AT's task runs again:
- * what ran in its place. */
-static struct fp segment(const struct sim_preempt *at)
+/* --check-reduction: what each run ended in (outcomes[], a sorted set). */
+static void (*on_outcome)(struct search *s, const struct program *q);
+
+static void release(struct search *s)
 {
-	int n, dropped;
-	const struct sim_trace_ev *ev = sim_trace_events(&n, &dropped);
-	struct fp f = {0, 0};
-
-	if (!evfp.complete)
-		return FP_ALL;
-	for (size_t i = 0; i < pts.n; i++) {
-		const struct point_rec *r = &pts.v[i];
-		if (r->task != at->task || r->op != at->op || r->point != at->point)
-			continue;
-		for (uint32_t j = r->ev; j < (uint32_t)n; j++) {
-			if (ev[j].kind == EV_PREEMPT)
-				continue;
-			if (ev[j].task == at->task)
-				return f;
-			f.rd |= evfp.v[j].rd;
-			f.wr |= evfp.v[j].wr;
-		}
-		break;
-	}
-	return FP_ALL; /* the task never ran again */
+	s->nnodes = s->nfps = s->nsleepers = 0;
+	for (int k = 0; k <= MAX_K; k++)
+		s->qn[k] = s->qhead[k] = s->qseq[k] = 0;
 }
 
-/* --check-pruning: what equivalent runs share: each task's own events in order, what
- * each op returned and read, and the verdict. */
-struct summary {
-	uint64_t task[SIM_MAX_TASKS + 1];
-	uint64_t ops;
-	char verdict[160];
-};
-
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	return (h ^ v) * 0x100000001b3ULL;
-}
-
-static void summarize(const struct program *q, const struct run_result *r, struct summary *sm)
-{
-	int n, dropped;
-	const struct sim_trace_ev *ev = sim_trace_events(&n, &dropped);
-
-	memset(sm, 0, sizeof(*sm));
-	for (int i = 0; i < n; i++) {
-		const struct sim_trace_ev *e = &ev[i];
-		if (e->kind == EV_PREEMPT || e->task > SIM_MAX_TASKS)
-			continue;
-		uint64_t h = mix(sm->task[e->task],
-				 (uint64_t)e->kind << 32 | (uint64_t)e->op << 16 | e->point);
-		h = mix(mix(h, str_hash(e->fn)), str_hash(e->obj));
-		sm->task[e->task] = mix(mix(h, (uint64_t)e->arg), (uint64_t)e->arg2);
-	}
-	for (int i = 0; i < q->nops; i++)
-		sm->ops = mix(mix(mix(sm->ops, (uint64_t)r->ret[i]), r->loaded[i]), r->ran[i]);
-	snprintf(sm->verdict, sizeof(sm->verdict), "%s", r->verdict);
-}
-
-/* One chain of the parent's children, from its last member back (cands[last]). False
- * when the search is over (a finding, or --max-schedules). */
-static bool chain(struct search *s, const struct program *parent, int last)
-{
-	static struct program q;
-	static struct summary kept, mine;
-	struct fp seg = FP_ALL; /* what ran in T's place in the run kept for the chain */
-	bool kept_one = false;
-
-	for (int i = last; i >= 0; i = cands.v[i].prev) {
-		const struct cand *c = &cands.v[i];
-		q = *parent;
-		q.preempts[q.npreempts++] = c->pre;
-		if (kept_one && !conflict(c->atom, seg)) {
-			/* its run is the kept one's with T's step moved before what ran in its
-			 * place: the same steps, independent ones reordered */
-			s->pruned++;
-			if (!s->check)
-				continue;
-			run(s, &q, &s->r);
-			s->checked++;
-			summarize(&q, &s->r, &mine);
-			if (memcmp(&mine, &kept, sizeof(mine))) {
-				char a[80], b[80];
-				s->differ++;
-				fprintf(stderr,
-					"snafu explore: --check-pruning: %s (%s) differs from the "
-					"schedule kept for it, with %s instead (%s) [%s]\n",
-					prog_preempt_str(&c->pre, a, sizeof(a)), s->r.verdict,
-					prog_preempt_str(&cands.v[c->next].pre, b, sizeof(b)),
-					kept.verdict, s->k->name);
-			}
-			continue;
-		}
-		if (!budget(s))
-			return false;
-		run(s, &q, &s->r);
-		if (finding(s, &q))
-			return false;
-		kept_one = c->prev >= 0;
-		if (kept_one) {
-			footprints(&q);
-			seg = segment(&c->pre);
-			if (s->check)
-				summarize(&q, &s->r, &kept);
-		}
-	}
-	return true;
-}
-
-/* Level K: the children of parent IDX at level K - 1 (run again for its trace). */
-static bool last_level(struct search *s, size_t idx)
-{
-	static struct program parent;
-
-	build(s, s->K - 1, idx, &parent);
-	run(s, &parent, &s->r);
-	children(&parent, s->reduce);
-	for (size_t ci = 0; ci < cands.n; ci++) {
-		if (cands.v[ci].prev >= 0)
-			continue; /* not the first of its chain */
-		if (s->chains++ % s->nshards != s->shard)
-			continue;
-		int last = (int)ci;
-		while (cands.v[last].next >= 0)
-			last = cands.v[last].next;
-		if (!chain(s, &parent, last))
-			return false;
-	}
-	return true;
-}
-
-static void add_node(struct level *l, size_t parent, struct sim_preempt pre)
-{
-	l->v = grow(l->v, &l->cap, l->n + 1, sizeof(*l->v));
-	l->v[l->n++] = (struct node){.parent = (uint32_t)parent, .pre = pre};
-}
-
-/* The whole search on s->k; s->found or s->budget_hit say how it ended. */
+/* The whole search on s->k; s->found, s->budget_hit or s->interrupted say how it ended. */
 static void search(struct search *s)
 {
 	static struct program q;
+	double start = now_s(), next = start + 3;
 
-	s->explored = s->pruned = s->checked = s->differ = 0;
-	s->chains = 0;
-	s->found = s->budget_hit = false;
-	for (int k = 0; k <= s->K; k++)
-		s->lv[k].n = 0;
-	add_node(&s->lv[0], 0, (struct sim_preempt){0});
-	/* the levels below K, whole in every shard: each counts its own */
-	for (int k = 0; k < s->K || (k == 0 && s->K == 0); k++) {
-		for (size_t i = 0; i < s->lv[k].n; i++) {
-			bool mine = i % s->nshards == s->shard;
-			if (mine && !budget(s))
-				return;
-			build(s, k, i, &q);
-			run(s, &q, &s->r);
-			if (finding(s, &q))
-				return;
-			if (k + 1 >= s->K)
-				continue;
-			children(&q, false);
-			for (size_t c = 0; c < cands.n; c++)
-				add_node(&s->lv[k + 1], i, cands.v[c].pre);
+	s->explored = s->traces = s->blocked = 0;
+	s->found = s->budget_hit = s->bound_hit = s->interrupted = false;
+	s->level = 0;
+	release(s);
+	/* the first run: the scheduler's own way, no choice made (shard 1's to count) */
+	if (s->shard == 0 && !budget(s))
+		return;
+	explore_run(s, (struct work){.node = NO_NODE}, &q);
+	if (on_outcome)
+		on_outcome(s, &q);
+	if (finding(s, &q))
+		return;
+	for (;;) { /* the lowest level with work: a race may queue below the current one */
+		int k = 0;
+		while (k <= s->K && s->qhead[k] == s->qn[k])
+			k++;
+		if (k > s->K)
+			return;
+		s->level = k;
+		struct work w = s->queue[k][s->qhead[k]];
+		/* shards (--no-reduction): levels below K whole, each counts its own */
+		bool mine = s->nshards == 1 || s->qhead[k] % s->nshards == s->shard;
+		s->qhead[k]++;
+		if (!mine && k == s->K)
+			continue;
+		if (stop_signal) {
+			s->interrupted = true;
+			return;
+		}
+		if (mine && !budget(s))
+			return;
+		explore_run(s, w, &q);
+		if (on_outcome)
+			on_outcome(s, &q);
+		if ((mine || k < s->K) && finding(s, &q)) /* below K: every shard alike */
+			return;
+		if (!s->quiet && now_s() >= next) {
+			next = now_s() + 3;
+			fprintf(
+			    stderr,
+			    "explore: %s: %lld schedules, %lld traces, at %d %s, %zu queued, %.0f "
+			    "s\n",
+			    s->k->name, s->explored, s->traces, k,
+			    plural(k, "preemption", "preemptions"), s->qn[k] - s->qhead[k],
+			    now_s() - start);
 		}
 	}
-	for (size_t i = 0; s->K > 0 && i < s->lv[s->K - 1].n; i++)
-		if (!last_level(s, i))
-			return;
 }
 
 /* ---- the command ---- */
 
-static const char *plural(long long n, const char *one, const char *many)
-{
-	return n == 1 ? one : many;
-}
-
 /* The line that says how the search on s->k ended. */
 static void say(FILE *f, const struct search *s, const char *name, const char *shard)
 {
+	char bound[64];
+
+	if (s->unbounded)
+		snprintf(bound, sizeof(bound), "any number of preemptions");
+	else
+		snprintf(bound, sizeof(bound), "at most %d %s", s->K,
+			 plural(s->K, "preemption", "preemptions"));
+	fprintf(f, "explore: %s [%s]: ", name, s->k->name);
 	if (s->found) {
-		fprintf(f, "explore: %s [%s]: found %s with %d %s after %lld %s (%lld pruned)",
-			name, s->k->name, s->verdict, found_prog.npreempts,
+		fprintf(f, "found %s with %d %s after %lld %s (%lld %s)", s->verdict,
+			found_prog.npreempts,
 			plural(found_prog.npreempts, "preemption", "preemptions"), s->explored,
-			plural(s->explored, "schedule", "schedules"), s->pruned);
+			plural(s->explored, "schedule", "schedules"), s->traces,
+			plural(s->traces, "trace", "traces"));
 		for (int i = 0; i < found_prog.npreempts; i++) {
 			char buf[80];
 			fprintf(f, "%s%s", i ? ", " : ": ",
 				prog_preempt_str(&found_prog.preempts[i], buf, sizeof(buf)));
 		}
+	} else if (s->interrupted) {
+		fprintf(f,
+			"interrupted after %lld %s (%lld %s), at %d %s: no finding so far, not "
+			"every schedule with %s run",
+			s->explored, plural(s->explored, "schedule", "schedules"), s->traces,
+			plural(s->traces, "trace", "traces"), s->level,
+			plural(s->level, "preemption", "preemptions"), bound);
 	} else if (s->budget_hit) {
 		fprintf(f,
-			"explore: %s [%s]: no finding in %lld schedules (--max-schedules), %lld "
-			"pruned: not every schedule with at most %d %s was run",
-			name, s->k->name, s->explored, s->pruned, s->K,
-			plural(s->K, "preemption", "preemptions"));
-	} else {
+			"no finding in %lld %s (--max-schedules), %lld %s: not every schedule "
+			"with %s was run",
+			s->explored, plural(s->explored, "schedule", "schedules"), s->traces,
+			plural(s->traces, "trace", "traces"), bound);
+	} else if (!s->reduce) {
+		fprintf(f, "no finding within %d %s: %lld %s (no reduction)", s->K,
+			plural(s->K, "preemption", "preemptions"), s->explored,
+			plural(s->explored, "schedule", "schedules"));
+	} else if (s->unbounded && !s->bound_hit) {
+		fprintf(f, "no finding in %lld %s (unbounded): %lld %s", s->traces,
+			plural(s->traces, "trace", "traces"), s->explored,
+			plural(s->explored, "schedule", "schedules"));
+	} else if (s->unbounded) {
 		fprintf(f,
-			"explore: %s [%s]: no finding within %d %s: %lld %s explored, %lld pruned",
-			name, s->k->name, s->K, plural(s->K, "preemption", "preemptions"),
-			s->explored, plural(s->explored, "schedule", "schedules"), s->pruned);
+			"no finding in %lld %s with at most %d preemptions (what a case holds; "
+			"some traces need more): %lld %s",
+			s->traces, plural(s->traces, "trace", "traces"), MAX_K, s->explored,
+			plural(s->explored, "schedule", "schedules"));
+	} else {
+		fprintf(f, "no finding within %d %s: %lld %s, %lld %s%s", s->K,
+			plural(s->K, "preemption", "preemptions"), s->traces,
+			plural(s->traces, "trace", "traces"), s->explored,
+			plural(s->explored, "schedule", "schedules"),
+			s->bound_hit ? "" : " (no trace needs more: unbounded)");
 	}
 	fprintf(f, "%s\n", shard);
-	if (s->check)
-		fprintf(f,
-			"explore: %s [%s]: --check-pruning: %lld pruned %s run, %lld %s from the "
-			"schedule kept for %s\n",
-			name, s->k->name, s->checked, plural(s->checked, "schedule", "schedules"),
-			s->differ, plural(s->differ, "differs", "differ"),
-			plural(s->checked, "it", "them"));
 }
 
 static long long num_opt(const char *a, size_t skip, long long lo, long long hi, const char *what,
@@ -856,12 +1336,247 @@ static long long num_opt(const char *a, size_t skip, long long lo, long long hi,
 	return v;
 }
 
+/* ---- --check-reduction: the reduction loses nothing ---- */
+
+/* What a run ended in, as equivalent runs share it: each task's own events in order,
+ * every op's return value and what each load read, and the verdict: the trace digest
+ * of the end state, whatever the order of independent steps. */
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	return (h ^ v) * 0x100000001b3ULL;
+}
+
+static uint64_t end_state(const struct program *q, const struct run_result *r)
+{
+	int n, dropped;
+	const struct sim_trace_ev *ev = sim_trace_events(&n, &dropped);
+	uint64_t task[NLABELS] = {0}, h = 0xcbf29ce484222325ULL;
+
+	for (int i = 0; i < n; i++) {
+		const struct sim_trace_ev *e = &ev[i];
+		if (e->kind == EV_PREEMPT || e->task > SIM_MAX_TASKS)
+			continue;
+		uint64_t t =
+		    mix(task[e->task], (uint64_t)e->kind << 32 | (uint64_t)e->op << 16 | e->point);
+		t = mix(mix(t, str_hash(e->fn)), str_hash(e->obj));
+		task[e->task] = mix(mix(t, (uint64_t)e->arg), (uint64_t)e->arg2);
+	}
+	for (int t = 0; t < NLABELS; t++)
+		h = mix(h, task[t]);
+	for (int i = 0; i < q->nops; i++) /* an op that did not return keeps an old value */
+		h = mix(mix(mix(h, r->ran[i] ? (uint64_t)r->ret[i] : 0), r->loaded[i]), r->ran[i]);
+	return mix(h, str_hash(r->verdict));
+}
+
+static struct {
+	uint64_t *v;
+	size_t n, cap;
+	bool want; /* only runs that are traces (a run a sleep set cut short is not) */
+	long long blocked_seen;
+} outcomes;
+
+static void note_outcome(struct search *s, const struct program *q)
+{
+	if (outcomes.want && s->blocked != outcomes.blocked_seen) {
+		outcomes.blocked_seen = s->blocked;
+		return;
+	}
+	outcomes.v = grow(outcomes.v, &outcomes.cap, outcomes.n + 1, sizeof(*outcomes.v));
+	outcomes.v[outcomes.n++] = end_state(q, &s->r);
+}
+
+static int by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The distinct outcomes of one whole search (no stop at a finding), sorted, in *out. */
+static size_t outcome_set(struct search *s, bool reduce, uint64_t **out)
+{
+	s->reduce = reduce;
+	s->collect = true;
+	outcomes.n = 0;
+	outcomes.want = reduce;
+	outcomes.blocked_seen = 0;
+	on_outcome = note_outcome;
+	search(s);
+	on_outcome = NULL;
+	s->collect = false;
+	qsort(outcomes.v, outcomes.n, sizeof(*outcomes.v), by_u64);
+	size_t m = 0;
+	for (size_t i = 0; i < outcomes.n; i++)
+		if (!m || outcomes.v[i] != outcomes.v[m - 1])
+			outcomes.v[m++] = outcomes.v[i];
+	*out = malloc(m * sizeof(**out) + 1);
+	if (!*out)
+		abort();
+	memcpy(*out, outcomes.v, m * sizeof(**out));
+	return m;
+}
+
+/* Every outcome without the reduction is one with it, and no other: how many differ. */
+static long long check_one(struct search *s, FILE *f, const char *name)
+{
+	uint64_t *with, *without;
+	size_t nw = outcome_set(s, true, &with);
+	long long traces = s->traces, runs = s->explored;
+	bool cut = s->budget_hit;
+	size_t no = outcome_set(s, false, &without);
+	long long full = s->explored;
+	long long missing = 0, extra = 0;
+	size_t i = 0, j = 0;
+	cut |= s->budget_hit;
+	while (i < nw || j < no) {
+		if (j == no || (i < nw && with[i] < without[j]))
+			extra++, i++;
+		else if (i == nw || without[j] < with[i])
+			missing++, j++;
+		else
+			i++, j++;
+	}
+	free(with);
+	free(without);
+	fprintf(f,
+		"explore: %s [%s]: --check-reduction at %d %s: %zu %s with the reduction (%lld "
+		"%s, %lld %s), %zu without (%lld %s): %lld missing, %lld extra%s\n",
+		name, s->k->name, s->K, plural(s->K, "preemption", "preemptions"), nw,
+		plural((long long)nw, "outcome", "outcomes"), traces,
+		plural(traces, "trace", "traces"), runs, plural(runs, "schedule", "schedules"), no,
+		full, plural(full, "schedule", "schedules"), missing, extra,
+		cut ? " (cut by --max-schedules: not compared)" : "");
+	s->reduce = true;
+	return cut ? 0 : missing + extra;
+}
+
+/* A small random program (the reduction check): 2-3 tasks, 1-4 ops each, every kind of
+ * op, on one or two small mappings that task 1 makes first (most of the time). */
+static uint64_t rnd_state;
+
+static unsigned rnd(unsigned n)
+{
+	rnd_state = rnd_state * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (unsigned)(rnd_state >> 33) % n;
+}
+
+static void random_program(struct program *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->ntasks = 2 + (int)rnd(2);
+	int nmaps = 0;
+	for (int t = 1; t <= p->ntasks; t++) {
+		int nops = 1 + (int)rnd(4);
+		for (int i = 0; i < nops; i++) {
+			struct op *o = &p->ops[p->nops++];
+			o->task = (uint8_t)t;
+			o->kind = (uint8_t)(t == 1 && i == 0 && rnd(4) ? OP_MMAP : rnd(OP_NKINDS));
+			if (o->kind == OP_MMAP && nmaps >= 2)
+				o->kind = OP_STORE;
+			int m = nmaps ? (int)rnd((unsigned)nmaps) : -1;
+			o->a = (struct uref){.map = m < 0 || !rnd(8) ? PROG_NULL_MAP : (uint8_t)m,
+					     .page = (uint8_t)rnd(2),
+					     .word = (uint8_t)rnd(2)};
+			o->b = (struct uref){.map = m < 0 ? PROG_NULL_MAP : (uint8_t)m,
+					     .page = (uint8_t)rnd(2),
+					     .word = (uint8_t)(2 + rnd(2))};
+			switch (o->kind) {
+			case OP_MMAP:
+				o->x = (uint8_t)rnd(2);
+				o->y = (uint8_t)(3 | (rnd(2) ? 8 : 0));
+				nmaps++;
+				break;
+			case OP_MUNMAP:
+			case OP_MADVISE:
+			case OP_MINCORE:
+			case OP_MLOCK:
+				o->x = (uint8_t)rnd(2);
+				break;
+			case OP_MPROTECT:
+				o->x = (uint8_t)rnd(2);
+				o->y = (uint8_t)rnd(4);
+				break;
+			case OP_STORE:
+			case OP_FUTEX_WAKE:
+				o->x = (uint8_t)rnd(3);
+				break;
+			case OP_FUTEX_WAIT:
+				o->x = (uint8_t)rnd(2);
+				o->y = (uint8_t)(rnd(3) ? 0 : 1 + rnd(3));
+				break;
+			case OP_FUTEX_REQUEUE:
+			case OP_FUTEX_CMP_REQUEUE:
+				o->x = (uint8_t)(rnd(2) | rnd(2) << 4);
+				o->y = (uint8_t)rnd(2);
+				break;
+			case OP_GET_MEMPOLICY:
+				o->x = (uint8_t)rnd(2);
+				o->y = (uint8_t)rnd(4);
+				break;
+			case OP_KILL:
+				o->x = (uint8_t)rnd((unsigned)p->ntasks);
+				break;
+			case OP_SLEEP:
+				o->x = (uint8_t)(1 + rnd(3));
+				break;
+			default:
+				break;
+			}
+		}
+	}
+	prog_canonicalize(p);
+}
+
+/* --check-reduction over N random programs: every kernel asked, bounds 0..K. */
+static int check_random(struct search *s, const struct kernel_config *one, long long n,
+			unsigned long long seed)
+{
+	static struct program p;
+	long long checks = 0, cut = 0, differ = 0;
+	int K = s->K;
+
+	rnd_state = seed;
+	s->p = &p;
+	for (long long i = 0; i < n && !stop_signal; i++) {
+		random_program(&p);
+		char name[64];
+		snprintf(name, sizeof(name), "random program %lld (seed %llu)", i + 1, seed);
+		for_each_kernel (kc) {
+			if (one && kc != one)
+				continue;
+			s->k = kc;
+			for (s->K = 0; s->K <= K; s->K++) {
+				FILE *mem = tmpfile();
+				long long d = check_one(s, mem ? mem : stderr, name);
+				checks++;
+				cut += s->budget_hit;
+				if (d && mem) {
+					differ++;
+					rewind(mem);
+					for (int ch; (ch = fgetc(mem)) != EOF;)
+						fputc(ch, stdout);
+					prog_print(&p, stdout);
+				}
+				if (mem)
+					fclose(mem);
+			}
+			s->K = K;
+		}
+	}
+	printf("explore: --check-reduction: %lld random %s (seed %llu), bounds 0..%d: %lld "
+	       "%s, %lld cut by --max-schedules, %lld with a difference\n",
+	       n, plural(n, "program", "programs"), seed, K, checks,
+	       plural(checks, "check", "checks"), cut, differ);
+	return differ ? 1 : 0;
+}
+
 int cmd_explore(int argc, char **argv)
 {
 	const struct kernel_config *k = NULL;
 	const char *out = NULL, *in = NULL;
-	bool all_kernels = false;
-	int kernel_argn = 0;
+	bool all_kernels = false, check = false;
+	int kernel_argn = 0, shard_argn = 0;
+	long long random = 0;
+	unsigned long long seed = 1;
 	static struct search s;
 
 	s.K = EXPLORE_DEFAULT_PREEMPTIONS;
@@ -877,10 +1592,14 @@ int cmd_explore(int argc, char **argv)
 			kernel_argn = i + 1;
 		} else if (!strcmp(a, "--all-kernels"))
 			all_kernels = true;
-		else if (!strncmp(a, "--preemptions=", 14))
-			s.K =
-			    (int)num_opt(a, 14, 0, MAX_K, "--preemptions=K with K in 0..15", i + 1);
-		else if (!strncmp(a, "--oracles=", 10))
+		else if (!strcmp(a, "--preemptions=all")) {
+			s.K = MAX_K;
+			s.unbounded = true;
+		} else if (!strncmp(a, "--preemptions=", 14)) {
+			s.K = (int)num_opt(a, 14, 0, MAX_K,
+					   "--preemptions=K with K in 0..15 or all", i + 1);
+			s.unbounded = false;
+		} else if (!strncmp(a, "--oracles=", 10))
 			s.oracles = oracles_arg(a, a + 10, i + 1);
 		else if (!strncmp(a, "--max-schedules=", 16))
 			s.max = num_opt(a, 16, 1, 1000000000000LL,
@@ -894,54 +1613,101 @@ int cmd_explore(int argc, char **argv)
 				die_usage("--shard=I/N with 1 <= I <= N <= 1000000", a, i + 1);
 			s.shard = si - 1;
 			s.nshards = sn;
+			shard_argn = i + 1;
 		} else if (!strcmp(a, "--no-reduction"))
 			s.reduce = false;
-		else if (!strcmp(a, "--check-pruning"))
-			s.check = true;
+		else if (!strcmp(a, "--check-reduction"))
+			check = true;
+		else if (!strncmp(a, "--random=", 9))
+			random = num_opt(a, 9, 1, 1000000000, "--random=N with N in 1..1000000000",
+					 i + 1);
+		else if (!strncmp(a, "--seed=", 7))
+			seed = (unsigned long long)num_opt(
+			    a, 7, 0, 1000000000000LL, "--seed=S with S in 0..1000000000000", i + 1);
+		else if (!strcmp(a, "--quiet"))
+			s.quiet = true;
 		else if (!strcmp(a, "-o") && i + 1 < argc)
 			out = argv[++i];
 		else
 			cli_operand(
 			    &in, a, i + 1,
-			    "--kernel=NAME, --all-kernels, --preemptions=K, --oracles=LIST, "
-			    "--shard=I/N, --max-schedules=M, --no-reduction, --check-pruning, "
-			    "-o OUT or a CASE",
+			    "--kernel=NAME, --all-kernels, --preemptions=K|all, --oracles=LIST, "
+			    "--shard=I/N, --max-schedules=M, --no-reduction, --check-reduction, "
+			    "--random=N, --seed=S, --quiet, -o OUT or a CASE",
 			    "one CASE");
 	}
 	if (all_kernels && kernel_argn)
 		die_usage("--kernel=NAME or --all-kernels, not both", argv[kernel_argn - 1],
 			  kernel_argn);
+	if (s.nshards > 1 && (s.reduce || s.unbounded))
+		die_usage("--shard=I/N with --no-reduction and a bound (the reduction's runs "
+			  "depend on each other)",
+			  argv[shard_argn - 1], shard_argn);
 	if (all_kernels && out) {
 		fprintf(stderr,
 			"snafu explore: expected no -o with --all-kernels (one line each)\n");
 		return 2;
 	}
-	if (!in) {
+	if (random && (!check || in)) {
+		fprintf(stderr, "snafu explore: expected --random=N with --check-reduction and no "
+				"CASE\n");
+		return 2;
+	}
+	if (check && (out || s.nshards > 1 || s.unbounded || !s.reduce)) {
+		fprintf(stderr, "snafu explore: expected --check-reduction with a bound K, and "
+				"without -o, --shard, --no-reduction\n");
+		return 2;
+	}
+	if (!in && !random) {
 		fprintf(stderr, "snafu explore: expected a CASE\n");
 		return 2;
 	}
 	if (out && !case_out_ok(out))
 		return 2;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	/* the reduction reads steps' resources; lockdep's graph ties every lock together */
+	if (s.oracles & ORACLE_LOCKDEP) {
+		if (check) {
+			fprintf(stderr, "snafu explore: expected --check-reduction without lockdep "
+					"in --oracles (the reduction is off with it)\n");
+			return 2;
+		}
+		s.reduce = false;
+	}
+	if (random) {
+		s.quiet = true;
+		int st = check_random(&s, k, random, seed);
+		return stop_signal ? 130 : st;
+	}
 	static struct program p;
 	load_case(in, &p);
 	p.npreempts = 0; /* its own schedule is not the question */
 	s.p = &p;
-	/* the reduction reads steps' resources; lockdep's graph ties every lock together */
-	if (s.oracles & ORACLE_LOCKDEP)
-		s.reduce = false;
 	const char *name = case_name(in);
 	char shard[64] = "";
 	if (s.nshards > 1)
 		snprintf(shard, sizeof(shard), " (shard %u/%u)", s.shard + 1, s.nshards);
 
-	if (all_kernels) {
+	if (check || all_kernels) {
 		int status = 0;
 		for_each_kernel (kc) {
+			if (!all_kernels && kc != (k ? k : kernel_by_name(SNAFU_DEFAULT_KERNEL)))
+				continue;
 			s.k = kc;
-			search(&s);
-			say(stdout, &s, name, shard);
+			if (check) {
+				int K = s.K;
+				for (s.K = 0; s.K <= K && !stop_signal; s.K++)
+					status |= check_one(&s, stdout, name) != 0;
+				s.K = K;
+			} else {
+				search(&s);
+				say(stdout, &s, name, shard);
+				status |= s.found;
+			}
 			fflush(stdout);
-			status |= s.found || s.differ;
+			if (stop_signal)
+				return 130;
 		}
 		return status;
 	}
@@ -951,7 +1717,7 @@ int cmd_explore(int argc, char **argv)
 	FILE *msg = out && !strcmp(out, "-") ? stderr : stdout;
 	if (!s.found) {
 		say(msg, &s, name, shard);
-		return s.differ ? 1 : 0;
+		return s.interrupted ? 130 : 0;
 	}
 	/* the report, as snafu replay prints it */
 	struct run_opts traced = {.trace = true, .oracles = s.oracles};
@@ -978,58 +1744,68 @@ int cmd_explore(int argc, char **argv)
 
 /* ---- for other commands ---- */
 
-bool explore_search(const struct program *p, const struct kernel_config *k, unsigned oracles,
-		    int K, long long max_schedules,
-		    bool (*accept)(void *ctx, const struct run_result *r), void *ctx,
-		    struct program *found, long long *runs)
+/* A search of p on k for another command: the tree's memory is kept between calls. */
+static struct search *other_search(const struct program *p, const struct kernel_config *k,
+				   unsigned oracles, long long max_schedules)
 {
 	static struct search s;
 	static struct program q;
 
 	q = *p;
 	q.npreempts = 0;
-	memset(&s, 0, sizeof(s));
 	s.p = &q;
 	s.k = k;
 	s.oracles = oracles;
 	s.nshards = 1;
+	s.shard = 0;
 	s.reduce = !(oracles & ORACLE_LOCKDEP);
 	s.max = max_schedules;
-	s.K = K < 0 || K > MAX_K ? MAX_K : K;
-	s.accept = accept;
-	s.ctx = ctx;
-	search(&s);
-	*runs = s.explored;
-	if (s.found)
+	s.quiet = true;
+	s.accept = NULL;
+	s.ctx = NULL;
+	return &s;
+}
+
+bool explore_search(const struct program *p, const struct kernel_config *k, unsigned oracles, int K,
+		    long long max_schedules, bool (*accept)(void *ctx, const struct run_result *r),
+		    void *ctx, struct program *found, long long *runs)
+{
+	struct search *s = other_search(p, k, oracles, max_schedules);
+
+	s->unbounded = K < 0 || K > MAX_K;
+	s->K = s->unbounded ? MAX_K : K;
+	s->accept = accept;
+	s->ctx = ctx;
+	search(s);
+	*runs = s->explored;
+	if (s->found)
 		*found = found_prog;
-	return s.found;
+	return s->found;
 }
 
 void explore_bound(const struct program *p, const struct kernel_config *k, unsigned oracles,
 		   long long max_schedules, struct explore_bound *out)
 {
-	static struct search s;
-	static struct program q;
+	struct search *s = other_search(p, k, oracles, max_schedules);
+	long long before = 0;
 
-	q = *p;
-	q.npreempts = 0;
-	memset(&s, 0, sizeof(s));
-	s.p = &q;
-	s.k = k;
-	s.oracles = oracles;
-	s.nshards = 1;
-	s.reduce = !(oracles & ORACLE_LOCKDEP);
-	s.max = max_schedules;
-	s.K = EXPLORE_BOUND_FALLBACK;
-	search(&s);
-	*out = (struct explore_bound){.found = s.found,
-				      .unbounded = false,
-				      .cut = s.budget_hit,
-				      .K = s.K,
-				      .npreempts = s.found ? found_prog.npreempts : 0,
-				      .traces = s.explored,
-				      .schedules = s.explored};
-	snprintf(out->verdict, sizeof(out->verdict), "%s", s.found ? s.verdict : "ok");
+	s->unbounded = true;
+	s->K = MAX_K;
+	search(s);
+	if (s->budget_hit) { /* too many traces: to EXPLORE_BOUND_FALLBACK preemptions */
+		before = s->explored;
+		s->unbounded = false;
+		s->K = EXPLORE_BOUND_FALLBACK;
+		search(s);
+	}
+	*out = (struct explore_bound){.found = s->found,
+				      .unbounded = s->unbounded && !s->bound_hit,
+				      .cut = s->budget_hit,
+				      .K = s->K,
+				      .npreempts = s->found ? found_prog.npreempts : 0,
+				      .traces = s->traces,
+				      .schedules = before + s->explored};
+	snprintf(out->verdict, sizeof(out->verdict), "%s", s->found ? s->verdict : "ok");
 }
 
 /* ---- snafu evaluate --explore: every saved program on every listed kernel ---- */
@@ -1040,7 +1816,8 @@ struct eval_res {
 	bool found, cut;
 	int npreempts;
 	struct sim_preempt pre[MAX_K + 1]; /* the finding's schedule */
-	long long explored, pruned;
+	long long explored, traces;
+	bool bound_hit;
 	char verdict[160];
 };
 
@@ -1110,15 +1887,15 @@ static void eval_table(const struct eval_res *res, int nres, char **cases, int n
 {
 	if (md)
 		printf("\n| kernel | programs | no finding within %d | cut at %lld schedules | "
-		       "with a finding | schedules | pruned | findings |\n|---|--:|--:|--:|--:|"
+		       "with a finding | schedules | traces | findings |\n|---|--:|--:|--:|--:|"
 		       "--:|--:|---|\n",
 		       K, max);
 	else
 		printf("\n%-18s %8s %8s %6s %8s %10s %8s  %s\n", "kernel", "programs", "held",
-		       "cut", "findings", "schedules", "pruned", "what (program: signature)");
+		       "cut", "findings", "schedules", "traces", "what (program: signature)");
 	for (int ki = 0; ki < nk; ki++) {
 		int held = 0, cut = 0, found = 0;
-		long long explored = 0, pruned = 0;
+		long long explored = 0, traces = 0;
 		char what[4096] = "";
 		size_t w = 0;
 		for (int i = 0; i < nres; i++) {
@@ -1126,7 +1903,7 @@ static void eval_table(const struct eval_res *res, int nres, char **cases, int n
 			if (r->kern != ki)
 				continue;
 			explored += r->explored;
-			pruned += r->pruned;
+			traces += r->traces;
 			found += r->found;
 			cut += !r->found && r->cut;
 			held += !r->found && !r->cut;
@@ -1153,10 +1930,10 @@ static void eval_table(const struct eval_res *res, int nres, char **cases, int n
 		}
 		if (md)
 			printf("| `%s` | %d | %d | %d | %d | %lld | %lld | %s |\n", ks[ki]->name,
-			       ncases, held, cut, found, explored, pruned, w ? what : "-");
+			       ncases, held, cut, found, explored, traces, w ? what : "-");
 		else
 			printf("%-18s %8d %8d %6d %8d %10lld %8lld  %s\n", ks[ki]->name, ncases,
-			       held, cut, found, explored, pruned, w ? what : "-");
+			       held, cut, found, explored, traces, w ? what : "-");
 	}
 }
 
@@ -1261,7 +2038,8 @@ int explore_evaluate(int argc, char **argv)
 			r.npreempts = s.found ? found_prog.npreempts : 0;
 			memcpy(r.pre, found_prog.preempts, sizeof(r.pre[0]) * (size_t)r.npreempts);
 			r.explored = s.explored;
-			r.pruned = s.pruned;
+			r.traces = s.traces;
+			r.bound_hit = s.bound_hit;
 			snprintf(r.verdict, sizeof(r.verdict), "%s", s.found ? s.verdict : "ok");
 			fwrite(&r, sizeof(r), 1, rec[j]);
 		}
@@ -1295,7 +2073,9 @@ int explore_evaluate(int argc, char **argv)
 		t.found = r->found;
 		t.budget_hit = r->cut;
 		t.explored = r->explored;
-		t.pruned = r->pruned;
+		t.traces = r->traces;
+		t.bound_hit = r->bound_hit;
+		t.reduce = s.reduce;
 		snprintf(t.verdict, sizeof(t.verdict), "%s", r->verdict);
 		found_prog.npreempts = r->npreempts;
 		memcpy(found_prog.preempts, r->pre, sizeof(r->pre[0]) * (size_t)r->npreempts);

@@ -45,10 +45,9 @@ struct explore_bound {
  * schedule) in *found; *runs counts the runs made either way. */
 #define EXPLORE_UNBOUNDED (-1)
 struct run_result;
-bool explore_search(const struct program *p, const struct kernel_config *k, unsigned oracles,
-		    int K, long long max_schedules,
-		    bool (*accept)(void *ctx, const struct run_result *r), void *ctx,
-		    struct program *found, long long *runs);
+bool explore_search(const struct program *p, const struct kernel_config *k, unsigned oracles, int K,
+		    long long max_schedules, bool (*accept)(void *ctx, const struct run_result *r),
+		    void *ctx, struct program *found, long long *runs);
 
 void explore_bound(const struct program *p, const struct kernel_config *k, unsigned oracles,
 		   long long max_schedules, struct explore_bound *out);
