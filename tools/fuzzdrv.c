@@ -123,6 +123,7 @@ struct fuzz_run {
 	const char *oracles;         /* --oracles=LIST as given; NULL: the default set */
 	const char *schedule, *icov; /* --schedule=, --interleaving-coverage=; NULL: the fuzzer's */
 	unsigned long long seed;
+	int seed_count, seeds_argn;  /* --seeds=N (1 without), and where it was given */
 	const char *kernel_args[64]; /* --kernel values; none: the plan's default */
 	int nkernel_args;
 	const char **lf; /* libFuzzer flags, as given, and their argument numbers */
@@ -141,6 +142,11 @@ static volatile sig_atomic_t interrupted;
 static void on_signal(int sig)
 {
 	interrupted = sig;
+}
+
+bool fuzz_interrupted(void)
+{
+	return interrupted != 0;
 }
 
 static double now(void)
@@ -528,6 +534,7 @@ enum {
 	D_ORACLES,
 	D_SCHEDULE,
 	D_ICOV,
+	D_SEEDS,
 	D_COUNT
 };
 static const struct {
@@ -554,6 +561,7 @@ static const struct {
     [D_ORACLES] = {FUZZ_ORACLES, "--oracles=", "--oracles=LIST"},
     [D_SCHEDULE] = {FUZZ_SEARCH, "--schedule=", "--schedule=pct|preempt"},
     [D_ICOV] = {FUZZ_SEARCH, "--interleaving-coverage=", "--interleaving-coverage=0|1"},
+    [D_SEEDS] = {FUZZ_SEEDS, "--seeds=", "--seeds=N"},
 };
 
 /* A decimal number in lo..hi, digits only, or one line naming WHAT, exit 2. */
@@ -585,13 +593,15 @@ static void path_arg(char *dst, const char *a, const char *v, const char *what, 
 static void parse(struct fuzz_run *r, int argc, char **argv)
 {
 	const struct fuzz_plan *p = r->p;
-	char expected[512] = "";
+	char expected[768] = "";
 
-	const char *names[D_COUNT + 1];
+	const char *names[D_COUNT + 9];
 	int nn = 0;
 	for (int d = 0; d < D_COUNT; d++)
 		if (p->opts & defs[d].bit)
 			names[nn++] = defs[d].shown;
+	for (int i = 0; p->option_shown && p->option_shown[i] && i < 8; i++)
+		names[nn++] = p->option_shown[i];
 	if (p->opts & FUZZ_LIBFUZZER)
 		names[nn++] = "a libFuzzer flag -NAME=VALUE";
 	for (int i = 0; i < nn; i++) /* A, B, C or D */
@@ -638,6 +648,11 @@ static void parse(struct fuzz_run *r, int argc, char **argv)
 		case D_SEED: /* libFuzzer takes -seed=0 for "pick one": not reproducible */
 			r->seed = num_arg(a, v, 1, 4294967295ull,
 					  "--seed=S with S in 1..4294967295", argn);
+			break;
+		case D_SEEDS:
+			r->seed_count =
+			    (int)num_arg(a, v, 1, 1000, "--seeds=N with N in 1..1000", argn);
+			r->seeds_argn = argn;
 			break;
 		case D_OPS:
 			if (strcmp(v, "futex") && strcmp(v, "all"))
@@ -692,6 +707,8 @@ static void parse(struct fuzz_run *r, int argc, char **argv)
 			r->icov = v;
 			break;
 		default:
+			if (p->option && p->option(a, argn))
+				break; /* the command's own */
 			if (!(p->opts & FUZZ_LIBFUZZER) || a[0] != '-' || a[1] < 'a' ||
 			    a[1] > 'z' || !strchr(a, '='))
 				die_usage(expected, a, argn);
@@ -704,6 +721,10 @@ static void parse(struct fuzz_run *r, int argc, char **argv)
 			r->lf_argn[r->nlf++] = argn;
 		}
 	}
+	if (r->seed_count > 1 &&
+	    (!r->seed || r->seed + (unsigned)r->seed_count - 1 > 4294967295ull))
+		die_usage("--seeds=N with --seed=S, S + N - 1 at most 4294967295",
+			  argv[r->seeds_argn - 1], r->seeds_argn);
 }
 
 /* " NAME NAME ... ": the first word of each line after "Flags:" in `FUZZER -help=1`. */
@@ -869,7 +890,8 @@ static const char *job_oracles(const struct fuzz_run *r, const struct fuzz_job *
 }
 
 /* The kernels: --kernel's, in the order given (all: every kernel), else the plan's
- * default; with per_oracle, a job for each of the run's oracles on each kernel. */
+ * default; with per_oracle, a job for each of the run's oracles on each kernel, and for
+ * each seed of --seeds. */
 static void make_jobs(struct fuzz_run *r)
 {
 	bool all = r->p->all_kernels && !r->nkernel_args;
@@ -885,7 +907,9 @@ static void make_jobs(struct fuzz_run *r)
 	int per = 0;
 	for (const struct oracle_info *o = oracle_table; o->name; o++)
 		per += r->p->per_oracle && (mask & o->bit);
-	r->job = calloc((size_t)kernel_count() * (size_t)(per ? per : 1) + 1, sizeof(*r->job));
+	r->job =
+	    calloc((size_t)kernel_count() * (size_t)(per ? per : 1) * (size_t)r->seed_count + 1,
+		   sizeof(*r->job));
 	if (!r->job)
 		abort();
 	const struct kernel_config *listed = NULL;
@@ -896,16 +920,23 @@ static void make_jobs(struct fuzz_run *r)
 		for (int d = 0; d < r->njobs; d++)
 			dup |= r->job[d].k == k;
 		for (const struct oracle_info *o = oracle_table; !dup && per && o->name; o++)
-			if (mask & o->bit) {
+			for (int s = 0; (mask & o->bit) && s < r->seed_count; s++) {
 				struct fuzz_job *j = &r->job[r->njobs++];
 				j->k = k;
 				j->oracle = o->name;
+				j->seed = r->seed ? r->seed + (unsigned)s : 0;
+				j->seed_index = s;
+				j->seeds = r->seed_count;
 				snprintf(j->label, sizeof(j->label), "%s, oracle %s", k->name,
 					 o->name);
+				if (r->seed_count > 1)
+					appendf(j->label, sizeof(j->label), ", seed %llu", j->seed);
 			}
 		if (!dup && !per) {
 			struct fuzz_job *j = &r->job[r->njobs++];
 			j->k = k;
+			j->seed = r->seed;
+			j->seeds = 1;
 			snprintf(j->label, sizeof(j->label), "%s", k->name);
 		}
 	}
@@ -918,12 +949,17 @@ static void make_jobs(struct fuzz_run *r)
 }
 
 /* OUT/KERNEL emptied but for its corpus (all of it with --fresh), with a fresh copy of
- * the seeds; with cases_in_out, OUT/KERNEL.{case,report,input} removed. */
+ * the seeds; with cases_in_out, OUT/KERNEL.{case,report,input,confirmed.case} removed.
+ * The directory: OUT/KERNEL, or per_oracle OUT/KERNEL/ORACLE for the first seed,
+ * OUT/KERNEL/ORACLE.seed-S for the others of --seeds. */
 static void prepare(struct fuzz_run *r, struct fuzz_job *j)
 {
 	char path[PATH_LEN], copy[PATH_LEN], list[PATH_LEN];
 
-	if (j->oracle)
+	if (j->oracle && j->seed_index)
+		pathf(j->dir, sizeof(j->dir), "%s/%s/%s.seed-%llu", r->out, j->k->name, j->oracle,
+		      j->seed);
+	else if (j->oracle)
 		pathf(j->dir, sizeof(j->dir), "%s/%s/%s", r->out, j->k->name, j->oracle);
 	else
 		pathf(j->dir, sizeof(j->dir), "%s/%s", r->out, j->k->name);
@@ -936,9 +972,9 @@ static void prepare(struct fuzz_run *r, struct fuzz_job *j)
 			strerror(errno));
 		exit(2);
 	}
-	for (int i = 0; r->p->cases_in_out && i < 3; i++) {
+	for (int i = 0; r->p->cases_in_out && i < 4; i++) {
 		pathf(path, sizeof(path), "%s.%s", j->dir,
-		      (const char *[]){"case", "report", "input"}[i]);
+		      (const char *[]){"case", "report", "input", "confirmed.case"}[i]);
 		unlink(path);
 	}
 	j->listed = is_known(r, j->k->name, NULL);
@@ -963,8 +999,8 @@ static void fuzzer_args(const struct fuzz_run *r, const char *fuzzer, const stru
 		arg(a, "-runs=%lld", r->runs);
 	if (r->seconds)
 		arg(a, "-max_total_time=%lld", r->seconds);
-	if (r->seed)
-		arg(a, "-seed=%llu", r->seed);
+	if (j->seed)
+		arg(a, "-seed=%llu", j->seed);
 	arg(a, "-reload=0"); /* see the top of this file (the fuzzer's default too) */
 	arg(a, "-print_final_stats=1");
 	if (r->fork) {
@@ -1687,14 +1723,17 @@ static void print_table(FILE *out, const struct fuzz_run *r, bool markdown)
 	static char cells[FUZZ_CELLS][PATH_LEN];
 	const char *head[FUZZ_CELLS];
 	bool code[FUZZ_CELLS];
-	int w[FUZZ_CELLS], nc = FUZZ_CELLS;
+	int w[FUZZ_CELLS], nc;
 
-	for (int c = 0; c < FUZZ_CELLS; c++)
-		head[c] = p->head[c];
-	if (p->per_oracle && r->njobs) { /* the kernel, then a column per oracle */
-		nc = 1 + row_jobs(r, 0);
-		for (int c = 1; c < nc; c++)
-			head[c] = r->job[c - 1].oracle;
+	for (nc = 0; nc < FUZZ_CELLS && p->head[nc]; nc++)
+		head[nc] = p->head[nc];
+	if (p->per_oracle && r->njobs) { /* the kernel, a column per oracle, the tail's */
+		const char *tail = p->tail ? p->tail() : NULL;
+		nc = 1;
+		for (int i = 0; i < row_jobs(r, 0) && nc < FUZZ_CELLS; i += r->job[i].seeds)
+			head[nc++] = r->job[i].oracle;
+		if (tail && nc < FUZZ_CELLS)
+			head[nc++] = tail;
 	}
 	for (int c = 0; c < nc; c++)
 		w[c] = (int)strlen(head[c]);
@@ -1757,6 +1796,10 @@ static void command_line(const struct fuzz_run *r, char *buf, size_t len)
 		appendf(buf, len, " --interleaving-coverage=%s", r->icov);
 	if (r->seed)
 		appendf(buf, len, " --seed=%llu", r->seed);
+	if ((o & FUZZ_SEEDS) && r->seed_count > 1)
+		appendf(buf, len, " --seeds=%d", r->seed_count);
+	if (r->p->option_line)
+		r->p->option_line(buf, len);
 	if ((o & FUZZ_FRESH) && r->fresh)
 		appendf(buf, len, " --fresh");
 	appendf(buf, len, " --out=%s", r->out);
@@ -1789,6 +1832,7 @@ struct fuzz_totals fuzz_drive(const struct fuzz_plan *p, int argc, char **argv)
 			       .runs = p->runs,
 			       .ops = p->ops,
 			       .seed = p->seed,
+			       .seed_count = 1,
 			       .fresh = p->fresh,
 			       .jobs = cpus > 0 ? cpus : 1};
 	cmd_name = p->name;
@@ -1799,6 +1843,15 @@ struct fuzz_totals fuzz_drive(const struct fuzz_plan *p, int argc, char **argv)
 	if (r->known_file[0])
 		read_known(r);
 	make_jobs(r);
+	struct fuzz_info info = {.name = r->name,
+				 .job = r->job,
+				 .njobs = r->njobs,
+				 .jobs = r->jobs,
+				 .oracles = r->oracles,
+				 .out = r->out,
+				 .seeds = r->seeds};
+	if (p->before)
+		p->before(&info);
 	if (mkdir_p(r->out)) {
 		fprintf(stderr, "snafu %s: %s: cannot create: %s\n", r->name, r->out,
 			strerror(errno));
@@ -1810,13 +1863,20 @@ struct fuzz_totals fuzz_drive(const struct fuzz_plan *p, int argc, char **argv)
 	budget(r, what, sizeof(what));
 	command_line(r, cmd, sizeof(cmd));
 	appendf(what, sizeof(what), "%s", r->runs || r->seconds ? " each" : "");
-	if (r->seed)
+	if (r->seed && r->seed_count > 1)
+		appendf(what, sizeof(what), ", seeds %llu..%llu", r->seed,
+			r->seed + (unsigned)r->seed_count - 1);
+	else if (r->seed)
 		appendf(what, sizeof(what), ", seed %llu", r->seed);
-	int per = row_jobs(r, 0), nk = r->njobs / per; /* per_oracle: oracles a kernel */
-	char each[64] = "";
-	if (r->p->per_oracle)
-		snprintf(each, sizeof(each), " x %d oracle%s, one fuzzer each", per,
-			 per == 1 ? "" : "s");
+	int per = row_jobs(r, 0), nk = r->njobs / per; /* per_oracle: oracles x seeds a kernel */
+	char each[96] = "";
+	if (r->p->per_oracle) {
+		int no = per / r->seed_count;
+		snprintf(each, sizeof(each), " x %d oracle%s", no, no == 1 ? "" : "s");
+		if (r->seed_count > 1)
+			appendf(each, sizeof(each), " x %d seeds", r->seed_count);
+		appendf(each, sizeof(each), ", one fuzzer each");
+	}
 	fprintf(stderr, "%s: %d kernel%s%s, %s, %ld at a time%s\n", r->name, nk, nk == 1 ? "" : "s",
 		each, what,
 		r->fork              ? 1
@@ -1827,6 +1887,7 @@ struct fuzz_totals fuzz_drive(const struct fuzz_plan *p, int argc, char **argv)
 		struct args a = {0};
 		struct fuzz_job eg = {.k = &(struct kernel_config){.name = "KERNEL"},
 				      .oracle = r->p->per_oracle ? "ORACLE" : NULL,
+				      .seed = r->seed,
 				      .nseeds = r->job[0].nseeds};
 		pathf(eg.dir, sizeof(eg.dir), "%s/KERNEL%s", r->out,
 		      r->p->per_oracle ? "/ORACLE" : "");
@@ -1837,6 +1898,11 @@ struct fuzz_totals fuzz_drive(const struct fuzz_plan *p, int argc, char **argv)
 		fprintf(stderr, " (seeds copied from %s, %d of them)\n", shown(r->seeds),
 			eg.nseeds);
 		args_free(&a);
+		if (r->seed_count > 1)
+			fprintf(stderr,
+				"%s: seed %llu in %s/KERNEL/ORACLE, seed S of the others (-seed=S) "
+				"in %s/KERNEL/ORACLE.seed-S\n",
+				r->name, r->seed, r->out, r->out);
 	}
 
 	int pers = personality(0xffffffff); /* see the top of this file */
@@ -1857,6 +1923,8 @@ struct fuzz_totals fuzz_drive(const struct fuzz_plan *p, int argc, char **argv)
 
 	double t0 = now();
 	run_all(r, t);
+	if (p->after && !interrupted && !p->after(&info))
+		t->errors++;
 	if (r->merge && !interrupted)
 		merge(r);
 	if (interrupted) /* while the last results were sorted, or the merge ran */

@@ -12,7 +12,7 @@
 #include <sys/types.h>
 
 #define FUZZ_PATH  4096
-#define FUZZ_CELLS 5
+#define FUZZ_CELLS 6
 
 /* The options a command built on the driver takes (struct fuzz_plan's opts). */
 enum {
@@ -33,6 +33,7 @@ enum {
 	FUZZ_LIBFUZZER = 1u << 14, /* libFuzzer's own -NAME=VALUE flags */
 	FUZZ_ORACLES = 1u << 15,   /* --oracles=LIST, to the fuzzer, replay and minimize */
 	FUZZ_SEARCH = 1u << 16,    /* --schedule=pct|preempt, --interleaving-coverage=0|1 */
+	FUZZ_SEEDS = 1u << 17,     /* --seeds=N: per_oracle, N seeds a cell, --seed on */
 };
 
 /* One signature found on one kernel. */
@@ -55,11 +56,17 @@ struct fuzz_finding {
 /* One kernel's fuzzer and what came of it. */
 struct fuzz_job {
 	const struct kernel_config *k;
-	const char *oracle;  /* per_oracle: the one oracle it runs (its name); NULL: the run's */
-	char label[96];      /* "KERNEL", or "KERNEL, oracle NAME": messages */
-	char dir[FUZZ_PATH]; /* OUT/KERNEL, or OUT/KERNEL/ORACLE */
-	pid_t pid;           /* while it runs */
-	int state;           /* internal */
+	const char *oracle; /* per_oracle: the one oracle it runs (its name); NULL: the run's */
+	unsigned long long seed; /* libFuzzer's -seed (0: libFuzzer picks) */
+	int seed_index;          /* 0..seeds-1: its seed is --seed plus this */
+	int seeds;       /* libFuzzer seeds of its kernel and oracle (--seeds=N; else 1): not the
+			    seed inputs (nseeds) */
+	char label[112]; /* "KERNEL", "KERNEL, oracle NAME[, seed S]": messages */
+	/* OUT/KERNEL, or OUT/KERNEL/ORACLE (the first seed's), OUT/KERNEL/ORACLE.seed-S (the
+	 * others': --seeds) */
+	char dir[FUZZ_PATH];
+	pid_t pid; /* while it runs */
+	int state; /* internal */
 	double start, secs;
 	long long execs;        /* -1: unknown */
 	bool error;             /* the fuzzer failed without an artifact: why says how */
@@ -68,6 +75,17 @@ struct fuzz_job {
 	int nseeds;             /* in OUT/KERNEL/seeds.txt */
 	struct fuzz_finding *f; /* by signature, in strcmp() order */
 	int nf, nknown, nnew;
+};
+
+/* What a plan's before and after callbacks see of the run. */
+struct fuzz_info {
+	const char *name;           /* the command's */
+	const struct fuzz_job *job; /* every job (after: done, the findings saved) */
+	int njobs;
+	long jobs;           /* --jobs */
+	const char *oracles; /* --oracles=LIST as given; NULL: the default set */
+	const char *out;     /* --out=DIR */
+	const char *seeds;   /* the seed corpus, SOURCE/corpus/futex_mm_fuzzer */
 };
 
 /* A command built on the driver: its name, its options and their defaults, its table. */
@@ -82,9 +100,11 @@ struct fuzz_plan {
 	bool progress;           /* a progress line every 3 s (--progress=FILE to the fuzzer) */
 	bool judge;              /* a finding not in --known is NEW: printed in full, exit 1 */
 	bool cases_in_out;       /* every finding saved as OUT/KERNEL.{case,report,input} */
-	/* one job per kernel and oracle (each oracle alone: --oracles=NAME), one row per
-	 * kernel with a column per oracle: the row callback gets the kernel's jobs; the
-	 * cases go to OUT/KERNEL/ORACLE.{case,report,input} */
+	/* one job per kernel, oracle and seed (each oracle alone: --oracles=NAME; with
+	 * FUZZ_SEEDS, --seeds=N jobs with the seeds S..S+N-1), one row per kernel with a
+	 * column per oracle: the row callback gets the kernel's jobs, by oracle, then by
+	 * seed; the cases go to OUT/KERNEL/ORACLE.{case,report,input} (the first seed's),
+	 * OUT/KERNEL/ORACLE.seed-S.{case,report,input} (the others') */
 	bool per_oracle;
 	const char *out_name;         /* --out's default: this name beside snafu's directory */
 	const char *head[FUZZ_CELLS]; /* the table's columns (per_oracle: the first; then
@@ -93,6 +113,22 @@ struct fuzz_plan {
 	/* a row of the table from the N jobs at J (1, or per_oracle: the kernel's) */
 	void (*row)(const struct fuzz_job *j, int n, char cells[FUZZ_CELLS][FUZZ_PATH],
 		    bool code[FUZZ_CELLS]);
+	/* The command's own options beside the driver's (NULL: none): option(ARG, ARGN) is
+	 * true when it took argument ARGN, ARG (a bad value: die_usage()); option_shown
+	 * lists them in the error line of an unknown argument; option_line appends them, as
+	 * set, to the command line shown. */
+	bool (*option)(const char *arg, int argn);
+	const char *const *option_shown; /* NULL-terminated */
+	void (*option_line)(char *buf, size_t len);
+	/* Called (when not NULL) after the arguments are parsed and the jobs made, before
+	 * any fuzzer runs (exit 2 there on bad input: nothing has run); and after every
+	 * fuzzer has ended and its findings are saved, before the table: false when it
+	 * failed (the exit status of a fuzzer that failed). */
+	void (*before)(const struct fuzz_info *info);
+	bool (*after)(const struct fuzz_info *info);
+	/* per_oracle: the header of a column after the oracles' (NULL, or NULL returned:
+	 * none); the row callback fills it */
+	const char *(*tail)(void);
 };
 
 struct fuzz_totals {
@@ -104,6 +140,10 @@ struct fuzz_totals {
 /* Parse the command's arguments (bad usage: one line, exit 2), fuzz, save, print the
  * table; exit 130 when interrupted. */
 struct fuzz_totals fuzz_drive(const struct fuzz_plan *plan, int argc, char **argv);
+
+/* Whether Ctrl-C (SIGINT) or SIGTERM has come since fuzz_drive() started: an after
+ * callback stops its work and returns (the driver then exits 130). */
+bool fuzz_interrupted(void);
 
 /* snafu fuzz: its help and the options that take a value (tools/snafu.c's table). */
 extern const char fuzz_help[];
