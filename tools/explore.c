@@ -913,6 +913,33 @@ static uint32_t child_of(const struct search *s, uint32_t n, int l)
 	return n == NO_NODE ? 0 : s->nodes[n].child[l];
 }
 
+/* Reverse the race between segment i and a later one of task t: queue t at the node
+ * before i's transition (or, if t could not run there, every label that could: i may
+ * have woken it), and at the node where i's task was switched to, which costs no more
+ * preemptions (Coons, Musuvathi and McKinley, OOPSLA 2013). */
+static void reverse(struct search *s, const uint32_t *node_at, size_t i, int t)
+{
+	size_t ti = tr.seg[i].trans, b = ti;
+	uint32_t at[2] = {node_at[ti - 1], NO_NODE};
+
+	while (b > 1 && tr.v[b - 1].label == tr.v[ti].label &&
+	       s->nodes[node_at[b - 1]].task == tr.v[ti].label)
+		b--;
+	if (b != ti)
+		at[1] = node_at[b - 1];
+	for (int a = 0; a < 2; a++) {
+		if (at[a] == NO_NODE)
+			continue;
+		const struct dnode *d = &s->nodes[at[a]];
+		uint16_t want = L_BIT(t) & d->enabled;
+		if (!want)
+			want = d->enabled;
+		for (int l = 0; l < NLABELS; l++)
+			if (want & L_BIT(l))
+				backtrack(s, at[a], l);
+	}
+}
+
 /* Race analysis of the run just made, transitions 0..last (Flanagan and Godefroid,
  * POPL 2005, with vector clocks over segments): for each segment k, the latest earlier
  * one i of another task that conflicts with it and does not happen before k's task's
@@ -985,26 +1012,19 @@ static void races(struct search *s, const uint32_t *node_at, size_t last)
 			}
 		}
 		prev_of[t] = (uint32_t)k;
-		if (race == UINT32_MAX)
+		if (s->unbounded) {
+			if (race != UINT32_MAX)
+				reverse(s, node_at, race, t);
 			continue;
-		/* reverse it: at the node before i's transition, and where its block began */
-		size_t ti = tr.seg[race].trans, b = ti;
-		uint32_t at[2] = {node_at[ti - 1], NO_NODE};
-		while (b > 1 && tr.v[b - 1].label == tr.v[ti].label &&
-		       s->nodes[node_at[b - 1]].task == tr.v[ti].label)
-			b--;
-		if (b != ti)
-			at[1] = node_at[b - 1];
-		for (int a = 0; a < 2; a++) {
-			if (at[a] == NO_NODE)
-				continue;
-			const struct dnode *d = &s->nodes[at[a]];
-			uint16_t want = L_BIT(t) & d->enabled;
-			if (!want)
-				want = d->enabled; /* it could not run there */
-			for (int l = 0; l < NLABELS; l++)
-				if (want & L_BIT(l))
-					backtrack(s, at[a], l);
+		}
+		/* under a bound, every such race: the latest one's reversal may cost more
+		 * preemptions than the bound allows, an earlier one's not (the bound makes
+		 * the steps between them dependent) */
+		for (size_t i = 1; i < k; i++) {
+			const struct seg *y = &tr.seg[i];
+			if (y->task != t && y->trans > 0 && y->vc[y->task] > po[y->task] &&
+			    conflict(&y->fp, &x->fp))
+				reverse(s, node_at, i, t);
 		}
 	}
 }
@@ -1146,14 +1166,14 @@ static void explore_run(struct search *s, struct work w, struct program *q)
 				break;
 			}
 		}
-		if (!s->reduce || !s->unbounded) /* under a bound: every choice, less sleepers */
+		if (!s->reduce)
 			for (int l = 0; l < NLABELS; l++)
 				if (l != r->decision)
 					backtrack(s, id, l);
 	}
 	if (last == nn)
 		s->traces++;
-	if (s->reduce && s->unbounded)
+	if (s->reduce)
 		races(s, node_at, last);
 }
 
