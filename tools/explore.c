@@ -913,6 +913,19 @@ static uint32_t child_of(const struct search *s, uint32_t n, int l)
 	return n == NO_NODE ? 0 : s->nodes[n].child[l];
 }
 
+/* The first resource at or after r that footprint f touches, or RB_N. */
+static int next_res(const struct fp *f, int r)
+{
+	while (r < RB_N) {
+		int w = r >> 6;
+		uint64_t m = (f->rd.w[w] | f->wr.w[w] | f->st.w[w]) & (~(uint64_t)0 << (r & 63));
+		if (m)
+			return (w << 6) + __builtin_ctzll(m);
+		r = (w + 1) << 6;
+	}
+	return RB_N;
+}
+
 /* Reverse the race between segment i and a later one of task t: queue t at the node
  * before i's transition (or, if t could not run there, every label that could: i may
  * have woken it), and at the node where i's task was switched to, which costs no more
@@ -965,12 +978,10 @@ static void races(struct search *s, const uint32_t *node_at, size_t last)
 			memcpy(po, tr.seg[prev_of[t]].vc, sizeof(po));
 		memcpy(vc, po, sizeof(vc));
 		uint32_t race = UINT32_MAX;
-		for (int r = 0; r < RB_N; r++) {
+		for (int r = next_res(&x->fp, 0); r < RB_N; r = next_res(&x->fp, r + 1)) {
 			uint64_t bit = (uint64_t)1 << (r & 63);
 			bool rd = x->fp.rd.w[r >> 6] & bit, wr = x->fp.wr.w[r >> 6] & bit,
 			     st = x->fp.st.w[r >> 6] & bit;
-			if (!rd && !wr && !st)
-				continue;
 			uint32_t cand[2 * NLABELS + 1];
 			int nc = 0;
 			cand[nc++] = lastw[r];
@@ -998,7 +1009,7 @@ static void races(struct search *s, const uint32_t *node_at, size_t last)
 		}
 		vc[t] = ++clock[t];
 		memcpy(x->vc, vc, sizeof(vc));
-		for (int r = 0; r < RB_N; r++) {
+		for (int r = next_res(&x->fp, 0); r < RB_N; r = next_res(&x->fp, r + 1)) {
 			uint64_t bit = (uint64_t)1 << (r & 63);
 			if (x->fp.wr.w[r >> 6] & bit) {
 				lastw[r] = (uint32_t)k;
