@@ -85,6 +85,8 @@ for c in madvise-writer futex-absorbed-wakeup futex-seto-missed-wakeup cmp-reque
 	check "$c --check-reduction: every kernel and bound checked (exit $rc)" test "$(grep -c -- '--check-reduction at [012] preemptions\?: .*: 0 missing, 0 extra$' "$tmp/out")" = 24
 	[ "$rc" = 0 ] || grep -v ' 0 missing, 0 extra$' "$tmp/out" | sed 's/^/    /'
 done
+run "$snafu" explore --check-reduction --preemptions=all --all-kernels --quiet "$cases/futex-seto-missed-wakeup.case"
+check "--check-reduction --preemptions=all: every trace covers every schedule within 3 (exit $rc)" test "$(grep -cE -- '--check-reduction, every trace: .*: 0 missing$' "$tmp/out")" = 8
 run "$snafu" explore --check-reduction --random=12 --seed=7 --preemptions=2 --kernel=2.6.11 --max-schedules=5000
 check "--check-reduction --random=12: none differs (exit $rc)" grep -qE "^explore: --check-reduction: 12 random programs \(seed 7\), bounds 0\.\.2: 36 checks, $n cut by --max-schedules, 0 with a difference\$" "$tmp/out"
 [ "$rc" = 0 ] || show_output
@@ -137,7 +139,7 @@ bad_usage "--shard=2" --shard=2 "$lwn"
 bad_usage "--shard with the reduction" --shard=1/2 "$lwn"
 bad_usage "--preemptions=some" --preemptions=some "$lwn"
 bad_usage "--random without --check-reduction" --random=3
-bad_usage "--check-reduction with --preemptions=all" --check-reduction --preemptions=all "$lwn"
+bad_usage "--check-reduction with --no-reduction" --check-reduction --no-reduction "$lwn"
 bad_usage "--random=0" --check-reduction --random=0
 bad_usage "--max-schedules=0" --max-schedules=0 "$lwn"
 bad_usage "--oracles=nope" --oracles=nope "$lwn"

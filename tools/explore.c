@@ -1452,7 +1452,12 @@ static long long check_one(struct search *s, FILE *f, const char *name)
 	uint64_t *with, *without;
 	size_t nw = outcome_set(s, true, &with);
 	long long traces = s->traces, runs = s->explored;
-	bool cut = s->budget_hit;
+	bool cut = s->budget_hit, all = s->unbounded, more = s->bound_hit;
+	/* every trace: against every schedule within EXPLORE_BOUND_FALLBACK, which it covers */
+	if (all) {
+		s->unbounded = false;
+		s->K = EXPLORE_BOUND_FALLBACK;
+	}
 	size_t no = outcome_set(s, false, &without);
 	long long full = s->explored;
 	long long missing = 0, extra = 0;
@@ -1468,6 +1473,22 @@ static long long check_one(struct search *s, FILE *f, const char *name)
 	}
 	free(with);
 	free(without);
+	if (all) {
+		s->unbounded = true;
+		s->K = MAX_K;
+		fprintf(f,
+			"explore: %s [%s]: --check-reduction, every trace: %zu %s in %lld %s (%lld "
+			"%s%s), %zu within %d preemptions without the reduction (%lld %s): %lld "
+			"missing%s\n",
+			name, s->k->name, nw, plural((long long)nw, "outcome", "outcomes"), traces,
+			plural(traces, "trace", "traces"), runs,
+			plural(runs, "schedule", "schedules"),
+			more ? ", some traces need more than 15 preemptions" : "", no,
+			EXPLORE_BOUND_FALLBACK, full, plural(full, "schedule", "schedules"),
+			missing, cut ? " (cut by --max-schedules: not compared)" : "");
+		s->reduce = true;
+		return cut ? 0 : missing;
+	}
 	fprintf(f,
 		"explore: %s [%s]: --check-reduction at %d %s: %zu %s with the reduction (%lld "
 		"%s, %lld %s), %zu without (%lld %s): %lld missing, %lld extra%s\n",
@@ -1575,7 +1596,7 @@ static int check_random(struct search *s, const struct kernel_config *one, long 
 			if (one && kc != one)
 				continue;
 			s->k = kc;
-			for (s->K = 0; s->K <= K; s->K++) {
+			for (s->K = s->unbounded ? K : 0; s->K <= K; s->K++) {
 				FILE *mem = tmpfile();
 				long long d = check_one(s, mem ? mem : stderr, name);
 				checks++;
@@ -1593,9 +1614,15 @@ static int check_random(struct search *s, const struct kernel_config *one, long 
 			s->K = K;
 		}
 	}
-	printf("explore: --check-reduction: %lld random %s (seed %llu), bounds 0..%d: %lld "
-	       "%s, %lld cut by --max-schedules, %lld with a difference\n",
-	       n, plural(n, "program", "programs"), seed, K, checks,
+	char bounds[64];
+	if (s->unbounded)
+		snprintf(bounds, sizeof(bounds), "every trace against %d preemptions",
+			 EXPLORE_BOUND_FALLBACK);
+	else
+		snprintf(bounds, sizeof(bounds), "bounds 0..%d", K);
+	printf("explore: --check-reduction: %lld random %s (seed %llu), %s: %lld %s, %lld cut "
+	       "by --max-schedules, %lld with a difference\n",
+	       n, plural(n, "program", "programs"), seed, bounds, checks,
 	       plural(checks, "check", "checks"), cut, differ);
 	return differ ? 1 : 0;
 }
@@ -1684,9 +1711,9 @@ int cmd_explore(int argc, char **argv)
 				"CASE\n");
 		return 2;
 	}
-	if (check && (out || s.nshards > 1 || s.unbounded || !s.reduce)) {
-		fprintf(stderr, "snafu explore: expected --check-reduction with a bound K, and "
-				"without -o, --shard, --no-reduction\n");
+	if (check && (out || s.nshards > 1 || !s.reduce)) {
+		fprintf(stderr, "snafu explore: expected --check-reduction without -o, --shard, "
+				"--no-reduction\n");
 		return 2;
 	}
 	if (!in && !random) {
@@ -1726,7 +1753,9 @@ int cmd_explore(int argc, char **argv)
 			if (!all_kernels && kc != (k ? k : kernel_by_name(SNAFU_DEFAULT_KERNEL)))
 				continue;
 			s.k = kc;
-			if (check) {
+			if (check && s.unbounded)
+				status |= check_one(&s, stdout, name) != 0;
+			else if (check) {
 				int K = s.K;
 				for (s.K = 0; s.K <= K && !stop_signal; s.K++)
 					status |= check_one(&s, stdout, name) != 0;
