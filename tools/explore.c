@@ -1023,20 +1023,8 @@ static void races(struct search *s, const uint32_t *node_at, size_t last)
 			}
 		}
 		prev_of[t] = (uint32_t)k;
-		if (s->unbounded) {
-			if (race != UINT32_MAX)
-				reverse(s, node_at, race, t);
-			continue;
-		}
-		/* under a bound, every such race: the latest one's reversal may cost more
-		 * preemptions than the bound allows, an earlier one's not (the bound makes
-		 * the steps between them dependent) */
-		for (size_t i = 1; i < k; i++) {
-			const struct seg *y = &tr.seg[i];
-			if (y->task != t && y->trans > 0 && y->vc[y->task] > po[y->task] &&
-			    conflict(&y->fp, &x->fp))
-				reverse(s, node_at, i, t);
-		}
+		if (race != UINT32_MAX)
+			reverse(s, node_at, race, t);
 	}
 }
 
@@ -1177,14 +1165,17 @@ static void explore_run(struct search *s, struct work w, struct program *q)
 				break;
 			}
 		}
-		if (!s->reduce)
+		/* under a bound (and without the reduction), every other choice, less the
+		 * sleepers: reversing races alone can leave a trace only to orders that need
+		 * more preemptions than the bound allows (docs/explore.md, "Under a bound") */
+		if (!s->reduce || !s->unbounded)
 			for (int l = 0; l < NLABELS; l++)
 				if (l != r->decision)
 					backtrack(s, id, l);
 	}
 	if (last == nn)
 		s->traces++;
-	if (s->reduce)
+	if (s->reduce && s->unbounded)
 		races(s, node_at, last);
 }
 
@@ -1446,6 +1437,36 @@ static size_t outcome_set(struct search *s, bool reduce, uint64_t **out)
 	return m;
 }
 
+/* After a difference: the schedules (without the reduction) of the outcomes missing
+ * with it, the first of each, at most three. */
+static struct {
+	uint64_t *v;
+	size_t n;
+	int shown;
+	FILE *f;
+} lost;
+
+static void show_lost(struct search *s, const struct program *q)
+{
+	uint64_t h = end_state(q, &s->r);
+
+	for (size_t i = 0; i < lost.n && lost.shown < 3; i++) {
+		if (lost.v[i] != h)
+			continue;
+		lost.v[i] = lost.v[--lost.n]; /* the first of this outcome only */
+		lost.shown++;
+		fprintf(lost.f, "explore:   missing with the reduction: %s, the outcome of",
+			s->r.verdict);
+		for (int j = 0; j < q->npreempts; j++) {
+			char buf[80];
+			fprintf(lost.f, "%s%s", j ? ", " : " ",
+				prog_preempt_str(&q->preempts[j], buf, sizeof(buf)));
+		}
+		fprintf(lost.f, "%s\n", q->npreempts ? "" : " the sequential run");
+		return;
+	}
+}
+
 /* Every outcome without the reduction is one with it, and no other: how many differ. */
 static long long check_one(struct search *s, FILE *f, const char *name)
 {
@@ -1470,6 +1491,29 @@ static long long check_one(struct search *s, FILE *f, const char *name)
 			missing++, j++;
 		else
 			i++, j++;
+	}
+	if (missing && !cut) { /* say which: run the search without the reduction again */
+		lost.v = malloc((size_t)missing * sizeof(*lost.v) + 1);
+		if (!lost.v)
+			abort();
+		lost.n = 0;
+		for (i = 0, j = 0; j < no;) {
+			if (i < nw && with[i] < without[j])
+				i++;
+			else if (i < nw && with[i] == without[j])
+				i++, j++;
+			else
+				lost.v[lost.n++] = without[j++];
+		}
+		lost.shown = 0;
+		lost.f = f;
+		s->reduce = false;
+		s->collect = true;
+		on_outcome = show_lost;
+		search(s);
+		on_outcome = NULL;
+		s->collect = false;
+		free(lost.v);
 	}
 	free(with);
 	free(without);
