@@ -45,13 +45,6 @@ static const char *const show_values[] = {"-o", NULL};
 static const char *const stress_values[] = {"--kernel", "--threads", "--seconds",
 					    "--seed",   "--hang-ms", NULL};
 static const char *const ops_values[] = {"--dict", NULL};
-#define STR_(x) #x
-#define XSTR(x) STR_(x) /* a number macro as a string, for the help */
-
-static const char *const evaluate_values[] = {
-    "--runs",    "--jobs",   "--ops",           "--seed",     "--out",
-    "--oracles", "--kernel", "--max-schedules", "--schedule", "--interleaving-coverage",
-    NULL};
 
 static const struct cli_command commands[] = {
     {"kernels", cmd_kernels, false, no_values,
@@ -112,34 +105,7 @@ static const struct cli_command commands[] = {
      "                          they do (from the op table, prog/ops.c); --dict writes\n"
      "                          the fuzzers' dictionary entries\n"},
     {"fuzz", cmd_fuzz, false, fuzz_value_opts, fuzz_help},
-    {"evaluate", cmd_evaluate, false, evaluate_values,
-     "  evaluate [OPTIONS]      fuzz every kernel with the same budget of executions and\n"
-     "                          print a table: verdict, executions to the first finding,\n"
-     "                          signature, minimized case; exit 0 when it ran\n"
-     "      --runs=N            executions per kernel (default 1000000)\n"
-     "      --jobs=J            fuzzers run at once (default: the online CPUs)\n"
-     "      --ops=futex|all     the ops the fuzzer may use (default all)\n"
-     "      --oracles=LIST      what counts as a finding: some of deadlock, lost-wakeup,\n"
-     "                          result, lockdep, comma-separated (default: all four)\n"
-     "      --schedule=pct|preempt, --interleaving-coverage=0|1  as for snafu fuzz\n"
-     "      --seed=S            libFuzzer's seed, 1..4294967295 (default 1)\n"
-     "      --out=DIR           corpora, logs, artifacts, cases (default: evaluate/ beside\n"
-     "                          snafu's directory, build/evaluate for build/bin/snafu)\n"
-     "      --markdown          print the table as GitHub markdown\n"
-     "  evaluate --explore[=K] [OPTIONS] [CASE...]\n"
-     "                          snafu explore on every saved program (default: the cases\n"
-     "                          of repro/cases) and every listed kernel, at most K\n"
-     "                          preemptions (default 2): a line each, then a table per\n"
-     "                          kernel; exit 0 when it ran\n"
-     "      --kernel=NAME       one kernel instead of every listed one\n"
-     "      --oracles=LIST      as for snafu explore (default: deadlock, lost-wakeup, result)\n"
-     "      --max-schedules=M   per program and kernel (default " XSTR(
-	 EXPLORE_EVALUATE_MAX_SCHEDULES) "; a search cut there\n"
-					 "                          is counted apart)\n"
-					 "      --jobs=J            processes (default: the online "
-					 "CPUs)\n"
-					 "      --markdown          print the table as GitHub "
-					 "markdown\n"},
+    {"evaluate", cmd_evaluate, false, evaluate_value_opts, evaluate_help},
 };
 #define NCOMMANDS ((int)(sizeof(commands) / sizeof(commands[0])))
 
