@@ -5,7 +5,9 @@
 # its deadlock cell the deadlock, 2.6.12-jj's row empty; --markdown prints a table, the
 # same seed gives the same table, bad flags exit 2 with one line, a missing or failing
 # fuzzer is reported, the default --out is next to snafu's directory whatever the
-# working directory. (tests/test_evaluate_parallel.sh: two at once, on a loaded machine.)
+# working directory. One seed a cell and no explore column (--no-explore) throughout
+# (tests/test_evaluate_parallel.sh: two at once, on a loaded machine;
+# tests/test_evaluate_bounds.sh: --seeds and the explore column).
 #
 #   bash tests/test_evaluate.sh BIN_DIR SRC_DIR [OTHER_BIN_DIR]
 set -u
@@ -51,7 +53,7 @@ seeds_before=$(cd "$src/corpus/futex_mm_fuzzer" && ls -A | xargs md5sum)
 # 1. The plain table at a small budget: a row per kernel, a column per oracle (each run
 #    alone); cells are separated by two spaces or more, and hold single spaces only.
 oracles="deadlock lost-wakeup result lockdep"
-run "$snafu" evaluate --runs=20000 --out="$tmp/ev"
+run "$snafu" evaluate --runs=20000 --no-explore --out="$tmp/ev"
 cp "$tmp/out" "$tmp/plain.out"
 check "evaluate --runs=20000: exit 0 (got $rc)" test "$rc" = 0
 [ "$rc" = 0 ] || show_output
@@ -124,7 +126,7 @@ check "the executions are the log's final stats" \
 	grep -q "^stat::number_of_executed_units: *$n\$" "$tmp/ev/2.6.11-rc4/lockdep/fuzz.log"
 check "each oracle runs alone" grep -qx "futex_mm_fuzzer: oracles result" "$tmp/ev/2.6.11-rc4/result/fuzz.log"
 check "the command line is printed" \
-	grep -q "^command: .*/snafu evaluate --runs=20000 --jobs=[0-9]* --ops=all --seed=1 --out=$tmp/ev\$" "$tmp/plain.out"
+	grep -q "^command: .*/snafu evaluate --runs=20000 --jobs=[0-9]* --ops=all --seed=1 --no-explore --out=$tmp/ev\$" "$tmp/plain.out"
 check "the wall time is printed" grep -q '^wall time: [0-9.]* s$' "$tmp/plain.out"
 # the seeds: copied, and handed to the fuzzer as a list in name order (bytes, not the
 # locale), not through the corpus directory, whose listing order is the file system's
@@ -142,7 +144,7 @@ check "the repository's seed corpus is untouched" \
 #    --out=md relative to a working directory of their own, so that the rows, paths
 #    included, must be the same bytes. --oracles picks the columns.
 mkdir -p "$tmp/w1" "$tmp/w2"
-cd "$tmp/w1" && run "$snafu" evaluate --runs=3000 --jobs=1 --markdown --out=md
+cd "$tmp/w1" && run "$snafu" evaluate --runs=3000 --jobs=1 --markdown --no-explore --out=md
 cd "$here"
 check "evaluate --markdown: exit 0 (got $rc)" test "$rc" = 0
 grep '^|' "$tmp/out" >"$tmp/md"
@@ -157,8 +159,8 @@ check "markdown: a row per kernel, in order" \
 	test "$(sed -n '3,$p' "$tmp/md" | awk -F'|' '{gsub(/[ `]/, "", $2); print $2}' | tr '\n' ' ')" = "${kernels[*]} "
 check "markdown: the table is contiguous" \
 	test "$(grep -n '^|' "$tmp/out" | cut -d: -f1 | tr '\n' ' ')" = "$(seq 1 $((${#kernels[@]} + 2)) | tr '\n' ' ')"
-check "markdown: the command line" grep -q '^Command: `.*snafu evaluate --runs=3000 --jobs=1 --ops=all --seed=1 --out=.* --markdown`; wall time [0-9.]* s\.$' "$tmp/out"
-cd "$tmp/w2" && run "$snafu" evaluate --runs=3000 --jobs=3 --markdown --out=md
+check "markdown: the command line" grep -q '^Command: `.*snafu evaluate --runs=3000 --jobs=1 --ops=all --seed=1 --no-explore --out=.* --markdown`; wall time [0-9.]* s\.$' "$tmp/out"
+cd "$tmp/w2" && run "$snafu" evaluate --runs=3000 --jobs=3 --markdown --no-explore --out=md
 cd "$here"
 grep '^|' "$tmp/out" >"$tmp/md.again"
 if grep -q "cannot turn off address randomization" "$tmp/err"; then
@@ -168,7 +170,7 @@ if [ "$rc" = 0 ] && [ -s "$tmp/md" ] && cmp -s "$tmp/md" "$tmp/md.again"; then o
 	bad "the same seed gave a different table (exit $rc)"
 	diff "$tmp/md" "$tmp/md.again" | sed 's/^/    /'
 fi
-cd "$tmp/w2" && run "$snafu" evaluate --runs=300 --jobs=2 --markdown --oracles=lockdep,deadlock --out=md2
+cd "$tmp/w2" && run "$snafu" evaluate --runs=300 --jobs=2 --markdown --oracles=lockdep,deadlock --no-explore --out=md2
 cd "$here"
 check "--oracles=lockdep,deadlock: two columns, in the table's order" \
 	test "$(grep -m1 '^|' "$tmp/out")" = "| kernel | deadlock | lockdep |"
@@ -184,7 +186,7 @@ done
 # 4. No fuzzer next to snafu: one line, exit 2.
 mkdir -p "$tmp/lonely"
 cp "$snafu" "$tmp/lonely/snafu"
-run "$tmp/lonely/snafu" evaluate --runs=10 --out="$tmp/lonely/ev"
+run "$tmp/lonely/snafu" evaluate --runs=10 --no-explore --out="$tmp/lonely/ev"
 expect_error "evaluate without a fuzzer"
 check "evaluate without a fuzzer: names it" grep -q "$tmp/lonely/futex_mm_fuzzer" "$tmp/err"
 
@@ -200,7 +202,7 @@ echo "fake fuzzer: exit 3"
 exit 3
 EOF
 chmod +x "$tmp/fake/futex_mm_fuzzer"
-run "$tmp/fake/snafu" evaluate --runs=77 --seed=5 --ops=futex --jobs=2 --out="$tmp/fake/ev"
+run "$tmp/fake/snafu" evaluate --runs=77 --seed=5 --ops=futex --jobs=2 --no-explore --out="$tmp/fake/ev"
 check "a failing fuzzer: exit 1 (got $rc)" test "$rc" = 1
 check "a failing fuzzer: every cell says error" \
 	test "$(awk 'NR > 1 && /^$/ { exit } NR > 1' "$tmp/out" | grep -o 'error: fuzzer exit 3, no artifact' | wc -l)" = $((${#kernels[@]} * 4))
@@ -219,7 +221,7 @@ ln -s "$tmp/tree/bin/snafu" "$tmp/links/snafu"
 tree=$(cd "$tmp/tree" && pwd -P) # as /proc/self/exe names it: no symbolic links
 for exe in "$tmp/tree/bin/snafu" "$tmp/links/snafu"; do
 	rm -rf "$tmp/tree/evaluate"
-	cd "$tmp/elsewhere" && run "$exe" evaluate --runs=5 --jobs=2
+	cd "$tmp/elsewhere" && run "$exe" evaluate --runs=5 --jobs=2 --no-explore
 	cd "$here"
 	check "default --out ($exe): the fuzzers ran (exit 1 from the fake, got $rc)" test "$rc" = 1
 	check "default --out ($exe): the logs are in $tmp/tree/evaluate" \
