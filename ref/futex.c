@@ -319,6 +319,7 @@ static int unqueue_me(struct futex_q *q)
 	int ret = 0;
 
 retry:
+	sim_touch(SIM_TOUCH_TASK(q->owner)); /* lock_ptr, which a waker clears or moves */
 	lock_ptr = q->lock_ptr;
 	if (lock_ptr) {
 		spin_lock(lock_ptr);

@@ -154,12 +154,15 @@ void __might_sleep(const char *site);
 void schedule(void);
 int64_t schedule_timeout(int64_t timeout);
 void wake_up_process(struct task_struct *p);
+/* sim_touch(): for snafu explore, what other tasks write (wake_up_process(), send_sig()) */
 static inline void set_current_state(long state)
 {
+	sim_touch(SIM_TOUCH_TASK(current->pid));
 	current->state = state;
 }
 static inline bool signal_pending(struct task_struct *p)
 {
+	sim_touch(SIM_TOUCH_TASK(p->pid));
 	return p->sigpending;
 }
 void send_sig(struct task_struct *p);

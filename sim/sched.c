@@ -43,7 +43,7 @@ static struct sim_sched {
 struct sim_sched *const sim_gdb_sched = &S;
 struct sim_decision sim_last_preempt, sim_last_switch;
 int (*sim_point_hook)(const struct sim_task *t);
-uint32_t sim_touched;
+uint32_t sim_touched[SIM_MAX_TASKS + 1];
 
 void sim_init(const struct sim_config *cfg)
 {
@@ -54,7 +54,7 @@ void sim_init(const struct sim_config *cfg)
 	S.now = 0;
 	S.steps = 0;
 	sim_cur = NULL;
-	sim_touched = 0;
+	memset(sim_touched, 0, sizeof(sim_touched));
 	sim_last_preempt = (struct sim_decision){0};
 	sim_last_switch = (struct sim_decision){0};
 	sim_tracing = cfg->trace;
@@ -361,9 +361,11 @@ bool sim_sleep(_Atomic long *state, uint64_t deadline)
 	struct sim_task *t = sim_cur;
 	bool timed_out = false;
 
-	while (*state != 0 && !timed_out)
+	while (*state != 0 && !timed_out) {
 		timed_out =
 		    deadline != SIM_NO_DEADLINE ? sim_block_until(deadline) : (sim_block(), false);
+		sim_touch(SIM_TOUCH_TASK(t->id)); /* reads its state word again */
+	}
 	tsan_acquire(t);
 	return timed_out && *state != 0;
 }

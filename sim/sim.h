@@ -192,18 +192,20 @@ extern int (*sim_point_hook)(const struct sim_task *t);
 #define SIM_TOUCH_RECS_RD   (1u << 4) /* read every task's futex_wait record */
 #define SIM_TOUCH_TASKS_RD  (1u << 5) /* read other tasks' futex_q without the lock */
 #define SIM_TOUCH_RETRY     (1u << 6) /* a user access faulted, and runs again now */
-#define SIM_TOUCH_REC(id)   (1u << (8 + (((id)-1) & 7)))  /* task id's futex_wait record */
-#define SIM_TOUCH_TASK(id)  (1u << (16 + (((id)-1) & 7))) /* task id's futex_q (written) */
+#define SIM_TOUCH_REC(id)   (1u << (8 + (((id)-1) & 7))) /* task id's futex_wait record */
+/* task id's state that other tasks write: its sleep state word, a pending signal, its
+ * futex_q (list, lock_ptr), an rwsem waiter's task field */
+#define SIM_TOUCH_TASK(id) (1u << (16 + (((id)-1) & 7)))
 #ifdef SNAFU_NATIVE
 static inline void sim_touch(uint32_t what)
 {
 	(void)what; /* real threads: nobody explores them */
 }
 #else
-extern uint32_t sim_touched;
+extern uint32_t sim_touched[SIM_MAX_TASKS + 1]; /* by the task that touched (0: none) */
 static inline void sim_touch(uint32_t what)
 {
-	sim_touched |= what;
+	sim_touched[sim_cur ? sim_cur->id : 0] |= what;
 }
 #endif
 

@@ -111,8 +111,8 @@ static const char *plural(long long n, const char *one, const char *many)
 #define L_BIT(l) ((uint16_t)(1u << (l)))
 
 struct hook_rec {
-	uint32_t ev;      /* trace events recorded so far, this point's EV_POINT included */
-	uint32_t touched; /* sim_touched since the previous point (SIM_TOUCH_*) */
+	uint32_t ev; /* trace events recorded so far, this point's EV_POINT included */
+	uint32_t touched[NLABELS]; /* sim_touched since the previous point, by task */
 	uint16_t op, point;
 	uint8_t task;
 	bool node;         /* a choice: a point a preemption can name */
@@ -161,8 +161,8 @@ static bool nameable(uint16_t op, uint16_t point)
 /* Who blocked, woke or ended, and whether a timer moved, since the last look. */
 static void note_moves(struct hook_rec *r)
 {
-	r->touched = sim_touched;
-	sim_touched = 0;
+	memcpy(r->touched, sim_touched, sizeof(r->touched));
+	memset(sim_touched, 0, sizeof(sim_touched));
 	for (int i = 1; i <= sim_ntasks(); i++) {
 		const struct sim_task *u = sim_task(i);
 		if (u->blocks != hk.blocks[i] || u->wakes != hk.wakes[i] || u->state != hk.state[i])
@@ -499,7 +499,8 @@ static void footprint(const struct program *p, struct tctx *c, const struct sim_
 {
 	int t = e->task;
 
-	rs_bit(&f->wr, r_task(t)); /* its own state, signals, held locks, futex_q */
+	/* its own state is its own (program order); what others touch of it comes as
+	 * SIM_TOUCH_TASK marks from both sides, and from the events below */
 	if (e->op != c->op && e->op > 0) {
 		enter_op(p, c, t, e->op);
 		/* the op's addresses are read from where the mappings landed */
@@ -574,8 +575,10 @@ static void footprint(const struct program *p, struct tctx *c, const struct sim_
 		 * (the task's); its count and queue are touched under its wait_lock */
 		if (e->obj && !is(e->obj, MMAP_SEM))
 			rs_bit(comm ? &f->st : &f->wr, r_lock(e->obj));
-		if (e->kind == EV_SLEEP)
+		if (e->kind == EV_SLEEP) {
 			rs_bit(&f->wr, RB_RUN + ((t - 1) & 7));
+			rs_bit(&f->wr, r_task(t));
+		}
 		break;
 	case EV_WAKE: /* wake_up_process(): its state, and its timer gone */
 		rs_bit(&f->wr, r_task((int)e->arg));
@@ -583,6 +586,7 @@ static void footprint(const struct program *p, struct tctx *c, const struct sim_
 		rs_bit(&f->wr, RB_CLOCK);
 		break;
 	case EV_SIGNAL:
+		rs_bit(&f->wr, r_task(t)); /* delivered: its pending signal */
 		if (is(e->fn, "send_sig")) {
 			rs_bit(&f->wr, r_task((int)e->arg));
 			rs_bit(&f->wr, RB_RUN + (((int)e->arg - 1) & 7));
@@ -610,6 +614,7 @@ static void footprint(const struct program *p, struct tctx *c, const struct sim_
 	case EV_TIMER:
 		rs_bit(&f->wr, RB_CLOCK);
 		rs_bit(&f->wr, RB_RUN + ((t - 1) & 7));
+		rs_bit(&f->wr, r_task(t));
 		break;
 	default: /* free text (kswapd's), or a kind this file does not know: everything */
 		f->rd = f->wr = rs_ones();
@@ -697,7 +702,8 @@ static struct seg *seg_of(size_t k, int t)
 
 /* What one stretch between two points (R: the point's record, or one made at the end of
  * the run) adds to the segments of the tasks that ran in it (RAN) and of CUR, the task
- * that was running when it began: the sim_touch() marks to all of them; a task that
+ * that was running when it began: each task's sim_touch() marks to its own (those made
+ * outside any task to CUR's), a timer armed or fired to all of them; a task that
  * blocked, woke or ended to its own segment if it ran, else to CUR's (an unlock wakes
  * its spinners with no event); and if CUR blocked or ended, the scheduler's pick, which
  * read who could run, to CUR's. */
@@ -705,16 +711,20 @@ static void stretch(size_t k, const struct hook_rec *r, uint16_t ran, int cur, s
 {
 	struct fp f = {0};
 
-	touched(r->touched, &f);
-	for (int t = 1; t <= SIM_MAX_TASKS && r->touched & SIM_TOUCH_RETRY; t++)
-		if ((ran | L_BIT(cur)) & L_BIT(t)) { /* whoever it was: its access again */
-			user_access(&seg_of(k, t)->fp, ctx[t].acc_lo, ctx[t].acc_hi,
-				    ctx[t].acc_write);
+	ran |= L_BIT(cur);
+	for (int t = 1; t <= SIM_MAX_TASKS; t++) {
+		uint32_t m = r->touched[t] | (t == cur ? r->touched[0] : 0);
+		if (!m && !(ran & L_BIT(t)))
+			continue;
+		struct seg *g = seg_of(k, t);
+		touched(m, &g->fp);
+		if (m & SIM_TOUCH_RETRY) { /* its access again */
+			user_access(&g->fp, ctx[t].acc_lo, ctx[t].acc_hi, ctx[t].acc_write);
 			ctx[t].acc_pending = true;
 		}
+	}
 	if (r->clock_moved)
 		rs_bit(&f.wr, RB_CLOCK);
-	ran |= L_BIT(cur);
 	for (int t = 1; t <= SIM_MAX_TASKS; t++)
 		if (ran & L_BIT(t))
 			fp_or(&seg_of(k, t)->fp, &f);
