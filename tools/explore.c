@@ -846,6 +846,7 @@ struct search {
 	bool unbounded;          /* --preemptions=all */
 	unsigned shard, nshards; /* --no-reduction only */
 	long long max;
+	long long max_steps, steps; /* a budget in scheduling points too (explore_bound()) */
 	bool reduce, check;
 	bool collect; /* --check-reduction: run on past findings, gather outcomes */
 	bool quiet;   /* no progress lines */
@@ -1209,7 +1210,7 @@ static double now_s(void)
 /* Count one run as this shard's; false (and nothing counted) at --max-schedules. */
 static bool budget(struct search *s)
 {
-	if (s->max && s->explored >= s->max) {
+	if ((s->max && s->explored >= s->max) || (s->max_steps && s->steps >= s->max_steps)) {
 		s->budget_hit = true;
 		return false;
 	}
@@ -1246,7 +1247,7 @@ static void search(struct search *s)
 	static struct program q;
 	double start = now_s(), next = start + 3;
 
-	s->explored = s->traces = s->blocked = 0;
+	s->explored = s->traces = s->blocked = s->steps = 0;
 	s->found = s->budget_hit = s->bound_hit = s->interrupted = false;
 	s->level = 0;
 	release(s);
@@ -1254,6 +1255,7 @@ static void search(struct search *s)
 	if (s->shard == 0 && !budget(s))
 		return;
 	explore_run(s, (struct work){.node = NO_NODE}, &q);
+	s->steps += (long long)s->r.steps;
 	if (on_outcome)
 		on_outcome(s, &q);
 	if (finding(s, &q))
@@ -1278,6 +1280,7 @@ static void search(struct search *s)
 		if (mine && !budget(s))
 			return;
 		explore_run(s, w, &q);
+		s->steps += (long long)s->r.steps;
 		if (on_outcome)
 			on_outcome(s, &q);
 		if ((mine || k < s->K) && finding(s, &q)) /* below K: every shard alike */
@@ -1900,14 +1903,18 @@ bool explore_search(const struct program *p, const struct kernel_config *k, unsi
 void explore_bound(const struct program *p, const struct kernel_config *k, unsigned oracles,
 		   long long max_schedules, struct explore_bound *out)
 {
-	struct search *s = other_search(p, k, oracles, max_schedules);
+	struct search *s = other_search(p, k, oracles, max_schedules / 4 + 1);
 	long long before = 0;
 
+	/* every trace, on a quarter of the budget; then the bound, on the rest */
+	s->max_steps = s->max * EXPLORE_BOUND_STEPS;
 	s->unbounded = true;
 	s->K = MAX_K;
 	search(s);
 	if (s->budget_hit) { /* too many traces: to EXPLORE_BOUND_FALLBACK preemptions */
 		before = s->explored;
+		s->max = max_schedules - before > 0 ? max_schedules - before : 1;
+		s->max_steps = s->max * EXPLORE_BOUND_STEPS;
 		s->unbounded = false;
 		s->K = EXPLORE_BOUND_FALLBACK;
 		search(s);

@@ -23,10 +23,14 @@ struct program;
 struct kernel_config;
 
 /* One program's explore verdict on one kernel, as `snafu evaluate` prints it beside the
- * fuzzer's cells: the search without a preemption bound when it finishes within
- * max_schedules, else the search to EXPLORE_BOUND_FALLBACK preemptions (which may be cut
- * at max_schedules too). The program's own preemptions are ignored. */
+ * fuzzer's cells: the search without a preemption bound when it finishes within a
+ * quarter of max_schedules, else the search to EXPLORE_BOUND_FALLBACK preemptions on the
+ * rest (which may be cut too). Each part also stops after EXPLORE_BOUND_STEPS scheduling
+ * points a schedule of its budget: a long program's runs are long (Olof's 1,028-op
+ * testcase takes 20,000 points a run), and the budget stays one of counts, never of time.
+ * The program's own preemptions are ignored. */
 #define EXPLORE_BOUND_FALLBACK 3
+#define EXPLORE_BOUND_STEPS    200
 struct explore_bound {
 	bool found;          /* verdict is the finding's signature; else "ok" */
 	bool unbounded;      /* every trace was explored (no preemption bound) */
