@@ -319,8 +319,8 @@ static int unqueue_me(struct futex_q *q)
 	int ret = 0;
 
 retry:
-	sim_touch(SIM_TOUCH_TASK(q->owner)); /* lock_ptr, which a waker clears or moves */
 	lock_ptr = q->lock_ptr;
+	sim_touch(SIM_TOUCH_TASK(q->owner)); /* lock_ptr, which a waker clears or moves */
 	if (lock_ptr) {
 		spin_lock(lock_ptr);
 		/* a requeue may have moved us to another bucket meanwhile */

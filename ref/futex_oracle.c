@@ -438,10 +438,9 @@ void fo_woken(const void *q)
 	FO_BEGIN();
 	sim_touch(SIM_TOUCH_WAKES | SIM_TOUCH_RECS_RD); /* and the woken one's, below */
 	struct fo_wait *w = wait_of_q(q);
-	if (w)
-		sim_touch(SIM_TOUCH_REC((int)(w - fo.wait)));
 	struct fo_wake *r = fo.cur;
 	if (w) {
+		sim_touch(SIM_TOUCH_REC((int)(w - fo.wait)));
 		w->queued = false;
 		if (r && r->nwoken < SIM_MAX_TASKS) {
 			w->woken_by = (int)(r - fo.wakes);
@@ -467,11 +466,10 @@ void fo_requeued(const void *q, const struct futex_key *key2)
 	FO_BEGIN();
 	sim_touch(SIM_TOUCH_WAKES | SIM_TOUCH_RECS_RD);
 	struct fo_wait *w = wait_of_q(q);
-	if (w)
-		sim_touch(SIM_TOUCH_REC((int)(w - fo.wait)));
 	if (fo.cur)
 		fo.cur->nmoved++;
 	if (w) {
+		sim_touch(SIM_TOUCH_REC((int)(w - fo.wait)));
 		w->key = *key2;
 		if (sim_icov)
 			feature(FE_REQUEUED, (uint32_t)w->read | w->asleep << 2);

@@ -43,7 +43,12 @@ static struct sim_sched {
 struct sim_sched *const sim_gdb_sched = &S;
 struct sim_decision sim_last_preempt, sim_last_switch;
 int (*sim_point_hook)(const struct sim_task *t);
-uint32_t sim_touched[SIM_MAX_TASKS + 1];
+uint32_t sim_touched[SIM_MAX_TASKS + 1], sim_moves[SIM_MAX_TASKS + 1];
+
+void sim_touch(uint32_t what)
+{
+	sim_touched[sim_cur ? sim_cur->id : 0] |= what;
+}
 
 void sim_init(const struct sim_config *cfg)
 {
@@ -55,6 +60,7 @@ void sim_init(const struct sim_config *cfg)
 	S.steps = 0;
 	sim_cur = NULL;
 	memset(sim_touched, 0, sizeof(sim_touched));
+	memset(sim_moves, 0, sizeof(sim_moves));
 	sim_last_preempt = (struct sim_decision){0};
 	sim_last_switch = (struct sim_decision){0};
 	sim_tracing = cfg->trace;
@@ -97,7 +103,6 @@ struct sim_task *sim_spawn(struct sim_task *t, void (*fn)(struct sim_task *))
 	t->spinning_on = NULL;
 	t->timer_at = SIM_NO_DEADLINE;
 	t->timed_out = false;
-	t->blocks = t->wakes = 0;
 	t->fn = fn;
 	if (!S.fibers[i])
 		S.fibers[i] = fiber_create(task_entry, t);
@@ -169,7 +174,7 @@ static struct sim_task *fire_timer(void)
 		S.now = first->timer_at;
 	first->timed_out = true;
 	first->state = SIM_RUNNABLE;
-	first->wakes++;
+	sim_moves[first->id]++;
 	first->timer_at = SIM_NO_DEADLINE;
 	struct sim_task *saved = sim_cur;
 	sim_cur = first;
@@ -331,7 +336,7 @@ void sim_block(void)
 {
 	tsan_release(&world_end);
 	sim_cur->state = SIM_BLOCKED;
-	sim_cur->blocks++;
+	sim_moves[sim_cur->id]++;
 	to_scheduler();
 }
 
@@ -352,7 +357,7 @@ void sim_wake(struct sim_task *t)
 	if (t->state != SIM_BLOCKED)
 		return;
 	t->state = SIM_RUNNABLE;
-	t->wakes++;
+	sim_moves[t->id]++;
 	t->timer_at = SIM_NO_DEADLINE;
 }
 

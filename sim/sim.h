@@ -81,7 +81,6 @@ struct sim_task {
 	uint16_t op_points; /* scheduling points passed in the current operation */
 	uint64_t timer_at;  /* virtual time a timed sleep ends; SIM_NO_DEADLINE: none */
 	bool timed_out;
-	uint32_t blocks, wakes;       /* times it went to sleep, and was made runnable again */
 	struct sim_spin *spinning_on; /* fibers: the spinlock this task waits for */
 	void (*fn)(struct sim_task *);
 	struct sim_fiber *fiber;
@@ -180,11 +179,14 @@ void sim_point(const char *site);
  * pass it on: a change there moves what the fuzzer finds when (docs/evaluate.md). */
 #define SIM_HOOK_CONTINUE (-1)
 extern int (*sim_point_hook)(const struct sim_task *t);
+/* ... and how often each task went to sleep or was made runnable again (by task id; the
+ * simulator only): a hidden wake-up, such as a spinlock's unlock, shows there. */
+extern uint32_t sim_moves[SIM_MAX_TASKS + 1];
 
 /* What a step touched that its trace events do not show (lockless reads, the futex
  * oracles' books), for snafu explore's partial-order reduction (docs/explore.md, "The
  * footprint"): the model ORs SIM_TOUCH_* bits in, explore reads and clears them at every
- * scheduling point. A plain OR, and nothing reads it in a fuzzer or a replay. */
+ * scheduling point. Nothing reads them in a fuzzer or a replay. */
 #define SIM_TOUCH_WAKES     (1u << 0) /* the oracles' wake-call log (written) */
 #define SIM_TOUCH_QUEUES    (1u << 1) /* queue_me()'s counts and log (written) */
 #define SIM_TOUCH_QUEUES_RD (1u << 2) /* ... read without the bucket lock */
@@ -196,17 +198,15 @@ extern int (*sim_point_hook)(const struct sim_task *t);
 /* task id's state that other tasks write: its sleep state word, a pending signal, its
  * futex_q (list, lock_ptr), an rwsem waiter's task field */
 #define SIM_TOUCH_TASK(id) (1u << (16 + (((id)-1) & 7)))
-#ifdef SNAFU_NATIVE
-static inline void sim_touch(uint32_t what)
-{
-	(void)what; /* real threads: nobody explores them */
-}
+#if defined(SNAFU_NATIVE) || defined(SNAFU_NO_TOUCH)
+/* real threads, or the fuzzer's build: nobody explores them. A macro that drops its
+ * argument unevaluated: UBSan's checks of the shift would be code the fuzzer sees. */
+#define sim_touch(what) ((void)0)
 #else
+/* Not inline: sim/ has no coverage instrumentation, so the marks add no edge to what
+ * the fuzzer sees in ref/ and prog/ (its executions to each finding stay the same). */
 extern uint32_t sim_touched[SIM_MAX_TASKS + 1]; /* by the task that touched (0: none) */
-static inline void sim_touch(uint32_t what)
-{
-	sim_touched[sim_cur ? sim_cur->id : 0] |= what;
-}
+void sim_touch(uint32_t what);
 #endif
 
 /* Sleeping and waking, the way the kernel does it: the sleeper sets its state word,

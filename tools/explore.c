@@ -127,7 +127,7 @@ static struct {
 	struct hook_rec *v;
 	size_t n, cap;
 	/* the tasks as the previous point saw them */
-	uint32_t blocks[NLABELS], wakes[NLABELS];
+	uint32_t moves[NLABELS];
 	uint8_t state[NLABELS];
 	uint64_t timer_at[NLABELS];
 	/* what the hook is to do: the decisions of the nodes of the path, then run on */
@@ -165,12 +165,11 @@ static void note_moves(struct hook_rec *r)
 	memset(sim_touched, 0, sizeof(sim_touched));
 	for (int i = 1; i <= sim_ntasks(); i++) {
 		const struct sim_task *u = sim_task(i);
-		if (u->blocks != hk.blocks[i] || u->wakes != hk.wakes[i] || u->state != hk.state[i])
+		if (sim_moves[i] != hk.moves[i] || u->state != hk.state[i])
 			r->run_moved |= (uint8_t)(1u << (i - 1));
 		if (u->timer_at != hk.timer_at[i])
 			r->clock_moved = true;
-		hk.blocks[i] = u->blocks;
-		hk.wakes[i] = u->wakes;
+		hk.moves[i] = sim_moves[i];
 		hk.state[i] = (uint8_t)u->state;
 		hk.timer_at[i] = u->timer_at;
 	}
@@ -1069,8 +1068,7 @@ static void explore_run(struct search *s, struct work w, struct program *q)
 	hk.npath = (uint32_t)depth;
 	hk.nodes = 0;
 	hk.diverged = false;
-	memset(hk.blocks, 0, sizeof(hk.blocks));
-	memset(hk.wakes, 0, sizeof(hk.wakes));
+	memset(hk.moves, 0, sizeof(hk.moves));
 	memset(hk.state, 0, sizeof(hk.state));
 	for (int t = 0; t < NLABELS; t++)
 		hk.timer_at[t] = SIM_NO_DEADLINE;
