@@ -846,7 +846,7 @@ struct search {
 	unsigned shard, nshards; /* --no-reduction only */
 	long long max;
 	long long max_steps, steps; /* a budget in scheduling points too (explore_bound()) */
-	bool reduce, check;
+	bool reduce;
 	bool collect; /* --check-reduction: run on past findings, gather outcomes */
 	bool quiet;   /* no progress lines */
 	bool (*accept)(void *ctx, const struct run_result *r); /* NULL: any finding */
@@ -868,7 +868,6 @@ struct search {
 	size_t nsleepers, sleepers_cap;
 	struct work *queue[MAX_K + 1];
 	size_t qn[MAX_K + 1], qcap[MAX_K + 1], qhead[MAX_K + 1];
-	unsigned long long qseq[MAX_K + 1]; /* items queued per level (sharding) */
 };
 
 static struct program found_prog;
@@ -913,7 +912,6 @@ static bool backtrack(struct search *s, uint32_t n, int l)
 	d->done |= L_BIT(l);
 	s->queue[cost] = grow(s->queue[cost], &s->qcap[cost], s->qn[cost] + 1, sizeof(struct work));
 	s->queue[cost][s->qn[cost]++] = (struct work){.node = n, .label = (uint8_t)l};
-	s->qseq[cost]++;
 	return true;
 }
 
@@ -1236,7 +1234,7 @@ static void release(struct search *s)
 {
 	s->nnodes = s->nfps = s->nsleepers = 0;
 	for (int k = 0; k <= MAX_K; k++)
-		s->qn[k] = s->qhead[k] = s->qseq[k] = 0;
+		s->qn[k] = s->qhead[k] = 0;
 }
 
 /* The whole search on s->k; s->found, s->budget_hit or s->interrupted say how it ended. */
