@@ -2068,6 +2068,7 @@ int explore_evaluate(int argc, char **argv)
 	s.nshards = 1;
 	s.reduce = true;
 	s.max = EXPLORE_EVALUATE_MAX_SCHEDULES;
+	s.quiet = true; /* many searches at once: the lines say it all */
 	s.oracles = ORACLE_DEADLOCK | ORACLE_LOST_WAKEUP | ORACLE_RESULT;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
