@@ -6,15 +6,17 @@
  * the choices made are the case language's preemptions. The runs form a tree of choice
  * points; each new run replays a path of it and then lets the scheduler go its own way.
  * What each transition touches (its footprint) is read from the trace and from the
- * model's sim_touch() marks, with conservative rules (footprint() below). After each
- * run, every race (two conflicting transitions of different tasks, not ordered through
- * others) queues the reverse order at the node before the first (Flanagan and Godefroid,
- * POPL 2005) and, for the preemption bound, where its task was last switched to (Coons,
- * Musuvathi and McKinley, OOPSLA 2013); sleep sets keep a trace from being run twice
- * through orders explored already. The queues are run fewest preemptions first, so a
- * finding has the fewest any finding in the explored traces has. Without the reduction
- * (--no-reduction), every choice within the bound is queued: iterative context bounding
- * (Musuvathi and Qadeer, PLDI 2007). --check-reduction compares the two.
+ * model's sim_touch() marks, with conservative rules (footprint() below). Every trace
+ * (--preemptions=all): after each run, the latest race of each segment (two conflicting
+ * segments of different tasks, the first not already before the second's task) queues
+ * the reverse order at the node before the first (Flanagan and Godefroid, POPL 2005);
+ * sleep sets keep a trace from being run twice. Under a bound K: every choice within it
+ * is queued (iterative context bounding, Musuvathi and Qadeer, PLDI 2007) less the
+ * labels asleep, and a label sleeps only where the order explored for it cost fewer
+ * preemptions (reversing races alone loses traces to the bound: Coons, Musuvathi and
+ * McKinley, OOPSLA 2013, and docs/explore.md). The queues are run fewest preemptions
+ * first, so a finding has the fewest any finding in the explored runs has.
+ * --no-reduction queues every choice within the bound; --check-reduction compares.
  *
  * Sharding (--no-reduction only): every process runs what the next level needs, but
  * counts and judges only the schedules whose number in their level is I-1 modulo N.
