@@ -1,5 +1,5 @@
-/* snafu explore (tools/explore.c): every schedule of one program with at most K
- * preemptions, fewest first (docs/explore.md). */
+/* snafu explore (tools/explore.c): every trace of one program, or every one with at most
+ * K preemptions, fewest first, one schedule per trace or close (docs/explore.md). */
 #ifndef SNAFU_EXPLORE_H
 #define SNAFU_EXPLORE_H
 
