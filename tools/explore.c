@@ -811,7 +811,10 @@ static size_t transitions(const struct program *p)
 
 /* ---- the search: a tree of choice points ---- */
 
-#define NO_NODE UINT32_MAX
+#define NO_NODE   UINT32_MAX
+/* The tree's size limit, about 600 MB with its footprints and queues: a long program
+ * (Olof's testcase, 20,000 choice points a run) fills it in a few hundred runs. */
+#define MAX_NODES 4000000
 
 struct dnode {
 	uint32_t parent;         /* NO_NODE: the first choice of every run */
@@ -858,6 +861,7 @@ struct search {
 	long long blocked;  /* runs that a sleep set ended early: a redundant trace */
 	bool bound_hit;     /* a trace needed more preemptions than the bound */
 	bool found, budget_hit, interrupted;
+	bool full; /* the tree reached MAX_NODES: the search stops, as at --max-schedules */
 	int level; /* the preemptions of the schedules being run */
 	char verdict[160];
 	struct run_result r;
@@ -1108,6 +1112,11 @@ static void explore_run(struct search *s, struct work w, struct program *q)
 			node_at[k] = c; /* made by an earlier run (the same path) */
 			continue;
 		}
+		if (s->nnodes >= MAX_NODES) { /* memory: the search ends after this run */
+			s->full = s->budget_hit = true;
+			last = k;
+			break;
+		}
 		s->nodes = grow(s->nodes, &s->nodes_cap, s->nnodes + 1, sizeof(*s->nodes));
 		uint32_t id = (uint32_t)s->nnodes++;
 		struct dnode *d = &s->nodes[id];
@@ -1208,7 +1217,8 @@ static double now_s(void)
 /* Count one run as this shard's; false (and nothing counted) at --max-schedules. */
 static bool budget(struct search *s)
 {
-	if ((s->max && s->explored >= s->max) || (s->max_steps && s->steps >= s->max_steps)) {
+	if ((s->max && s->explored >= s->max) || (s->max_steps && s->steps >= s->max_steps) ||
+	    s->full) {
 		s->budget_hit = true;
 		return false;
 	}
@@ -1246,7 +1256,7 @@ static void search(struct search *s)
 	double start = now_s(), next = start + 3;
 
 	s->explored = s->traces = s->blocked = s->steps = 0;
-	s->found = s->budget_hit = s->bound_hit = s->interrupted = false;
+	s->found = s->budget_hit = s->bound_hit = s->interrupted = s->full = false;
 	s->level = 0;
 	release(s);
 	/* the first run: the scheduler's own way, no choice made (shard 1's to count) */
@@ -1329,10 +1339,10 @@ static void say(FILE *f, const struct search *s, const char *name, const char *s
 			plural(s->level, "preemption", "preemptions"), bound);
 	} else if (s->budget_hit) {
 		fprintf(f,
-			"no finding in %lld %s (--max-schedules), %lld %s: not every schedule "
-			"with %s was run",
-			s->explored, plural(s->explored, "schedule", "schedules"), s->traces,
-			plural(s->traces, "trace", "traces"), bound);
+			"no finding in %lld %s (%s), %lld %s: not every schedule with %s was run",
+			s->explored, plural(s->explored, "schedule", "schedules"),
+			s->full ? "the tree of choice points is full" : "--max-schedules",
+			s->traces, plural(s->traces, "trace", "traces"), bound);
 	} else if (!s->reduce) {
 		fprintf(f, "no finding within %d %s: %lld %s (no reduction)", s->K,
 			plural(s->K, "preemption", "preemptions"), s->explored,
