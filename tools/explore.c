@@ -1946,7 +1946,7 @@ struct eval_res {
 	int npreempts;
 	struct sim_preempt pre[MAX_K + 1]; /* the finding's schedule */
 	long long explored, traces;
-	bool bound_hit;
+	bool bound_hit, full;
 	char verdict[160];
 };
 
@@ -2170,6 +2170,7 @@ int explore_evaluate(int argc, char **argv)
 			r.explored = s.explored;
 			r.traces = s.traces;
 			r.bound_hit = s.bound_hit;
+			r.full = s.full;
 			snprintf(r.verdict, sizeof(r.verdict), "%s", s.found ? s.verdict : "ok");
 			fwrite(&r, sizeof(r), 1, rec[j]);
 		}
@@ -2205,6 +2206,7 @@ int explore_evaluate(int argc, char **argv)
 		t.explored = r->explored;
 		t.traces = r->traces;
 		t.bound_hit = r->bound_hit;
+		t.full = r->full;
 		t.reduce = s.reduce;
 		snprintf(t.verdict, sizeof(t.verdict), "%s", r->verdict);
 		found_prog.npreempts = r->npreempts;
