@@ -1087,6 +1087,18 @@ static void explore_run(struct search *s, struct work w, struct program *q)
 		exit(2);
 	}
 	size_t nn = transitions(s->p);
+	for (size_t k = 0; k < depth; k++) { /* runs are deterministic: the same points */
+		const struct hook_rec *r = &hk.v[nodes_of[k]];
+		const struct dnode *d = &s->nodes[pnodes[k]];
+		if (r->task != d->task || r->op != d->op || r->point != d->point) {
+			fprintf(
+			    stderr,
+			    "snafu explore: internal error: choice %zu of a run was at %d.%u.%u, "
+			    "not at %d.%u.%u as before, on %s\n",
+			    k + 1, r->task, r->op, r->point, d->task, d->op, d->point, s->k->name);
+			exit(2);
+		}
+	}
 	/* the schedule as the case language writes it: the switches made */
 	q->npreempts = 0;
 	for (size_t k = 0; k < nn && k < depth; k++) {
