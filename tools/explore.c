@@ -921,12 +921,6 @@ static bool backtrack(struct search *s, uint32_t n, int l)
 	return true;
 }
 
-/* Node n's label l: where the run goes; the node it leads to, if any. */
-static uint32_t child_of(const struct search *s, uint32_t n, int l)
-{
-	return n == NO_NODE ? 0 : s->nodes[n].child[l];
-}
-
 /* The first resource at or after r that footprint f touches, or RB_N. */
 static int next_res(const struct fp *f, int r)
 {
@@ -1063,8 +1057,6 @@ static void explore_run(struct search *s, struct work w, struct program *q)
 		pnodes[i] = n;
 		path[i] = i + 1 < depth ? s->nodes[pnodes[i + 1]].via : w.label;
 	}
-	if (depth)
-		path[depth - 1] = w.label;
 
 	struct run_opts o = {.trace = true, .oracles = s->oracles};
 	hk.n = 0;
@@ -1117,13 +1109,6 @@ static void explore_run(struct search *s, struct work w, struct program *q)
 		const struct hook_rec *r = &hk.v[nodes_of[k]];
 		uint32_t parent = k ? node_at[k - 1] : NO_NODE;
 		uint8_t via = k ? hk.v[nodes_of[k - 1]].decision : 0;
-		uint32_t c = child_of(s, parent, via);
-		if (parent == NO_NODE && s->nnodes)
-			c = 0; /* the first node is every run's */
-		if (c && (parent != NO_NODE || s->nnodes)) {
-			node_at[k] = c; /* made by an earlier run (the same path) */
-			continue;
-		}
 		if (s->nnodes >= MAX_NODES) { /* memory: the search ends after this run */
 			s->full = s->budget_hit = true;
 			last = k;
