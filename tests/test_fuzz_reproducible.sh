@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The same snafu fuzz command gives the same run whatever the load: two identical commands
+# run at once (with a third process spinning, so that neither runs alone) reach the same
+# findings after the same numbers of executions and keep the same corpus, from an empty
+# start and from the seed corpus. Wall time must reach nothing the fuzzer's coverage sees
+# (fuzz/futex_mm_fuzzer.c, report_progress()).
+#
+#   bash tests/test_fuzz_reproducible.sh BIN_DIR SRC_DIR
+set -u
+bin=${1:?usage: test_fuzz_reproducible.sh BIN_DIR SRC_DIR}
+snafu=$bin/snafu
+[ -x "$bin/futex_mm_fuzzer" ] || {
+	echo "skipped: no futex_mm_fuzzer in this build (gcc?)"
+	exit 77
+}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-repro.XXXXXX")
+spinner=
+trap '[ -n "$spinner" ] && kill "$spinner" 2>/dev/null; rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+cd "$tmp" || exit 2
+: >EMPTY
+
+# what must match: each finding's executions and signature, the corpus's files
+outcome() { # outcome DIR
+	sed -n 's/^fuzz: \([^:]*\): finding after \([0-9]*\) executions, [0-9.]* s: \([^ ]*\).*/\1 \2 \3/p' "$1.log"
+	(cd "$1.out" && find . -path '*/corpus/*' -type f | sort)
+}
+
+(while :; do :; done) &
+spinner=$!
+for start in empty seeds; do
+	extra=()
+	[ $start = empty ] && extra=(-seed_inputs=EMPTY)
+	pids=()
+	for i in 1 2; do
+		"$snafu" fuzz --kernel=2.6.11 --seed=1 --fresh --jobs=1 --runs=200000 "${extra[@]}" \
+			--out=$start$i.out --found=$start$i.found >$start$i.log 2>&1 &
+		pids+=($!)
+	done
+	wait "${pids[@]}"
+	outcome ${start}1 >${start}1.outcome
+	outcome ${start}2 >${start}2.outcome
+	check "$start: the first run found something" grep -Eq '^2\.6\.11 [0-9]+ [a-z]' ${start}1.outcome
+	check "$start: a corpus was kept" grep -q corpus/ ${start}1.outcome
+	if cmp -s ${start}1.outcome ${start}2.outcome; then ok; else
+		bad "$start: two identical commands run at once differ:"
+		diff ${start}1.outcome ${start}2.outcome | head -5 | sed 's/^/    /'
+	fi
+done
+
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
