@@ -1,9 +1,11 @@
 /* futex_mm_fuzzer: libFuzzer target. One input = one program + schedule (prog/codec.c),
  * run on one kernel; every finding of the watchdog and the checkers ends in a report, a
- * DEDUP_TOKEN line and abort(), so libFuzzer saves the input.
+ * DEDUP_TOKEN line and abort(), so libFuzzer saves the input (with --keep-going, the
+ * target saves it and goes on).
  *
  *   futex_mm_fuzzer [--kernel=NAME] [--ops=futex|all] [--oracles=LIST] [--progress=FILE]
  *                   [--interleaving-coverage=0|1] [--schedule=pct|preempt]
+ *                   [--keep-going=PREFIX]
  *                   [libFuzzer flags] [CORPUS...]
  *
  * --ops=futex (the default): programs use every op but the table's all_only ones,
@@ -40,6 +42,15 @@
  *
  * --progress=FILE: about once a second, rewrite FILE with the executions so far, for
  * fuzz/run.sh's progress line (libFuzzer itself prints only on new coverage).
+ *
+ * --keep-going=PREFIX: a finding does not end the run. The first input with each
+ * signature is written to PREFIX + "finding-" + a hash of its bytes (through a temporary
+ * and a rename), with its report and a line "futex_mm_fuzzer: finding after N executions:
+ * SIGNATURE" on stderr; an input with a signature seen before, and every input with a
+ * finding, is neither reported again nor kept in the corpus (as libFuzzer keeps no crash
+ * there). So a run with -runs=N runs all N, past known bugs, and says when each signature
+ * first came. snafu fuzz passes it whenever it has a budget (tools/fuzzdrv.c). Sanitizer
+ * reports still end the run: they are bugs in the model's code.
  *
  * libFuzzer leaves flags that start with "--" to the target and passes them on to
  * -fork and -jobs children. The default kernel is snafu's (SNAFU_DEFAULT_KERNEL), or the one
@@ -89,6 +100,8 @@
 #include "../sim/icov.h"
 #include "fuzz_support.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -99,9 +112,10 @@
 
 static const struct kernel_config *kernel;
 static const char *progress_file;
-static unsigned oracles;    /* run_opts.oracles: 0, the default set, unless --oracles= */
-bool snafu_fuzz_all_ops;    /* read by the mutator too */
-bool snafu_fuzz_pct = true; /* --schedule=pct (the default); read by the mutator too */
+static const char *keep_going; /* --keep-going=PREFIX; NULL: a finding ends the run */
+static unsigned oracles;       /* run_opts.oracles: 0, the default set, unless --oracles= */
+bool snafu_fuzz_all_ops;       /* read by the mutator too */
+bool snafu_fuzz_pct = true;    /* --schedule=pct (the default); read by the mutator too */
 static unsigned long long executions;
 
 /* ASan's quarantine (256 MB of freed chunks by default) is emptied every PURGE_RUNS
@@ -183,6 +197,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 			name = a + 9;
 		else if (!strncmp(a, "--progress=", 11) && a[11])
 			progress_file = a + 11;
+		else if (!strncmp(a, "--keep-going=", 13))
+			keep_going = a + 13;
 		else if (!strncmp(a, "--oracles=", 10)) {
 			char err[256];
 			oracles = oracles_parse(a + 10, err, sizeof(err));
@@ -222,8 +238,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 			fprintf(stderr,
 				"futex_mm_fuzzer: unknown flag '%s': expected --kernel=NAME, "
 				"--ops=futex|all, --oracles=LIST, --interleaving-coverage=0|1, "
-				"--schedule=preempt|pct or --progress=FILE (libFuzzer's flags "
-				"take one dash)\n",
+				"--schedule=preempt|pct, --progress=FILE or --keep-going=PREFIX "
+				"(libFuzzer's flags take one dash)\n",
 				a);
 			exit(2);
 		}
@@ -270,6 +286,46 @@ NO_COVERAGE static void report_progress(void)
 		fprintf(f, "%llu\n", executions);
 		fclose(f);
 	}
+}
+
+/* --keep-going: the signatures seen so far in this process. */
+static char seen[64][160];
+static int nseen;
+
+static bool seen_before(const char *sig)
+{
+	for (int i = 0; i < nseen; i++)
+		if (!strcmp(seen[i], sig))
+			return true;
+	if (nseen == 64)
+		return true; /* enough: the rest of the run counts as seen */
+	snprintf(seen[nseen++], sizeof(seen[0]), "%s", sig);
+	return false;
+}
+
+/* --keep-going: the input of a finding, into PREFIX + "finding-" + its hash, whole or
+ * not at all; a write that fails ends the run with exit 2. */
+static void save_finding(const uint8_t *data, size_t size, const char *sig)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	char path[4096], tmp[4200];
+
+	for (size_t i = 0; i < size; i++)
+		h = (h ^ data[i]) * 0x100000001b3ULL;
+	snprintf(path, sizeof(path), "%sfinding-%016llx", keep_going, (unsigned long long)h);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	FILE *f = fopen(tmp, "wb");
+	bool ok = f && fwrite(data, 1, size, f) == size;
+	if (f && fclose(f))
+		ok = false;
+	if (!ok || rename(tmp, path)) {
+		fprintf(stderr, "futex_mm_fuzzer: %s: cannot write: %s\n", ok ? path : tmp,
+			strerror(errno));
+		remove(tmp);
+		exit(2);
+	}
+	fprintf(stderr, "futex_mm_fuzzer: finding after %llu executions: %s -> %s\n", executions,
+		sig, path);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -325,6 +381,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	prog_run(&p, kernel, &quick, &r);
 	if (r.result == SIM_OK)
 		return 0;
+	if (keep_going && seen_before(r.verdict))
+		return -1;
 	/* The same input runs the same way: run it again with the trace on, for the
 	 * report's interleaving table. */
 	sim_icov_set(NULL);
@@ -335,5 +393,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fprintf(stderr, "program (snafu show):\n");
 	prog_print(&p, stderr);
 	fflush(stderr);
-	abort();
+	if (!keep_going)
+		abort();
+	save_finding(data, size, r.verdict);
+	sim_icov_set(icov_on ? icov_counters : NULL);
+	return -1;
 }

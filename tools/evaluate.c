@@ -140,17 +140,20 @@ static int by_value(const void *a, const void *b)
  * "none in N" or the fuzzer's error. */
 static void one_seed(const struct fuzz_job *o, char *c)
 {
-	const struct fuzz_finding *f = o->nf ? &o->f[0] : NULL;
-	char execs[32] = "?";
+	long long n;
+	const struct fuzz_finding *f = fuzz_first(o, &n);
+	char execs[32] = "?", other[32] = "";
 
-	if (o->execs >= 0)
-		snprintf(execs, sizeof(execs), "%lld", o->execs);
+	if (n >= 0)
+		snprintf(execs, sizeof(execs), "%lld", n);
+	if (o->nf > 1)
+		snprintf(other, sizeof(other), " (+%d other%s)", o->nf - 1, o->nf > 2 ? "s" : "");
 	if (o->error)
 		snprintf(c, FUZZ_PATH, "error: fuzzer %s, no artifact", o->why);
 	else if (!f)
 		snprintf(c, FUZZ_PATH, "none in %s", execs);
 	else
-		snprintf(c, FUZZ_PATH, "%s after %s%s", f->sig, execs,
+		snprintf(c, FUZZ_PATH, "%s%s after %s%s", f->sig, other, execs,
 			 f->confirm > 0   ? ", confirmed"
 			 : f->confirm < 0 ? ", predicted only"
 					  : "");
@@ -167,7 +170,11 @@ static void seeds_cell(const struct fuzz_job *o, int n, char *c)
 	int found = 0, errors = 0, nexecs = 0, best = -1, bestn = 0, distinct = 0;
 	const char *why = NULL;
 	bool same = true;
+	const struct fuzz_finding *ff[1000]; /* each seed's first finding, and executions to it */
+	long long fn[1000];
 
+	for (int s = 0; s < n; s++)
+		ff[s] = fuzz_first(&o[s], &fn[s]);
 	for (int s = 0; s < n; s++) {
 		if (o[s].error) {
 			errors++;
@@ -178,11 +185,11 @@ static void seeds_cell(const struct fuzz_job *o, int n, char *c)
 		if (!o[s].nf)
 			continue;
 		found++;
-		if (o[s].execs >= 0)
-			execs[nexecs++] = o[s].execs;
+		if (fn[s] >= 0)
+			execs[nexecs++] = fn[s];
 		int first = s, count = 0; /* the first seed with this signature, and how many */
 		for (int t = 0; t < n; t++)
-			if (!o[t].error && o[t].nf && !strcmp(o[t].f[0].sig, o[s].f[0].sig)) {
+			if (!o[t].error && o[t].nf && !strcmp(ff[t]->sig, ff[s]->sig)) {
 				first = first < t ? first : t;
 				count++;
 			}
@@ -208,12 +215,12 @@ static void seeds_cell(const struct fuzz_job *o, int n, char *c)
 		}
 		return;
 	}
-	const struct fuzz_finding *f = &o[best].f[0];
+	const struct fuzz_finding *f = ff[best];
 	int tried = 0, confirmed = 0;
 	for (int s = 0; s < n; s++)
-		if (!o[s].error && o[s].nf && !strcmp(o[s].f[0].sig, f->sig) && o[s].f[0].confirm) {
+		if (!o[s].error && o[s].nf && !strcmp(ff[s]->sig, f->sig) && ff[s]->confirm) {
 			tried++;
-			confirmed += o[s].f[0].confirm > 0;
+			confirmed += ff[s]->confirm > 0;
 		}
 	char other[32] = "", median[48] = "?", confirm[48] = "";
 	if (distinct > 1)

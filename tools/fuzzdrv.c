@@ -11,12 +11,17 @@
  *   OUT/KERNEL/seeds.txt  its files in name order, for -seed_inputs=@OUT/KERNEL/seeds.txt
  *   OUT/KERNEL/corpus/    what the fuzzer added: kept from run to run, unless --fresh
  *   OUT/KERNEL/fuzz.log   everything the fuzzer printed
- *   OUT/KERNEL/crash-...  libFuzzer's artifacts (crash-, timeout-, oom-, leak-)
+ *   OUT/KERNEL/crash-...  libFuzzer's artifacts (crash-, timeout-, oom-, leak-; finding-
+ *                         with --keep-going)
  *   OUT/KERNEL/progress   the executions so far (the fuzzer's --progress=FILE)
  *
  * OUT defaults to <the directory above snafu's>/NAME: build/fuzz for build/bin/snafu
  * (build/evaluate for `snafu evaluate`), wherever snafu is run from; .gitignore covers
  * build*. Every run starts with OUT/KERNEL emptied but for its corpus.
+ *
+ * With a budget and --known or --keep-going, the fuzzer goes on past its findings
+ * (futex_mm_fuzzer --keep-going=OUT/KERNEL/: finding-HASH files, one per signature, and a
+ * "finding after N executions" line each in the log): see keeps_going().
  *
  * Then every artifact is sorted by its signature: by replaying it (`snafu replay --quiet
  * --input=bytes`, one process for them all), and for what snafu does not replay to a
@@ -78,6 +83,11 @@
  *    at the wrong moment adds or saves one execution (measured: 1,652 instead of 1,653
  *    once in 20 loaded runs). The fuzzer defaults to -detect_leaks=0
  *    (fuzz/futex_mm_fuzzer.c).
+ *  - the progress file: the fuzzer's report_progress() rewrites it when the clock's
+ *    second changes, and with coverage counters in it, the input that ran then covered
+ *    a new edge and was kept (measured: three identical runs at once found their first
+ *    bug after 52,578, 52,578 and 8,163 executions). It has no counters now
+ *    (tests/test_fuzz_reproducible.sh).
  *  - address randomization: libFuzzer's CMP dictionary picks up values that hold
  *    addresses, which then differ from run to run, and so would the executions to a
  *    finding. It is turned off for the fuzzers (personality, inherited through exec).
@@ -97,6 +107,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 #include <sys/personality.h>
 #include <sys/stat.h>
@@ -119,6 +130,8 @@ struct fuzz_run {
 	long long runs, seconds;
 	long jobs;
 	bool fork, fresh, merge, markdown;
+	bool empty;      /* --empty: not even the seed corpus */
+	bool keep_going; /* --keep-going (also on with --known): see keeps_going() */
 	const char *ops;
 	const char *oracles;         /* --oracles=LIST as given; NULL: the default set */
 	const char *schedule, *icov; /* --schedule=, --interleaving-coverage=; NULL: the fuzzer's */
@@ -535,6 +548,8 @@ enum {
 	D_SCHEDULE,
 	D_ICOV,
 	D_SEEDS,
+	D_KEEP_GOING,
+	D_EMPTY,
 	D_COUNT
 };
 static const struct {
@@ -562,6 +577,8 @@ static const struct {
     [D_SCHEDULE] = {FUZZ_SEARCH, "--schedule=", "--schedule=pct|preempt"},
     [D_ICOV] = {FUZZ_SEARCH, "--interleaving-coverage=", "--interleaving-coverage=0|1"},
     [D_SEEDS] = {FUZZ_SEEDS, "--seeds=", "--seeds=N"},
+    [D_KEEP_GOING] = {FUZZ_KEEP_GOING, "--keep-going", "--keep-going"},
+    [D_EMPTY] = {FUZZ_FRESH, "--empty", "--empty"},
 };
 
 /* A decimal number in lo..hi, digits only, or one line naming WHAT, exit 2. */
@@ -684,6 +701,12 @@ static void parse(struct fuzz_run *r, int argc, char **argv)
 			break;
 		case D_FRESH:
 			r->fresh = true;
+			break;
+		case D_EMPTY: /* nothing at all: no seeds, no corpus of earlier runs */
+			r->fresh = r->empty = true;
+			break;
+		case D_KEEP_GOING:
+			r->keep_going = true;
 			break;
 		case D_MERGE:
 		case D_NO_MERGE:
@@ -967,7 +990,7 @@ static void prepare(struct fuzz_run *r, struct fuzz_job *j)
 	pathf(copy, sizeof(copy), "%s/seeds", j->dir);
 	pathf(list, sizeof(list), "%s/seeds.txt", j->dir);
 	if (mkdir_p(j->dir) || empty_dir(j->dir, r->fresh ? NULL : "corpus", 0) || mkdir_p(path) ||
-	    mkdir_p(copy) || copy_files(r->seeds, copy, list, &j->nseeds)) {
+	    mkdir_p(copy) || (!r->empty && copy_files(r->seeds, copy, list, &j->nseeds))) {
 		fprintf(stderr, "snafu %s: %s: cannot prepare: %s\n", r->name, j->dir,
 			strerror(errno));
 		exit(2);
@@ -981,6 +1004,16 @@ static void prepare(struct fuzz_run *r, struct fuzz_job *j)
 }
 
 /* The fuzzer's command line for job j, FUZZER shown as given. */
+/* With a budget and --keep-going or --known (a run that expects some findings and
+ * looks for the others: CI's), one fuzzer process runs all of the budget, past every
+ * finding (the fuzzer's --keep-going), and says when each signature first came.
+ * Otherwise the first finding ends a fuzzer, as libFuzzer's own runs do, and its
+ * executions are those to that finding; fork mode goes on by its -ignore_crashes. */
+static bool keeps_going(const struct fuzz_run *r)
+{
+	return (r->runs || r->seconds) && !r->fork && (r->keep_going || r->known_file[0]);
+}
+
 static void fuzzer_args(const struct fuzz_run *r, const char *fuzzer, const struct fuzz_job *j,
 			struct args *a)
 {
@@ -995,6 +1028,8 @@ static void fuzzer_args(const struct fuzz_run *r, const char *fuzzer, const stru
 		arg(a, "--interleaving-coverage=%s", r->icov);
 	if (r->p->progress && !r->fork) /* fork mode's workers would each write it */
 		arg(a, "--progress=%s/progress", j->dir);
+	if (keeps_going(r)) /* past every finding, to the budget */
+		arg(a, "--keep-going=%s/", j->dir);
 	if (r->runs)
 		arg(a, "-runs=%lld", r->runs);
 	if (r->seconds)
@@ -1076,11 +1111,56 @@ static long long read_log(const struct fuzz_job *j, char *token, size_t len, boo
 	return stat >= 0 ? stat : last;
 }
 
+/* From the log of a fuzzer that went on past its findings (--keep-going): the executions
+ * to each finding's first input, by its signature. */
+static void finding_execs(struct fuzz_job *j)
+{
+	static const char head[] = "futex_mm_fuzzer: finding after ";
+	char path[PATH_LEN], sig[256];
+	char *line = NULL;
+	size_t cap = 0;
+	long long n;
+	FILE *f;
+
+	pathf(path, sizeof(path), "%s/fuzz.log", j->dir);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (getline(&line, &cap, f) > 0)
+		if (!strncmp(line, head, sizeof(head) - 1) &&
+		    sscanf(line + sizeof(head) - 1, "%lld executions: %255s", &n, sig) == 2)
+			for (int i = 0; i < j->nf; i++)
+				if (!strcmp(j->f[i].sig, sig) && j->f[i].execs < 0)
+					j->f[i].execs = n;
+	free(line);
+	fclose(f);
+}
+
+static int by_execs(const void *a, const void *b)
+{
+	const struct fuzz_finding *x = a, *y = b;
+	long long m = x->execs < 0 ? LLONG_MAX : x->execs, n = y->execs < 0 ? LLONG_MAX : y->execs;
+
+	return m < n ? -1 : m > n ? 1 : strcmp(x->sig, y->sig);
+}
+
+const struct fuzz_finding *fuzz_first(const struct fuzz_job *j, long long *execs)
+{
+	const struct fuzz_finding *first = NULL;
+
+	for (int i = 0; i < j->nf; i++)
+		if (!first ||
+		    (j->f[i].execs >= 0 && (first->execs < 0 || j->f[i].execs < first->execs)))
+			first = &j->f[i];
+	*execs = first && first->execs >= 0 ? first->execs : j->execs;
+	return first;
+}
+
 /* ---- sorting the artifacts ---- */
 
 static bool is_artifact(const char *name)
 {
-	static const char *const kinds[] = {"crash-", "timeout-", "oom-", "leak-"};
+	static const char *const kinds[] = {"crash-", "finding-", "timeout-", "oom-", "leak-"};
 
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (!strncmp(name, kinds[i], strlen(kinds[i])))
@@ -1188,11 +1268,11 @@ static void classify(const struct fuzz_run *r, struct fuzz_job *j)
 		const char *base = strrchr(paths[i], '/') + 1;
 		char sig[256];
 		struct stat st;
-		bool model =
-		    !strncmp(base, "crash-", 6) && verdicts[i][0] && strcmp(verdicts[i], "ok");
+		bool crash = !strncmp(base, "crash-", 6) || !strncmp(base, "finding-", 8);
+		bool model = crash && verdicts[i][0] && strcmp(verdicts[i], "ok");
 		if (model) /* else: not replayed, or replayed without a finding: ask the fuzzer */
 			snprintf(sig, sizeof(sig), "%s", verdicts[i]);
-		else if (!strncmp(base, "crash-", 6))
+		else if (crash)
 			fuzzer_signature(r, j, paths[i], scratch, sig, sizeof(sig));
 		else
 			snprintf(sig, sizeof(sig), "libfuzzer-%.*s", (int)strcspn(base, "-"), base);
@@ -1206,7 +1286,7 @@ static void classify(const struct fuzz_run *r, struct fuzz_job *j)
 			if (!j->f)
 				abort();
 			f = &j->f[j->nf++];
-			*f = (struct fuzz_finding){.size = -1, .model = model};
+			*f = (struct fuzz_finding){.size = -1, .execs = -1, .model = model};
 			snprintf(f->sig, sizeof(f->sig), "%s", sig);
 		}
 		f->count++;
@@ -1322,7 +1402,8 @@ static void save(const struct fuzz_run *r, struct fuzz_job *j, struct fuzz_findi
 			arg(&a, "--oracles=%s", job_oracles(r, j));
 		arg(&a, "%s", f->casefile);
 		run_to(&a, path, true);
-	} else if (!strncmp(strrchr(f->input, '/') + 1, "crash-", 6)) {
+	} else if (!strncmp(strrchr(f->input, '/') + 1, "crash-", 6) ||
+		   !strncmp(strrchr(f->input, '/') + 1, "finding-", 8)) {
 		/* not a finding snafu can replay (a sanitizer report, say): the fuzzer's word */
 		char sig[256];
 		fuzzer_signature(r, j, f->input, path, sig, sizeof(sig));
@@ -1424,6 +1505,10 @@ static void finish(struct fuzz_run *r, struct fuzz_job *j, int status, struct fu
 	classify(r, j);
 	if (interrupted)
 		return;
+	if (keeps_going(r) && j->nf) { /* in the order they came */
+		finding_execs(j);
+		qsort(j->f, (size_t)j->nf, sizeof(*j->f), by_execs);
+	}
 	if (!j->nf && !(WIFEXITED(status) && WEXITSTATUS(status) == 0) && !done) {
 		/* fork mode exits with the last failed child's status: done if it says so */
 		j->error = true;
@@ -1448,6 +1533,8 @@ static void finish(struct fuzz_run *r, struct fuzz_job *j, int status, struct fu
 		else
 			j->nnew++, save(r, j, f);
 		appendf(line, sizeof(line), "%s%s", i ? ", " : "", f->sig);
+		if (keeps_going(r) && f->execs >= 0)
+			appendf(line, sizeof(line), " after %lld", f->execs);
 		if (r->fork)
 			appendf(line, sizeof(line), " (%d)", f->count);
 		if (f->known)
@@ -1470,7 +1557,7 @@ static void finish(struct fuzz_run *r, struct fuzz_job *j, int status, struct fu
 			execs, j->secs);
 	else
 		fprintf(stderr, "%s: %s: %s%s executions, %.1f s: %s\n", r->name, j->label,
-			r->fork ? "" : "finding after ", execs, j->secs, line);
+			r->fork || keeps_going(r) ? "" : "finding after ", execs, j->secs, line);
 	for (int i = 0; r->p->judge && i < j->nf; i++)
 		if (!j->f[i].known && j->f[i].base[0])
 			show(r, j, &j->f[i]);
@@ -1800,8 +1887,12 @@ static void command_line(const struct fuzz_run *r, char *buf, size_t len)
 		appendf(buf, len, " --seeds=%d", r->seed_count);
 	if (r->p->option_line)
 		r->p->option_line(buf, len);
-	if ((o & FUZZ_FRESH) && r->fresh)
+	if ((o & FUZZ_FRESH) && r->empty)
+		appendf(buf, len, " --empty");
+	else if ((o & FUZZ_FRESH) && r->fresh)
 		appendf(buf, len, " --fresh");
+	if ((o & FUZZ_KEEP_GOING) && r->keep_going)
+		appendf(buf, len, " --keep-going");
 	appendf(buf, len, " --out=%s", r->out);
 	if (o & FUZZ_FOUND)
 		appendf(buf, len, " --found=%s", shown(r->found));
@@ -1895,8 +1986,11 @@ struct fuzz_totals fuzz_drive(const struct fuzz_plan *p, int argc, char **argv)
 		fprintf(stderr, "%s: each runs", r->name);
 		for (int i = 0; i < a.n; i++)
 			fprintf(stderr, " %s", a.v[i]);
-		fprintf(stderr, " (seeds copied from %s, %d of them)\n", shown(r->seeds),
-			eg.nseeds);
+		if (r->empty)
+			fprintf(stderr, " (no seed inputs: --empty)\n");
+		else
+			fprintf(stderr, " (seeds copied from %s, %d of them)\n", shown(r->seeds),
+				eg.nseeds);
 		args_free(&a);
 		if (r->seed_count > 1)
 			fprintf(stderr,
@@ -1981,11 +2075,20 @@ static void fuzz_row(const struct fuzz_job *j, int n, char c[FUZZ_CELLS][FUZZ_PA
 	else
 		snprintf(c[1], FUZZ_PATH, "?");
 	snprintf(c[2], FUZZ_PATH, "%s", j->nf ? "" : "-");
-	for (int i = 0; i < j->nf; i++) /* a lockdep prediction: confirmed by snafu confirm? */
-		appendf(c[2], FUZZ_PATH, "%s%s (%d%s)", i ? ", " : "", j->f[i].sig, j->f[i].count,
-			j->f[i].confirm > 0   ? "; predicted and confirmed"
-			: j->f[i].confirm < 0 ? "; predicted only"
-					      : "");
+	/* each with the executions to it where known, else its count of artifacts (fork
+	 * mode); a lockdep prediction: confirmed by snafu confirm? */
+	for (int i = 0; i < j->nf; i++) {
+		const struct fuzz_finding *f = &j->f[i];
+		char when[48];
+		if (f->execs >= 0)
+			snprintf(when, sizeof(when), "after %lld", f->execs);
+		else
+			snprintf(when, sizeof(when), "%d", f->count);
+		appendf(c[2], FUZZ_PATH, "%s%s (%s%s)", i ? ", " : "", f->sig, when,
+			f->confirm > 0   ? "; predicted and confirmed"
+			: f->confirm < 0 ? "; predicted only"
+					 : "");
+	}
 	if (j->error)
 		snprintf(c[3], FUZZ_PATH, "-");
 	else
@@ -2044,8 +2147,14 @@ const char fuzz_help[] =
     "      --schedule=pct|preempt  the kind of schedule the fuzzer writes (default pct)\n"
     "      --interleaving-coverage=0|1  feedback on what the schedule did (default 0)\n"
     "      --seed=S            libFuzzer's seed, 1..4294967295 (default: libFuzzer's pick)\n"
-    "      --fresh             start from an empty corpus (default: OUT/KERNEL/corpus\n"
-    "                          grows from run to run)\n"
+    "      --fresh             forget the corpus of earlier runs (OUT/KERNEL/corpus,\n"
+    "                          which otherwise grows from run to run); the seed corpus\n"
+    "                          is still loaded\n"
+    "      --empty             start from nothing: no seed corpus, no earlier corpus\n"
+    "      --keep-going        with --runs or --seconds: run all of it, past every\n"
+    "                          finding, and say when each signature first came (on\n"
+    "                          whenever --known is given; otherwise the first finding\n"
+    "                          ends a kernel's fuzzer)\n"
     "      --out=DIR           corpora, logs, artifacts (default: fuzz/ beside snafu's\n"
     "                          directory, build/fuzz for build/bin/snafu)\n"
     "      --found=DIR         where new findings go (default: repro/found)\n"
@@ -2064,7 +2173,7 @@ static const struct fuzz_plan fuzz_plan = {
     .name = "fuzz",
     .opts = FUZZ_KERNEL | FUZZ_RUNS | FUZZ_SECONDS | FUZZ_JOBS | FUZZ_FORK | FUZZ_OPS | FUZZ_SEED |
 	    FUZZ_FRESH | FUZZ_OUT | FUZZ_FOUND | FUZZ_KNOWN | FUZZ_MERGE | FUZZ_FUZZER |
-	    FUZZ_MARKDOWN | FUZZ_LIBFUZZER | FUZZ_ORACLES | FUZZ_SEARCH,
+	    FUZZ_MARKDOWN | FUZZ_LIBFUZZER | FUZZ_ORACLES | FUZZ_SEARCH | FUZZ_KEEP_GOING,
     .ops = "futex",
     .progress = true,
     .judge = true,

@@ -30,10 +30,11 @@ enum {
 	FUZZ_MERGE = 1u << 11, /* --merge, --no-merge, --merge-into=DIR */
 	FUZZ_FUZZER = 1u << 12,
 	FUZZ_MARKDOWN = 1u << 13,
-	FUZZ_LIBFUZZER = 1u << 14, /* libFuzzer's own -NAME=VALUE flags */
-	FUZZ_ORACLES = 1u << 15,   /* --oracles=LIST, to the fuzzer, replay and minimize */
-	FUZZ_SEARCH = 1u << 16,    /* --schedule=pct|preempt, --interleaving-coverage=0|1 */
-	FUZZ_SEEDS = 1u << 17,     /* --seeds=N: per_oracle, N seeds a cell, --seed on */
+	FUZZ_LIBFUZZER = 1u << 14,  /* libFuzzer's own -NAME=VALUE flags */
+	FUZZ_ORACLES = 1u << 15,    /* --oracles=LIST, to the fuzzer, replay and minimize */
+	FUZZ_SEARCH = 1u << 16,     /* --schedule=pct|preempt, --interleaving-coverage=0|1 */
+	FUZZ_SEEDS = 1u << 17,      /* --seeds=N: per_oracle, N seeds a cell, --seed on */
+	FUZZ_KEEP_GOING = 1u << 18, /* --keep-going: past every finding, to the budget */
 };
 
 /* One signature found on one kernel. */
@@ -41,9 +42,10 @@ struct fuzz_finding {
 	char sig[256];
 	char input[FUZZ_PATH]; /* the smallest artifact with it (the first by name of those) */
 	long long size;
-	int count;                /* artifacts with it */
-	bool model;               /* snafu replays it to this finding: it is minimized */
-	bool known;               /* listed in --known for this kernel */
+	int count;       /* artifacts with it */
+	long long execs; /* the executions to its first input (-1: not known, as in fork mode) */
+	bool model;      /* snafu replays it to this finding: it is minimized */
+	bool known;      /* listed in --known for this kernel */
 	char base[FUZZ_PATH];     /* saved as BASE.input and BASE.report; "": not saved */
 	char casefile[FUZZ_PATH]; /* BASE.case, the minimized case; "": none */
 	/* a lockdep prediction (lockdep--...) that snafu confirm tried: 1 confirmed, into
@@ -76,6 +78,11 @@ struct fuzz_job {
 	struct fuzz_finding *f; /* by signature, in strcmp() order */
 	int nf, nknown, nnew;
 };
+
+/* The job's first finding (the fewest executions to it; the first by signature where
+ * they are not known), and the executions to it (the job's own where not known); NULL
+ * and the job's executions when it found nothing. */
+const struct fuzz_finding *fuzz_first(const struct fuzz_job *j, long long *execs);
 
 /* What a plan's before and after callbacks see of the run. */
 struct fuzz_info {
