@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# Continuous fuzzing: every kernel (`snafu kernels`) for a time box, with libFuzzer's fork
-# mode, then one table. A kernel listed in ci/known-findings.txt may yield only the
-# signatures listed for it; any other kernel must yield nothing. A new finding is
-# minimized into repro/found/KERNEL/SIGNATURE.case, its report next to it (.report), the
-# raw input too (.input), and the script exits 1 naming it. `snafu fuzz --fork` with
-# these defaults (tools/fuzzdrv.c has the details: fork mode, sorting the artifacts by
-# replaying them, the merge).
+# Continuous fuzzing: every kernel (`snafu kernels`) for a budget, then one table. A
+# kernel listed in ci/known-findings.txt may yield only the signatures listed for it; any
+# other kernel must yield nothing. Each fuzzer runs its whole budget, past every finding,
+# known or new (`snafu fuzz --known`: the fuzzer's --keep-going), and the line and the
+# table give each signature once with the executions to it. A new finding is minimized
+# into repro/found/KERNEL/SIGNATURE.case, its report next to it (.report), the raw input
+# too (.input), and the script exits 1 naming it. `snafu fuzz` with these defaults
+# (tools/fuzzdrv.c has the details: sorting the artifacts by replaying them, the merge).
 #
-#   ci/fuzz.sh [--seconds=S] [--jobs=N] [--kernel=NAME]... [--merge | --no-merge]
+#   ci/fuzz.sh [--seconds=S | --runs=N] [--jobs=N] [--kernel=NAME]... [--merge | --no-merge]
 #
 #   --seconds=S     time box per kernel (default 300)
-#   --jobs=N        libFuzzer -fork=N (default: the cores)
+#   --runs=N        executions per kernel instead: the same run on any machine
+#   --jobs=N        kernels fuzzed at once (default: the cores)
 #   --kernel=NAME   fuzz only this kernel (repeatable; default: every listed kernel)
 #   --merge         afterwards, merge the inputs that add coverage into
 #                   corpus/futex_mm_fuzzer (tracked by git: the nightly job does this)
@@ -18,7 +20,7 @@
 #
 # Each kernel starts from a fresh copy of corpus/futex_mm_fuzzer plus its work corpus
 # ($SNAFU_WORK/KERNEL/corpus, the one fuzz/run.sh grows too), which receives the new
-# inputs. libFuzzer runs with -fork=N -ignore_crashes=1 -max_total_time=S -timeout=25.
+# inputs. libFuzzer runs with -max_total_time=S (or -runs=N) -timeout=25.
 # With --merge, the inputs that reach new edges and find nothing on any kernel, lockdep's
 # prediction aside (they replay with every other oracle), are merged into corpus/futex_mm_fuzzer
 # under their SHA-1 names, the named seeds kept.
@@ -51,7 +53,9 @@ if [ ! -x "$bin/futex_mm_fuzzer" ] || [ ! -x "$bin/snafu" ]; then
 fi
 # every kernel unless --kernel names some
 [[ " $* " == *" --kernel"* ]] || set -- --kernel=all "$@"
-exec "$bin/snafu" fuzz --fork --seconds=300 -timeout=25 --markdown \
+# a budget: --seconds=300 unless one is given
+[[ " $* " == *" --seconds"* || " $* " == *" --runs"* ]] || set -- --seconds=300 "$@"
+exec "$bin/snafu" fuzz -timeout=25 --markdown \
 	--known="${SNAFU_KNOWN:-$root/ci/known-findings.txt}" \
 	${SNAFU_BIN:+"--fuzzer=$bin/futex_mm_fuzzer"} ${SNAFU_WORK:+"--out=$SNAFU_WORK"} \
 	${SNAFU_FOUND:+"--found=$SNAFU_FOUND"} ${SNAFU_MERGE_INTO:+"--merge-into=$SNAFU_MERGE_INTO"} "$@"

@@ -74,6 +74,8 @@ const char evaluate_help[] =
     "                          explore column; cases in OUT/KERNEL/ORACLE.case; exit 0\n"
     "                          when it ran\n"
     "      --runs=N            executions per fuzzer (default 1000000)\n"
+    "      --keep-going        run all of them past the first finding: a cell adds\n"
+    "                          \"(+K others)\" for the other signatures it found\n"
     "      --seeds=N           N fuzzers per kernel and oracle, libFuzzer seeds S..S+N-1\n"
     "                          (1..1000, default 1): a cell says how many found it and\n"
     "                          their median executions; seed S's case is ORACLE.case,\n"
@@ -765,7 +767,7 @@ static const struct fuzz_plan plan = {
     .row = row,
     .name = "evaluate",
     .opts = FUZZ_RUNS | FUZZ_JOBS | FUZZ_OPS | FUZZ_SEED | FUZZ_SEEDS | FUZZ_OUT | FUZZ_MARKDOWN |
-	    FUZZ_ORACLES | FUZZ_SEARCH,
+	    FUZZ_KEEP_GOING | FUZZ_ORACLES | FUZZ_SEARCH,
     .runs = 1000000,
     .seed = 1,
     .ops = "all",

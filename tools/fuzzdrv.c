@@ -1347,7 +1347,8 @@ static void confirm(const struct fuzz_run *r, const struct fuzz_job *j, struct f
 }
 
 /* Finding f of job j as BASE.input and BASE.report, and minimized into BASE.case when
- * snafu replays it: BASE is FOUND/KERNEL/SIGNATURE, or OUT/KERNEL with cases_in_out. A
+ * snafu replays it: BASE is FOUND/KERNEL/SIGNATURE, or with cases_in_out OUT/KERNEL for
+ * the first and OUT/KERNEL/SIGNATURE for the others (emptied with OUT/KERNEL). A
  * lockdep prediction goes to snafu confirm as well. */
 static void save(const struct fuzz_run *r, struct fuzz_job *j, struct fuzz_finding *f)
 {
@@ -1361,8 +1362,11 @@ static void save(const struct fuzz_run *r, struct fuzz_job *j, struct fuzz_findi
 		    (c == name && *c == '.'))
 			*c = '_';
 	pathf(dir, sizeof(dir), "%s/%s", r->found, j->k->name);
-	if (r->p->cases_in_out)
+	/* the first finding as OUT/KERNEL; the others (--keep-going) in it, by signature */
+	if (r->p->cases_in_out && f == j->f)
 		pathf(f->base, sizeof(f->base), "%s", j->dir);
+	else if (r->p->cases_in_out)
+		pathf(f->base, sizeof(f->base), "%s/%s", j->dir, name);
 	else
 		pathf(f->base, sizeof(f->base), "%s/%s", dir, name);
 	pathf(path, sizeof(path), "%s.input", f->base);
