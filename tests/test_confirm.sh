@@ -5,10 +5,11 @@
 # input by default; a byte-form input works the same; an mlock()ed word, which lockdep
 # reports but which cannot fault, is "not confirmed" after the whole search (exit 1, no
 # case written), and a small --runs says "within N executions"; on olof-rfc the same
-# LWN program is confirmed only with kswapd's two passes added (step 4), while the
+# LWN program is confirmed only with kswapd's two passes added (step 5), while the
 # mlock()ed word and the ZERO_PAGE, which kswapd cannot take, stay not confirmed after
-# that search too; bad usage and an input that is not a lockdep prediction get one line
-# and exit 2.
+# that search too; a deadlock that needs another order than the case's own preemption
+# allows is confirmed with the case's schedule left out, as snafu explore finds it; bad
+# usage and an input that is not a lockdep prediction get one line and exit 2.
 #
 #   bash tests/test_confirm.sh BIN_DIR SRC_DIR
 set -u
@@ -77,10 +78,10 @@ check "olof-rfc: the case passes its expect lines (replay --check)" test $? = 0
 "$snafu" replay --kernel=olof-rfc "$tmp/olof.case" >"$tmp/replay" 2>&1
 check "olof-rfc: the case replays to the deadlock" grep -qx "DEDUP_TOKEN: $dl" "$tmp/replay"
 check "olof-rfc: kswapd unmaps the page in the replay" grep -q "kswapd: try_to_unmap_one" "$tmp/replay"
-# where kswapd cannot take the page, step 4 runs to its end: an mlock()ed page
+# where kswapd cannot take the page, step 5 runs to its end: an mlock()ed page
 # (VM_LOCKED: try_to_unmap_one() refuses it) and the ZERO_PAGE (on no LRU list), the
 # latter's whole search within the default --runs
-kswapd_line="every single preemption and every pair of those that fired, with and without an added writer; every schedule within 3 preemptions with two kswapd passes and then a writer added in task [0-9]\)\$"
+kswapd_line="every single preemption and every pair of those that fired, with and without an added writer; every schedule within 2 preemptions of those programs without the case's; every schedule within 3 preemptions with two kswapd passes and then a writer added in task [0-9]\)\$"
 run "$snafu" confirm --kernel=olof-rfc -o "$tmp/no.case" "$harmless"
 check "olof-rfc, mlock: not confirmed, exit 1 (got $rc)" test "$rc" = 1
 check "olof-rfc, mlock: the line names the kswapd search" grep -qE "^confirm: .*lockdep-mlock-harmless.case \[olof-rfc\]: $token: not confirmed: none of the [0-9]+ schedules deadlocks \($kswapd_line" "$tmp/out"
@@ -90,7 +91,9 @@ check "olof-rfc, ZERO_PAGE: not confirmed, exit 1 (got $rc)" test "$rc" = 1
 check "olof-rfc, ZERO_PAGE: the line names the kswapd search" grep -qE "^confirm: .*olof-rfc-zero-page.case \[olof-rfc\]: $token: not confirmed: none of the [0-9]+ schedules deadlocks \($kswapd_line" "$tmp/out"
 [ "$rc" = 1 ] || show_output
 run "$snafu" confirm --kernel=olof-rfc --runs=6000 -o "$tmp/no.case" "$zero"
-check "olof-rfc, ZERO_PAGE, --runs=6000: cut in step 4 (kswapd), said so" grep -qE "not confirmed within 6000 executions \(cut while searching every schedule within 3 preemptions with two kswapd passes and then a writer added in task [0-9]\)\$" "$tmp/out"
+check "olof-rfc, ZERO_PAGE, --runs=6000: cut in step 4 (explore), said so" grep -qE "not confirmed within 6000 executions \(cut while searching every schedule within 2 preemptions without the case's\)\$" "$tmp/out"
+run "$snafu" confirm --kernel=olof-rfc --runs=12000 -o "$tmp/no.case" "$zero"
+check "olof-rfc, ZERO_PAGE, --runs=12000: cut in step 5 (kswapd), said so" grep -qE "not confirmed within 12000 executions \(cut while searching every schedule within 3 preemptions with two kswapd passes and then a writer added in task [0-9]\)\$" "$tmp/out"
 check "nothing written when not confirmed" test ! -e "$tmp/no.case"
 
 # 5. Bad usage and inputs that are no lockdep prediction: one line, exit 2, nothing out.
@@ -103,6 +106,26 @@ bad_usage() { # WHAT ARGS...: exit 2, one line on stderr, nothing on stdout
 		show_output
 	fi
 }
+# 5. A deadlock that needs another order than the case's: the case's preemption runs
+#    task 2's mmap (the writer) before task 1 starts, and a full program (256 ops: no
+#    room for an added writer) leaves only task 3's loads after it; so no preemption
+#    added to the case's deadlocks. snafu explore, which drops the case's schedule,
+#    deadlocks it with one; confirm must search at least that (step 4).
+{
+	printf 'task 1\n  mmap futex pages=1 prot=rw shared\n  futex_wait futex val=1\n'
+	printf 'task 2\n  mmap other pages=1 prot=rw\ntask 3\n'
+	for i in $(seq 253); do echo "  load other"; done
+	echo "preempt 1 at op 1 point 1 to 2"
+} >"$tmp/order.case"
+run "$snafu" explore --kernel=2.6.11-rc4 --preemptions=2 --quiet "$tmp/order.case"
+check "the other order: explore deadlocks it (exit $rc)" grep -q "found $dl with 1 preemption" "$tmp/out"
+run "$snafu" confirm --kernel=2.6.11-rc4 -o "$tmp/order.confirmed.case" "$tmp/order.case"
+check "the other order: confirm, exit 0 (got $rc)" test "$rc" = 0
+[ "$rc" = 0 ] || show_output
+check "the other order: the line says the case's preemptions were left out" grep -qE "^confirm: .*: $token: confirmed after [0-9]+ executions: $dl with 1 preemption, the case's own left out: preempt 1 at op 2 point [0-9]+ to 2\$" "$tmp/out"
+"$snafu" replay --check --quiet "$tmp/order.confirmed.case" >"$tmp/check.out" 2>&1
+check "the other order: the confirmed case passes its expect lines" test $? = 0
+
 bad_usage "without a CASE"
 bad_usage "--runs=0" --runs=0 "$lwn"
 bad_usage "--runs=x" --runs=x "$lwn"

@@ -13,7 +13,14 @@
  *     task; first in the case as it is, then with the writer added;
  *  3. two preemptions: every pair of the single preemptions that fired in step 2, on
  *     the same programs;
- *  4. kswapd, only when 1-3 found nothing and the prediction is a user access under
+ *  4. what snafu explore searches: each program of steps 1-3 (the case as it is, and
+ *     with each added writer) with the case's own preemptions left out, every schedule
+ *     with at most EXPLORE_PREEMPTIONS preemptions, fewest first (explore_search(),
+ *     tools/explore.h: partial-order reduced, sound within the bound). Steps 2-3 keep
+ *     the case's preemptions and add theirs, so a deadlock that needs another order
+ *     than the case's (tests/test_confirm.sh: the writer must run after the read that
+ *     the case's preemption put after it) is found here;
+ *  5. kswapd, only when 1-4 found nothing and the prediction is a user access under
  *     mmap_sem (lockdep--recursive-read--mmap_sem--...: might_fault()'s annotation) at
  *     an address in one of the program's mappings. Such an access deadlocks only if it
  *     faults, and a kernel that makes sure of the page first (Olof's RFC: its
@@ -56,7 +63,8 @@
 #define MAX_SINGLES         4096
 #define MAX_VARIANTS        4
 #define MAX_PREEMPTS        (SIM_MAX_PREEMPTS - 1) /* what the text form holds */
-#define RECLAIM_PREEMPTIONS 3 /* step 4's bound (the header; the help says 3 too) */
+#define EXPLORE_PREEMPTIONS 2 /* step 4's bound (the header; the help says 2 too) */
+#define RECLAIM_PREEMPTIONS 3 /* step 5's bound (the header; the help says 3 too) */
 
 const char *const confirm_value_opts[] = {"--kernel", "--runs", "-o", NULL};
 
@@ -65,7 +73,9 @@ const char confirm_help[] =
     "                          for a case whose verdict is a lockdep prediction\n"
     "                          (lockdep--...), search for a schedule that deadlocks:\n"
     "                          every single preemption, with and without an added writer\n"
-    "                          (an mmap in another task), then every pair; then, for a\n"
+    "                          (an mmap in another task), then every pair; then the\n"
+    "                          same programs without the case's preemptions, every\n"
+    "                          schedule with at most 2 (as snafu explore); then, for a\n"
     "                          user access under mmap_sem, with two kswapd passes\n"
     "                          (reclaim) before the writer, every schedule with at most\n"
     "                          3 preemptions; minimize the first deadlock into\n"
@@ -82,8 +92,9 @@ struct search {
 	struct program found;
 	int added_from; /* found.preempts[] from here on were added by the search */
 	char verdict[160];
-	char how[256]; /* "1 preemption and a writer added (mmap in task 2)" */
-	/* step 4 (kswapd): whether it began, ran to its end, or why it was not tried */
+	char how[256];    /* "1 preemption and a writer added (mmap in task 2)" */
+	bool explore_cut; /* step 4 ran out of --runs */
+	/* step 5 (kswapd): whether it began, ran to its end, or why it was not tried */
 	int reclaim_task; /* its task, once begun */
 	bool reclaim_done;
 	char no_reclaim[128];
@@ -240,7 +251,7 @@ static bool pairs(struct search *s, const struct program *q, const struct single
 	return false;
 }
 
-/* ---- step 4: kswapd ---- */
+/* ---- step 5: kswapd ---- */
 
 /* The user address of the access the prediction was made at: the predicting op's
  * (s->pred.task's op instance s->pred.op), its vector B for mincore (copy_to_user), its
@@ -315,7 +326,7 @@ static bool explore_accept(void *ctx, const struct run_result *r)
 	return true;
 }
 
-/* Step 4 on task u, the first task step 1 gave a writer (the header). */
+/* Step 5 on task u, the first task step 1 gave a writer (the header). */
 static bool reclaim_search(struct search *s, const struct program *p, const char *predicted, int u)
 {
 	static struct program q, found;
@@ -349,6 +360,43 @@ static bool reclaim_search(struct search *s, const struct program *p, const char
 	/* explore_search() stops at max_schedules: a search that used them all was cut (or
 	 * ended just then: said as cut); one with no run made none (snafu-native) */
 	s->reclaim_done = runs < left && runs > 0;
+	return false;
+}
+
+/* Step 4: what `snafu explore --preemptions=EXPLORE_PREEMPTIONS` searches, on each
+ * program of steps 1-3 with the case's own preemptions left out: a deadlock that needs
+ * another order than the case's (its writer before the preemption the case makes, say)
+ * is out of reach of steps 2-3, which only add preemptions to the case's. *DONE: every
+ * such schedule was run. */
+static bool explore_variants(struct search *s, const struct program *v, const char (*what)[64],
+			     int n, bool *done)
+{
+	static struct program q, found;
+
+	*done = false;
+	for (int i = 0; i < n; i++) {
+		long long left = s->budget - s->runs, runs = 0;
+		if (left <= 0)
+			return false;
+		q = v[i];
+		q.npreempts = 0;
+		bool hit = explore_search(&q, s->k, ORACLE_DEADLOCK, EXPLORE_PREEMPTIONS, left,
+					  explore_accept, s, &found, &runs);
+		s->runs += runs;
+		if (hit) {
+			s->found = found;
+			s->added_from = 0;
+			snprintf(s->how, sizeof(s->how), "%d %s%s, the case's own left out",
+				 found.npreempts,
+				 found.npreempts == 1 ? "preemption" : "preemptions", what[i]);
+			return true;
+		}
+		if (runs >= left) {
+			s->explore_cut = true;
+			return false;
+		}
+	}
+	*done = true;
 	return false;
 }
 
@@ -389,6 +437,11 @@ static bool search(struct search *s, const struct program *p, const char *predic
 		if (s->runs >= s->budget)
 			return false;
 	}
+	bool explored;
+	if (explore_variants(s, v, what, n, &explored))
+		return true;
+	if (!explored)
+		return false;
 	if (reclaim_search(s, p, predicted, n > 1 ? writer_task[1] : 0))
 		return true;
 	*exhausted = s->reclaim_done || s->no_reclaim[0];
@@ -487,14 +540,21 @@ int cmd_confirm(int argc, char **argv)
 			fprintf(msg,
 				"confirm: %s [%s]: %s: not confirmed: none of the %lld schedules "
 				"deadlocks (every single preemption and every pair of those that "
-				"fired, with and without an added writer; %s)\n",
-				name, k->name, predicted, s.runs,
+				"fired, with and without an added writer; every schedule within %d "
+				"preemptions of those programs without the case's; %s)\n",
+				name, k->name, predicted, s.runs, EXPLORE_PREEMPTIONS,
 				s.reclaim_done ? kswapd : s.no_reclaim);
 		else if (s.reclaim_task)
 			fprintf(msg,
 				"confirm: %s [%s]: %s: not confirmed within %lld executions (cut "
 				"while searching %s)\n",
 				name, k->name, predicted, s.runs, kswapd);
+		else if (s.explore_cut)
+			fprintf(msg,
+				"confirm: %s [%s]: %s: not confirmed within %lld executions (cut "
+				"while searching every schedule within %d preemptions without the "
+				"case's)\n",
+				name, k->name, predicted, s.runs, EXPLORE_PREEMPTIONS);
 		else
 			fprintf(msg, "confirm: %s [%s]: %s: not confirmed within %lld executions\n",
 				name, k->name, predicted, s.runs);
