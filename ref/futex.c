@@ -312,6 +312,24 @@ static void queue_me(struct futex_q *q)
 	spin_unlock(&bh->lock);
 }
 
+/* The futex_q's contract, broken: a waiter that finds its lock_ptr NULL (woken: it may
+ * return and its futex_q, on its stack, is gone) must be off every list, or a later walk
+ * of the chain follows it into a dead stack frame. wake_futex() unlinks before it clears
+ * lock_ptr (2.6.11 kernel/futex.c: list_del_init(), then q->lock_ptr = NULL, "the
+ * futex_q must not be accessed" after). tests/test_contracts.c breaks it with
+ * futex_test_relist(). */
+__attribute__((noinline, noreturn)) static void futex_q_bug(const struct futex_q *q,
+							    const char *rule, const char *what)
+{
+	char token[96];
+
+	snprintf(token, sizeof(token), "futex-contract--%s", rule);
+	kernel_bug("BUG: futex_q contract broken", token,
+		   "%s\nT%d's futex_q, woken by T%d at %u.%u (2.6.11 kernel/futex.c, "
+		   "wake_futex() and unqueue_me(): %s)\n",
+		   what, q->owner, q->released_by, q->released_op, q->released_point, kcfg->name);
+}
+
 /* Returns 1 if we were still queued (and are now unqueued), 0 if a waker got us first. */
 static int unqueue_me(struct futex_q *q)
 {
@@ -334,6 +352,9 @@ retry:
 		fo_unqueued(q);
 		spin_unlock(lock_ptr);
 		ret = 1;
+	} else if (unlikely(!list_empty(&q->list))) {
+		futex_q_bug(q, "woken-but-queued",
+			    "a waiter woken (lock_ptr NULL) is still on a futex chain");
 	}
 	return ret;
 }
@@ -721,4 +742,9 @@ void futex_test_wake(struct futex_q *q)
 void futex_test_set_lock_ptr(struct futex_q *q, spinlock_t *lock)
 {
 	q->lock_ptr = lock;
+}
+
+void futex_test_relist(struct futex_q *q)
+{
+	list_add_tail(&q->list, &hash_futex(&q->key)->chain);
 }

@@ -28,5 +28,7 @@ spinlock_t *futex_test_bucket_lock(unsigned long uaddr);
 void futex_test_wake(struct futex_q *q);
 /* q->lock_ptr = lock: a requeue that moved q and left lock_ptr behind, say. */
 void futex_test_set_lock_ptr(struct futex_q *q, spinlock_t *lock);
+/* q, woken, back on its bucket's chain: a wake_futex() that forgot list_del_init(). */
+void futex_test_relist(struct futex_q *q);
 
 #endif

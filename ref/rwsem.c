@@ -10,6 +10,7 @@
 #include "rwsem.h"
 #include "kernels.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void init_rwsem(struct rw_semaphore *sem, const char *name)
@@ -22,12 +23,73 @@ void init_rwsem(struct rw_semaphore *sem, const char *name)
 	sem->sets_pf_mmap_sem = false;
 }
 
+enum rwsem_break rwsem_test_break;
+
+/* The contract, broken: "BUG: rwsem contract broken", token rwsem-contract--RULE. The
+ * rules, each checked under wait_lock where the decision is made (as lockdep checks its
+ * own state with DEBUG_LOCKS_WARN_ON), on every kernel unless said:
+ *   reader-with-writer         a reader let in while a writer holds it
+ *   reader-past-queued-writer  a reader let in at once while a writer waits (a fair
+ *                              rwsem: every kernel but rwsem-reader-pref, which admits
+ *                              readers whenever no writer holds it, by design)
+ *   writer-not-alone           a writer let in while anyone holds it
+ *   granted-but-queued         a waiter granted the lock still on the wait list
+ * (rwsem-lockdepth's re-entry of a reader that holds it already is no admission.) */
+__attribute__((noinline, noreturn)) static void rwsem_bug(const struct rw_semaphore *sem,
+							  const char *rule, const char *what)
+{
+	char token[96];
+
+	snprintf(token, sizeof(token), "rwsem-contract--%s", rule);
+	kernel_bug("BUG: rwsem contract broken", token,
+		   "%s: %s\n%s (pid %d), activity %d, wait list %s (lib/rwsem-spinlock.c, "
+		   "2.6.11: %s)\n",
+		   sem->name, what, current->comm, current->pid, sem->activity,
+		   list_empty(&sem->wait_list) ? "empty" : "not empty", kcfg->name);
+}
+
+static bool writer_queued(const struct rw_semaphore *sem)
+{
+	const struct list_head *p;
+
+	for (p = sem->wait_list.next; p != &sem->wait_list; p = p->next)
+		if (list_entry(p, struct rwsem_waiter, list)->flags & RWSEM_WAITING_FOR_WRITE)
+			return true;
+	return false;
+}
+
+/* A reader let in at once, under wait_lock. */
+static void reader_in(struct rw_semaphore *sem)
+{
+	if (unlikely(sem->activity < 0))
+		rwsem_bug(sem, "reader-with-writer", "a reader let in while a writer holds it");
+	if (unlikely(kcfg->rwsem != RWSEM_READER_PREF && writer_queued(sem)))
+		rwsem_bug(sem, "reader-past-queued-writer",
+			  "a reader let in at once past a queued writer on a fair rwsem");
+	sem->activity++;
+}
+
+/* A writer let in, under wait_lock: at once, or from the queue. */
+static void writer_in(struct rw_semaphore *sem)
+{
+	if (unlikely(sem->activity != 0))
+		rwsem_bug(sem, "writer-not-alone", "a writer let in while the lock is held");
+	sem->activity = -1;
+}
+
 /* Can a reader enter at once? 2.6.11: only if no writer is active and nobody waits. */
 static bool read_admits(const struct rw_semaphore *sem)
 {
-	if (kcfg->rwsem == RWSEM_READER_PREF)
+	if (kcfg->rwsem == RWSEM_READER_PREF || rwsem_test_break == RWSEM_BREAK_FAIRNESS)
 		return sem->activity >= 0;
 	return sem->activity >= 0 && list_empty(&sem->wait_list);
+}
+
+/* Can a writer enter at once? Only if nobody holds it and nobody waits. */
+static bool write_admits(const struct rw_semaphore *sem)
+{
+	return (sem->activity == 0 || rwsem_test_break == RWSEM_BREAK_WRITER) &&
+	       list_empty(&sem->wait_list);
 }
 
 /* Bookkeeping after the lock is ours and before it goes: the held-lock stack (a read as
@@ -62,8 +124,9 @@ static void __rwsem_do_wake(struct rw_semaphore *sem, int wakewrite)
 	if (waiter->flags & RWSEM_WAITING_FOR_WRITE) {
 		if (!wakewrite)
 			return;
-		sem->activity = -1;
-		list_del(&waiter->list);
+		writer_in(sem);
+		if (rwsem_test_break != RWSEM_BREAK_UNLINK)
+			list_del(&waiter->list);
 		tsk = waiter->task;
 		waiter->task = NULL; /* the waiter may return as soon as this is NULL */
 		wake_up_process(tsk);
@@ -106,6 +169,10 @@ static void rwsem_wait(struct rw_semaphore *sem, unsigned int flags, const char 
 		schedule();
 		set_current_state(TASK_UNINTERRUPTIBLE);
 	}
+	/* granted: the waker took us off the list first (list_del() clears next) */
+	if (unlikely(waiter.list.next))
+		rwsem_bug(sem, "granted-but-queued",
+			  "a waiter granted the lock is still on the wait list");
 	tsk->state = TASK_RUNNING;
 	clear_blocked_on();
 }
@@ -125,7 +192,7 @@ void rwsem_down_read(struct rw_semaphore *sem, const char *site)
 	}
 	spin_lock(&sem->wait_lock);
 	if (read_admits(sem)) {
-		sem->activity++;
+		reader_in(sem);
 		spin_unlock(&sem->wait_lock);
 	} else {
 		rwsem_wait(sem, RWSEM_WAITING_FOR_READ, "down_read", site);
@@ -141,8 +208,8 @@ void rwsem_down_write(struct rw_semaphore *sem, const char *site)
 	lock_acquire(sem, sem->name, 0, site, LD_WRITE); /* rwsem_acquire() */
 	sim_trace(EV_LOCK, "down_write", sem->name, 0, 0);
 	spin_lock(&sem->wait_lock);
-	if (sem->activity == 0 && list_empty(&sem->wait_list)) {
-		sem->activity = -1;
+	if (write_admits(sem)) {
+		writer_in(sem);
 		spin_unlock(&sem->wait_lock);
 	} else {
 		rwsem_wait(sem, RWSEM_WAITING_FOR_WRITE, "down_write", site);
@@ -163,7 +230,7 @@ int rwsem_down_read_trylock(struct rw_semaphore *sem, const char *site)
 	} else {
 		spin_lock(&sem->wait_lock);
 		if (read_admits(sem)) {
-			sem->activity++;
+			reader_in(sem);
 			*depth = 1;
 			ret = 1;
 		}
@@ -184,8 +251,8 @@ int rwsem_down_write_trylock(struct rw_semaphore *sem, const char *site)
 
 	sched_point("down_write_trylock");
 	spin_lock(&sem->wait_lock);
-	if (sem->activity == 0 && list_empty(&sem->wait_list)) {
-		sem->activity = -1;
+	if (write_admits(sem)) {
+		writer_in(sem);
 		ret = 1;
 	}
 	spin_unlock(&sem->wait_lock);

@@ -26,6 +26,18 @@ struct rw_semaphore {
 
 void init_rwsem(struct rw_semaphore *sem, const char *name);
 
+/* The rwsem's contract is checked where it decides (ref/rwsem.c, rwsem_bug()): a broken
+ * primitive fails in the run that breaks it, not only where a deadlock follows. To see
+ * each rule fire, tests/test_contracts.c breaks one decision on purpose with this knob;
+ * it is RWSEM_BREAK_NONE in every other run. */
+enum rwsem_break {
+	RWSEM_BREAK_NONE,
+	RWSEM_BREAK_FAIRNESS, /* read_admits() lets readers past queued writers */
+	RWSEM_BREAK_UNLINK,   /* a writer granted from the queue is left on it */
+	RWSEM_BREAK_WRITER,   /* down_write() lets a writer in beside readers */
+};
+extern enum rwsem_break rwsem_test_break;
+
 /* The caller's function name is recorded as the acquire site, like lockdep's _RET_IP_. */
 void rwsem_down_read(struct rw_semaphore *sem, const char *site);
 void rwsem_down_write(struct rw_semaphore *sem, const char *site);
