@@ -132,6 +132,15 @@ check "2.6.12-jj: the markdown row" grep -qx '| 2.6.12-jj | 3000 | - | 0 known, 
 n=$(ls "$tmp/out2/2.6.12-jj/corpus" | wc -l)
 run "$snafu" fuzz --kernel=2.6.12-jj --seed=2 --runs=10 --out="$tmp/out2" --found="$tmp/found2"
 check "without --fresh the corpus is kept ($n files before)" test "$n" -gt 0 -a "$(ls "$tmp/out2/2.6.12-jj/corpus" | wc -l)" -ge "$n"
+# --fresh forgets that corpus but loads the seed corpus; --empty starts from nothing.
+run "$snafu" fuzz --kernel=2.6.12-jj --seed=2 --runs=10 --fresh --out="$tmp/out2" --found="$tmp/found2"
+check "--fresh: the seeds are loaded" grep -q -- "^fuzz: each runs .* -seed_inputs=@$tmp/out2/KERNEL/seeds.txt .*(seeds copied from .*, [1-9][0-9]* of them)\$" "$tmp/err"
+run "$snafu" fuzz --kernel=2.6.12-jj --seed=2 --runs=10 --empty --out="$tmp/out2" --found="$tmp/found2"
+check "--empty: exit 0 (got $rc)" test "$rc" = 0
+check "--empty: no seed inputs" grep -q -- "^fuzz: each runs .*/KERNEL/corpus (no seed inputs: --empty)\$" "$tmp/err"
+check "--empty: no -seed_inputs" test -z "$(grep -- "-seed_inputs" "$tmp/err")"
+check "--empty: no corpus of earlier runs ($n files then)" test "$(ls "$tmp/out2/2.6.12-jj/corpus" | wc -l)" -lt "$n"
+check "--empty: on the command line" grep -q "^command: .* --empty " "$tmp/out"
 
 # 4b. --oracles: 2.6.11 fixed the deadlock, not the futex semantics. With the deadlock
 #     oracle alone, nothing; with the default oracles, a lost wake-up or FUTEX_CMP_REQUEUE's
