@@ -8,7 +8,8 @@
 # next seed and what is left of the budget, and the executions add up (as
 # bench/mutants/run.sh counts). The explore column: snafu explore on the row's saved case
 # (its program, its own schedule ignored), the schedules run to the first finding and its
-# preemptions; one number, the search is deterministic.
+# preemptions; one number, the search is deterministic. The pct+joint column: the fuzzer
+# with the joint search (--joint=N, N=$SNAFU_JOINT or 300), its runs counted.
 #   bench/bench_search.sh [BIN_DIR] [SEEDS] [BUDGET] [ROWS] [COLUMNS]
 # Defaults: build/bin, 10, 200000, every row, every column. ROWS and COLUMNS: regular
 # expressions over the rows' and columns' names. Address randomization off (setarch -R,
@@ -30,6 +31,7 @@ columns=(
 	"preempt+icov|--schedule=preempt --interleaving-coverage=1"
 	"pct (default)|--schedule=pct --interleaving-coverage=0"
 	"pct+icov|--schedule=pct --interleaving-coverage=1"
+	"pct+joint|--schedule=pct --interleaving-coverage=0 --joint=${SNAFU_JOINT:-300}"
 	"explore|"
 )
 
@@ -58,8 +60,10 @@ fuzz_seed() {
 		$norand "$bin/futex_mm_fuzzer" --kernel="$kernel" --ops="$ops" --oracles="$oracle" $flags \
 			-seed=$((k ? s * 1000 + k : s)) -runs="$left" -print_final_stats=1 -artifact_prefix="$tmp/a/" \
 			"$tmp/c" >"$tmp/log" 2>&1
-		n=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$tmp/log" | awk '{print $2}')
-		tok=$(grep -o '^DEDUP_TOKEN: .*' "$tmp/log" | head -1 | cut -d' ' -f2)
+		# the fuzzer's own line counts the joint search's runs too; else libFuzzer's
+		n=$(grep -a -o '^futex_mm_fuzzer: finding after [0-9]* executions' "$tmp/log" | head -1 | awk '{print $4}')
+		[ -n "$n" ] || n=$(grep -a -o 'stat::number_of_executed_units: [0-9]*' "$tmp/log" | awk '{print $2}')
+		tok=$(grep -a -o '^DEDUP_TOKEN: .*' "$tmp/log" | head -1 | cut -d' ' -f2)
 		[ -n "$n" ] || { echo "$budget error"; return; }
 		total=$((total + n))
 		[ -n "$tok" ] || { echo "$total none"; return; }

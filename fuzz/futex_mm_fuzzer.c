@@ -5,7 +5,7 @@
  *
  *   futex_mm_fuzzer [--kernel=NAME] [--ops=futex|all] [--oracles=LIST] [--progress=FILE]
  *                   [--interleaving-coverage=0|1] [--schedule=pct|preempt]
- *                   [--keep-going=PREFIX]
+ *                   [--keep-going=PREFIX] [--joint=N]
  *                   [libFuzzer flags] [CORPUS...]
  *
  * --ops=futex (the default): programs use every op but the table's all_only ones,
@@ -42,6 +42,15 @@
  *
  * --progress=FILE: about once a second, rewrite FILE with the executions so far, for
  * fuzz/run.sh's progress line (libFuzzer itself prints only on new coverage).
+ *
+ * --joint=N: the joint search (fuzz/joint.c, docs/fuzzing.md "The joint search"): each
+ * program whose run reaches new code, and that has two tasks or more, gets a search of
+ * its schedules, snafu explore's (up to JOINT_PREEMPTIONS preemptions, every schedule
+ * within the bound: no partial-order reduction here), at most N runs. Each run counts as
+ * an execution: in the "finding after" line, and toward -runs, which then ends the run
+ * itself (libFuzzer counts only its own). A finding of the search is the program with
+ * the schedule found, written to -artifact_prefix + "finding-HASH" (the input itself
+ * finds nothing), and ends the run (--keep-going: reported once, and on).
  *
  * --keep-going=PREFIX: a finding does not end the run. The first input with each
  * signature is written to PREFIX + "finding-" + a hash of its bytes (through a temporary
@@ -99,6 +108,7 @@
 #include "../prog/ops.h"
 #include "../sim/icov.h"
 #include "fuzz_support.h"
+#include "joint.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -112,11 +122,17 @@
 
 static const struct kernel_config *kernel;
 static const char *progress_file;
-static const char *keep_going; /* --keep-going=PREFIX; NULL: a finding ends the run */
-static unsigned oracles;       /* run_opts.oracles: 0, the default set, unless --oracles= */
-bool snafu_fuzz_all_ops;       /* read by the mutator too */
-bool snafu_fuzz_pct = true;    /* --schedule=pct (the default); read by the mutator too */
-static unsigned long long executions;
+static const char *keep_going;        /* --keep-going=PREFIX; NULL: a finding ends the run */
+static unsigned oracles;              /* run_opts.oracles: 0, the default set, unless --oracles= */
+bool snafu_fuzz_all_ops;              /* read by the mutator too */
+bool snafu_fuzz_pct = true;           /* --schedule=pct (the default); read by the mutator too */
+static unsigned long long executions; /* the callback's, the joint search's runs included */
+/* --joint=N: the joint search (fuzz/joint.c): runs a new program's search may make */
+static long long joint_runs;
+static long long searches, search_runs; /* what it did */
+static void search_stats(void);
+static unsigned long long runs_budget;   /* -runs=N, which then counts the search's runs */
+static const char *artifact_prefix = ""; /* -artifact_prefix=, for the search's findings */
 
 /* ASan's quarantine (256 MB of freed chunks by default) is emptied every PURGE_RUNS
  * executions, counted, not timed: a run frees what it allocated before it ends, so
@@ -199,6 +215,20 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 			progress_file = a + 11;
 		else if (!strncmp(a, "--keep-going=", 13))
 			keep_going = a + 13;
+		else if (!strncmp(a, "--joint=", 8)) {
+			char *end;
+			joint_runs = strtoll(a + 8, &end, 10);
+			if (*end || end == a + 8 || joint_runs < 0 || joint_runs > 1000000) {
+				fprintf(stderr,
+					"futex_mm_fuzzer: '%s': expected --joint=N, 0..1000000 "
+					"schedules a new program\n",
+					a);
+				exit(2);
+			}
+		} else if (!strncmp(a, "-runs=", 6))
+			runs_budget = strtoull(a + 6, NULL, 10);
+		else if (!strncmp(a, "-artifact_prefix=", 17))
+			artifact_prefix = a + 17;
 		else if (!strncmp(a, "--oracles=", 10)) {
 			char err[256];
 			oracles = oracles_parse(a + 10, err, sizeof(err));
@@ -238,8 +268,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 			fprintf(stderr,
 				"futex_mm_fuzzer: unknown flag '%s': expected --kernel=NAME, "
 				"--ops=futex|all, --oracles=LIST, --interleaving-coverage=0|1, "
-				"--schedule=preempt|pct, --progress=FILE or --keep-going=PREFIX "
-				"(libFuzzer's flags take one dash)\n",
+				"--schedule=preempt|pct, --progress=FILE, --keep-going=PREFIX or "
+				"--joint=N (libFuzzer's flags take one dash)\n",
 				a);
 			exit(2);
 		}
@@ -260,6 +290,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		prog_format_id());
 	fprintf(stderr, "futex_mm_fuzzer: interleaving coverage %s (%d counters)\n",
 		icov_on ? "on" : "off", icov_on ? ICOV_SIZE : 0);
+	if (joint_runs) {
+		fprintf(stderr,
+			"futex_mm_fuzzer: joint search: each program with new coverage, %lld "
+			"schedules at most, up to %d preemptions\n",
+			joint_runs, JOINT_PREEMPTIONS);
+		atexit(search_stats);
+	}
 	sim_icov_set(icov_on ? icov_counters : NULL);
 	return 0;
 }
@@ -303,16 +340,16 @@ static bool seen_before(const char *sig)
 	return false;
 }
 
-/* --keep-going: the input of a finding, into PREFIX + "finding-" + its hash, whole or
- * not at all; a write that fails ends the run with exit 2. */
-static void save_finding(const uint8_t *data, size_t size, const char *sig)
+/* The input of a finding, into PREFIX + "finding-" + its hash, whole or not at all (a
+ * write that fails ends the run with exit 2), and its line. */
+static void save_finding(const char *prefix, const uint8_t *data, size_t size, const char *sig)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 	char path[4096], tmp[4200];
 
 	for (size_t i = 0; i < size; i++)
 		h = (h ^ data[i]) * 0x100000001b3ULL;
-	snprintf(path, sizeof(path), "%sfinding-%016llx", keep_going, (unsigned long long)h);
+	snprintf(path, sizeof(path), "%sfinding-%016llx", prefix, (unsigned long long)h);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	FILE *f = fopen(tmp, "wb");
 	bool ok = f && fwrite(data, 1, size, f) == size;
@@ -328,13 +365,85 @@ static void save_finding(const uint8_t *data, size_t size, const char *sig)
 		sig, path);
 }
 
+/* The finding's run again with the trace on (the same program runs the same way), for
+ * the report's interleaving table; the report and the program on stderr. */
+static void report(const struct program *q, struct run_result *r)
+{
+	struct run_opts traced = {.trace = true, .oracles = oracles};
+
+	prog_run(q, kernel, &traced, r);
+	fprintf(stderr, "\n");
+	prog_report(stderr, kernel);
+	fprintf(stderr, "program (snafu show):\n");
+	prog_print(q, stderr);
+	fflush(stderr);
+}
+
+/* -runs=N with --joint: N executions, the search's runs among them, which libFuzzer
+ * does not count: the run ends here, with the count in libFuzzer's words. */
+static void budget_spent(void)
+{
+	search_stats();
+	fprintf(stderr,
+		"futex_mm_fuzzer: done: %llu executions, the search's included\n"
+		"stat::number_of_executed_units: %llu\n",
+		executions, executions);
+	fflush(stderr);
+	_Exit(0);
+}
+
+/* What the joint search did, at the end of any run that had it on. */
+static void search_stats(void)
+{
+	fprintf(stderr,
+		"futex_mm_fuzzer: the joint search: %lld programs searched, %lld schedules run (of "
+		"%llu executions)\n",
+		searches, search_runs, executions);
+}
+
+/* --joint=N: a program that reached new code, its schedules searched (fuzz/joint.c);
+ * each run counts as an execution, toward -runs too. A finding is saved as the
+ * program with the schedule found (the input's own schedule did not find it): it ends
+ * the run, as a crash would, or with --keep-going is reported once. */
+static void search_schedules(const struct program *p)
+{
+	static struct program found;
+	static uint8_t bytes[65536];
+	struct run_result r;
+	long long max = joint_runs, runs = 0;
+
+	if (runs_budget && executions >= runs_budget)
+		return;
+	if (runs_budget && (long long)(runs_budget - executions) < max)
+		max = (long long)(runs_budget - executions);
+	sim_icov_set(NULL);
+	bool hit = joint_search(p, kernel, oracles, max, &found, &runs);
+	executions += (unsigned long long)runs;
+	searches++;
+	search_runs += runs;
+	if (hit) {
+		report(&found, &r);
+		size_t n = prog_encode(&found, bytes, sizeof(bytes));
+		if (!keep_going) {
+			save_finding(artifact_prefix, bytes, n, r.verdict);
+			search_stats();
+			fflush(stderr);
+			_Exit(1); /* not abort(): the input itself finds nothing */
+		}
+		if (!seen_before(r.verdict))
+			save_finding(keep_going, bytes, n, r.verdict);
+	}
+	sim_icov_set(icov_on ? icov_counters : NULL);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct program p;
-	struct run_opts quick = {.no_digest = true, .oracles = oracles},
-			traced = {.trace = true, .oracles = oracles};
+	struct run_opts quick = {.no_digest = true, .oracles = oracles};
 	struct run_result r;
 
+	if (runs_budget && executions >= runs_budget) /* the search's runs counted in */
+		budget_spent();
 	if (progress_file && (executions & 1023) == 0)
 		report_progress();
 	if (++executions % PURGE_RUNS == 0 && __sanitizer_purge_allocator)
@@ -379,23 +488,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 #endif
 	prog_run(&p, kernel, &quick, &r);
-	if (r.result == SIM_OK)
+	if (r.result == SIM_OK) {
+		if (joint_runs && joint_new_coverage() && joint_worth(&p))
+			search_schedules(&p);
 		return 0;
+	}
 	if (keep_going && seen_before(r.verdict))
 		return -1;
-	/* The same input runs the same way: run it again with the trace on, for the
-	 * report's interleaving table. */
 	sim_icov_set(NULL);
 	prog_resolve_schedule(&p, kernel, oracles); /* the report shows preemptions */
-	prog_run(&p, kernel, &traced, &r);
-	fprintf(stderr, "\n");
-	prog_report(stderr, kernel);
-	fprintf(stderr, "program (snafu show):\n");
-	prog_print(&p, stderr);
-	fflush(stderr);
-	if (!keep_going)
+	report(&p, &r);
+	if (!keep_going) {
+		fprintf(stderr, "futex_mm_fuzzer: finding after %llu executions: %s\n", executions,
+			r.verdict);
+		fflush(stderr);
 		abort();
-	save_finding(data, size, r.verdict);
+	}
+	save_finding(keep_going, data, size, r.verdict);
 	sim_icov_set(icov_on ? icov_counters : NULL);
 	return -1;
 }

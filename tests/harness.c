@@ -99,3 +99,16 @@ void nap(int64_t ticks)
 	set_current_state(TASK_INTERRUPTIBLE);
 	schedule_timeout(ticks);
 }
+
+void harness_finding(enum sim_result res, const char *token, const char *what)
+{
+	CHECK(res == SIM_STOPPED && finding.found && !strcmp(finding.token, token),
+	      "%s [%s]: result %d, token '%s', want '%s'", what, kcfg->name, res,
+	      finding.found ? finding.token : "(none)", token);
+}
+
+void harness_no_finding(enum sim_result res, const char *what)
+{
+	CHECK(res == SIM_OK && !finding.found, "%s [%s]: result %d, finding '%s'", what, kcfg->name,
+	      res, finding.found ? finding.token : "(none)");
+}

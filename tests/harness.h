@@ -24,6 +24,11 @@ extern int harness_passed, harness_failed;
 
 int harness_exit(void);
 
+/* A run of run_tasks() (below) that ended at a finding whose token is TOKEN; one that
+ * ended well with none. WHAT names the case in the failure line, with the kernel. */
+void harness_finding(enum sim_result res, const char *token, const char *what);
+void harness_no_finding(enum sim_result res, const char *what);
+
 /* Parse a text program (aborting on a parse error) and run it on a kernel, with the
  * trace and every oracle but lockdep (run_opts.oracles). */
 void run_text(const char *text, const char *kernel, struct run_result *r);

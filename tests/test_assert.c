@@ -35,19 +35,6 @@ static enum sim_result run(int n, const task_fn *fns)
 	return run_tasks(n, fns, NULL, 0);
 }
 
-static void check_finding(enum sim_result res, const char *token, const char *what)
-{
-	CHECK(res == SIM_STOPPED && finding.found && !strcmp(finding.token, token),
-	      "%s [%s]: result %d, token '%s', want '%s'", what, kcfg->name, res,
-	      finding.found ? finding.token : "(none)", token);
-}
-
-static void check_ok(enum sim_result res, const char *what)
-{
-	CHECK(res == SIM_OK && !finding.found, "%s [%s]: result %d, finding '%s'", what, kcfg->name,
-	      res, finding.found ? finding.token : "(none)");
-}
-
 static void maybe_lockdep_off(void)
 {
 	if (lockdep_off)
@@ -104,18 +91,18 @@ static void test_mmap_sem(void)
 		kcfg = k;
 		for (int off = 0; off < 2; off++) {
 			lockdep_off = off;
-			check_finding(run(1, unlocked), "lock-assert--mmap_sem-write--split_vma",
-				      lockdep_off ? "split_at() unlocked, lockdep off"
-						  : "split_at() unlocked");
+			harness_finding(run(1, unlocked), "lock-assert--mmap_sem-write--split_vma",
+					lockdep_off ? "split_at() unlocked, lockdep off"
+						    : "split_at() unlocked");
 		}
 		lockdep_off = false;
-		check_finding(run(1, read), "lock-assert--mmap_sem-write--split_vma",
-			      "split_at() under a read hold");
-		check_ok(run(1, write), "split_at() and do_munmap() under a write hold");
-		check_finding(run(1, mmap), "lock-assert--mmap_sem-write--do_mmap_pgoff",
-			      "do_mmap_pgoff() unlocked");
-		check_finding(run(1, munmap), "lock-assert--mmap_sem-write--do_munmap",
-			      "do_munmap() unlocked");
+		harness_finding(run(1, read), "lock-assert--mmap_sem-write--split_vma",
+				"split_at() under a read hold");
+		harness_no_finding(run(1, write), "split_at() and do_munmap() under a write hold");
+		harness_finding(run(1, mmap), "lock-assert--mmap_sem-write--do_mmap_pgoff",
+				"do_mmap_pgoff() unlocked");
+		harness_finding(run(1, munmap), "lock-assert--mmap_sem-write--do_munmap",
+				"do_munmap() unlocked");
 	}
 }
 
@@ -194,9 +181,9 @@ static void test_page_table_lock(void)
 			snprintf(token, sizeof(token), "lock-assert--page_table_lock--%s",
 				 fn[pte_case]);
 			pte_locked = false;
-			check_finding(run(1, fns), token, fn[pte_case]);
+			harness_finding(run(1, fns), token, fn[pte_case]);
 			pte_locked = true;
-			check_ok(run(1, fns), fn[pte_case]);
+			harness_no_finding(run(1, fns), fn[pte_case]);
 		}
 	}
 	kcfg = kernel_by_name("2.6.11");
@@ -271,19 +258,19 @@ static void test_bucket_lock(void)
 		waker_lock = NO_LOCK;
 		for (int off = 0; off < 2; off++) {
 			lockdep_off = off;
-			check_finding(run(2, wake), "lock-assert--bh_lock--wake_futex",
-				      off ? "wake_futex() unlocked, lockdep off"
-					  : "wake_futex() unlocked");
+			harness_finding(run(2, wake), "lock-assert--bh_lock--wake_futex",
+					off ? "wake_futex() unlocked, lockdep off"
+					    : "wake_futex() unlocked");
 		}
 		lockdep_off = false;
 		waker_lock = OTHER_BUCKET;
-		check_finding(run(2, wake), "lock-assert--bh_lock--wake_futex",
-			      "wake_futex() under another bucket's lock");
+		harness_finding(run(2, wake), "lock-assert--bh_lock--wake_futex",
+				"wake_futex() under another bucket's lock");
 		waker_lock = OWN_BUCKET;
-		check_ok(run(2, wake), "wake_futex() under the bucket lock");
+		harness_no_finding(run(2, wake), "wake_futex() under the bucket lock");
 		CHECK_EQ(waited, 0, "woken: futex_wait returned 0");
-		check_finding(run(2, move), "lock-assert--bh_lock--unqueue_me",
-			      "unqueue_me() under the lock lock_ptr names, not its chain's");
+		harness_finding(run(2, move), "lock-assert--bh_lock--unqueue_me",
+				"unqueue_me() under the lock lock_ptr names, not its chain's");
 	}
 	kcfg = kernel_by_name("2.6.11");
 	waker_lock = NO_LOCK;
@@ -333,14 +320,14 @@ static void test_use_after_wake(void)
 	for_each_kernel (k) {
 		kcfg = k;
 		nap_first = true;
-		check_finding(run(2, fns), "use-after-wake--futex_q--wake_futex",
-			      "wake_futex() again after the waiter returned");
+		harness_finding(run(2, fns), "use-after-wake--futex_q--wake_futex",
+				"wake_futex() again after the waiter returned");
 		CHECK(!strcmp(finding.title, "BUG: futex_q used after its waiter returned"),
 		      "[%s] title '%s'", k->name, finding.title);
 		CHECK_EQ(waited, 0, "the waiter returned 0");
 		nap_first = false;
-		check_finding(run(2, fns), "use-after-wake--futex_q--wake_futex",
-			      "wake_futex() again at once");
+		harness_finding(run(2, fns), "use-after-wake--futex_q--wake_futex",
+				"wake_futex() again at once");
 		CHECK(!strcmp(finding.title, "BUG: futex_q used after wake_futex() released it"),
 		      "[%s] title '%s'", k->name, finding.title);
 		CHECK_EQ(waited, -1000, "the waiter has not returned yet");
@@ -376,8 +363,8 @@ static void test_lock_ptr_cleared(void)
 
 	for_each_kernel (k) {
 		kcfg = k;
-		check_finding(run(2, fns), "use-after-wake--futex_q--wake_futex",
-			      "wake_futex() of a futex_q whose lock_ptr is NULL");
+		harness_finding(run(2, fns), "use-after-wake--futex_q--wake_futex",
+				"wake_futex() of a futex_q whose lock_ptr is NULL");
 		CHECK(!strcmp(finding.title, "BUG: futex_q used after wake_futex() released it") &&
 			  strstr(finding.body, "its lock_ptr is already NULL: from then on T1 may "
 					       "return at any moment"),
@@ -411,10 +398,11 @@ static void test_zero_page(void)
 	for_each_kernel (k) {
 		kcfg = k;
 		zero_page_writable = false;
-		check_ok(run(1, fns), "a store after a read: do_wp_page() copies the ZERO_PAGE");
+		harness_no_finding(run(1, fns),
+				   "a store after a read: do_wp_page() copies the ZERO_PAGE");
 		zero_page_writable = true;
-		check_finding(run(1, fns), "zero-page-write--user_store",
-			      "a store through a writable PTE of the ZERO_PAGE");
+		harness_finding(run(1, fns), "zero-page-write--user_store",
+				"a store through a writable PTE of the ZERO_PAGE");
 		CHECK(!strcmp(finding.title, "BUG: store into the ZERO_PAGE"), "[%s] title '%s'",
 		      k->name, finding.title);
 	}
@@ -504,13 +492,13 @@ static void test_instance_order(void)
 	for_each_kernel (k) {
 		kcfg = k;
 		/* no preemption: the two never meet, and the order is reported all the same */
-		check_ok(run(2, inverted), "buckets taken both ways");
+		harness_no_finding(run(2, inverted), "buckets taken both ways");
 		order_check();
 		run(2, same);
 		CHECK(!lockdep_prediction()->made, "[%s] one order twice: '%s'", k->name,
 		      lockdep_prediction()->token);
 		/* the model's futex_requeue(), each way: address order, no report */
-		check_ok(run(2, requeues), "two requeues, futexes swapped");
+		harness_no_finding(run(2, requeues), "two requeues, futexes swapped");
 		CHECK(!lockdep_prediction()->made, "[%s] requeues each way: '%s'", k->name,
 		      lockdep_prediction()->token);
 	}

@@ -15,19 +15,6 @@
 
 static struct rw_semaphore sem;
 
-static void check_finding(enum sim_result res, const char *token, const char *what)
-{
-	CHECK(res == SIM_STOPPED && finding.found && !strcmp(finding.token, token),
-	      "%s [%s]: result %d, token '%s', want '%s'", what, kcfg->name, res,
-	      finding.found ? finding.token : "(none)", token);
-}
-
-static void check_ok(enum sim_result res, const char *what)
-{
-	CHECK(res == SIM_OK && !finding.found, "%s [%s]: result %d, finding '%s'", what, kcfg->name,
-	      res, finding.found ? finding.token : "(none)");
-}
-
 /* T1 holds the rwsem for read until the others have blocked; T2 asks for write (and
  * queues behind T1); T3, where there is one, asks for read. */
 static void reader(void)
@@ -68,25 +55,25 @@ static void test_rwsem(void)
 {
 	for_each_kernel (k) {
 		kcfg = k;
-		check_ok(run(RWSEM_BREAK_NONE, 3), "a reader, a writer, a reader");
+		harness_no_finding(run(RWSEM_BREAK_NONE, 3), "a reader, a writer, a reader");
 		CHECK(!strcmp(order, kcfg->rwsem == RWSEM_READER_PREF ? "T1:read T3:read T2:write"
 								      : "T1:read T2:write T3:read"),
 		      "order '%s'", order);
 		if (kcfg->rwsem == RWSEM_READER_PREF) {
 			/* admitting readers past writers is this kernel's design, not a bug */
-			check_ok(run(RWSEM_BREAK_FAIRNESS, 3), "reader-pref: T3 past T2");
+			harness_no_finding(run(RWSEM_BREAK_FAIRNESS, 3), "reader-pref: T3 past T2");
 			CHECK(!strcmp(order, "T1:read T3:read T2:write"), "reader-pref order '%s'",
 			      order);
 		} else {
-			check_finding(run(RWSEM_BREAK_FAIRNESS, 3),
-				      "rwsem-contract--reader-past-queued-writer",
-				      "a fair rwsem lets T3 past T2");
+			harness_finding(run(RWSEM_BREAK_FAIRNESS, 3),
+					"rwsem-contract--reader-past-queued-writer",
+					"a fair rwsem lets T3 past T2");
 			CHECK(!strcmp(order, "T1:read"), "fair order '%s'", order);
 		}
-		check_finding(run(RWSEM_BREAK_UNLINK, 2), "rwsem-contract--granted-but-queued",
-			      "T2 granted the lock and left on the wait list");
-		check_finding(run(RWSEM_BREAK_WRITER, 2), "rwsem-contract--writer-not-alone",
-			      "T2 let in to write beside T1's read");
+		harness_finding(run(RWSEM_BREAK_UNLINK, 2), "rwsem-contract--granted-but-queued",
+				"T2 granted the lock and left on the wait list");
+		harness_finding(run(RWSEM_BREAK_WRITER, 2), "rwsem-contract--writer-not-alone",
+				"T2 let in to write beside T1's read");
 	}
 	/* the report names the rule, the lock and its state */
 	kcfg = kernel_by_name("2.6.11");
@@ -130,11 +117,11 @@ static void test_futex_q(void)
 		kcfg = k;
 		relist = false;
 		order[0] = 0;
-		check_ok(run_tasks(2, fns, NULL, 0), "a wake");
+		harness_no_finding(run_tasks(2, fns, NULL, 0), "a wake");
 		CHECK(!strcmp(order, "T1:woken"), "order '%s'", order);
 		relist = true;
-		check_finding(run_tasks(2, fns, NULL, 0), "futex-contract--woken-but-queued",
-			      "a wake that leaves the futex_q on its chain");
+		harness_finding(run_tasks(2, fns, NULL, 0), "futex-contract--woken-but-queued",
+				"a wake that leaves the futex_q on its chain");
 	}
 	relist = false;
 }

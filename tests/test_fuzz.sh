@@ -257,5 +257,29 @@ EOF
 	fi
 fi
 
+# The joint search (--joint=N, fuzz/joint.c): the LWN program without a schedule finds
+# nothing on its own run; the search of its schedules deadlocks it with one preemption,
+# counts its runs as executions, writes the program with that schedule to
+# -artifact_prefix + finding-HASH (which snafu replays to the deadlock) and ends the run.
+printf 'task 1\n  mmap futex pages=1 prot=rw shared\n  futex_wait futex val=1\ntask 2\n  mmap other pages=1 prot=rw\n' >"$tmp/lwn.case"
+"$bin/snafu" show --bytes -o "$tmp/lwn.bin" "$tmp/lwn.case"
+mkdir -p "$tmp/jart0" "$tmp/jart"
+"$bin/futex_mm_fuzzer" --kernel=2.6.11-rc4 --oracles=deadlock --schedule=preempt \
+	-artifact_prefix="$tmp/jart0/" "$tmp/lwn.bin" >"$tmp/j0.log" 2>&1
+check "without --joint the program finds nothing (exit $?)" test -z "$(ls "$tmp/jart0")"
+"$bin/futex_mm_fuzzer" --kernel=2.6.11-rc4 --oracles=deadlock --schedule=preempt --joint=100 \
+	-artifact_prefix="$tmp/jart/" "$tmp/lwn.bin" >"$tmp/j.log" 2>&1
+rc=$?
+check "--joint=100: exit 1 at the search's finding (got $rc)" test $rc = 1
+f=$(ls "$tmp"/jart/finding-* 2>/dev/null | head -1)
+check "--joint=100: the finding's line counts the search's runs" \
+	grep -qE "^futex_mm_fuzzer: finding after ([2-9]|[1-9][0-9]+) executions: deadlock--do_page_fault--futex_wait -> ${f:-x}\$" "$tmp/j.log"
+check "--joint=100: what it did" grep -qE "^futex_mm_fuzzer: the joint search: 1 programs searched, [0-9]+ schedules run" "$tmp/j.log"
+"$bin/snafu" replay --quiet --kernel=2.6.11-rc4 "${f:-/nonexistent}" >"$tmp/jr.out" 2>&1
+check "--joint=100: the finding replays to the deadlock" grep -q "\]: deadlock--do_page_fault--futex_wait\$" "$tmp/jr.out"
+"$bin/futex_mm_fuzzer" --joint=x -runs=1 >"$tmp/jx.log" 2>&1
+rc=$?
+check "--joint=x: exit 2 with one line (got $rc)" test $rc = 2 -a "$(grep -c "expected --joint=N" "$tmp/jx.log")" = 1
+
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

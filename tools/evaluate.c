@@ -62,6 +62,7 @@ const char *const evaluate_value_opts[] = {"--runs",
 					   "--explore-cases",
 					   "--schedule",
 					   "--interleaving-coverage",
+					   "--joint",
 					   NULL};
 
 /* clang-format off */
@@ -93,7 +94,8 @@ const char evaluate_help[] =
     "      --oracles=LIST      what counts as a finding: some of deadlock, lost-wakeup,\n"
     "                          result, lockdep, comma-separated (default: all four);\n"
     "                          the explore column uses them but lockdep\n"
-    "      --schedule=pct|preempt, --interleaving-coverage=0|1  as for snafu fuzz\n"
+    "      --schedule=pct|preempt, --interleaving-coverage=0|1, --joint=N  as for\n"
+    "                          snafu fuzz\n"
     "      --out=DIR           corpora, logs, artifacts, cases (default: evaluate/ beside\n"
     "                          snafu's directory, build/evaluate for build/bin/snafu)\n"
     "      --markdown          print the table as GitHub markdown\n"

@@ -135,6 +135,7 @@ struct fuzz_run {
 	const char *ops;
 	const char *oracles;         /* --oracles=LIST as given; NULL: the default set */
 	const char *schedule, *icov; /* --schedule=, --interleaving-coverage=; NULL: the fuzzer's */
+	long long joint;             /* --joint=N; 0: off */
 	unsigned long long seed;
 	int seed_count, seeds_argn;  /* --seeds=N (1 without), and where it was given */
 	const char *kernel_args[64]; /* --kernel values; none: the plan's default */
@@ -550,6 +551,7 @@ enum {
 	D_SEEDS,
 	D_KEEP_GOING,
 	D_EMPTY,
+	D_JOINT,
 	D_COUNT
 };
 static const struct {
@@ -579,6 +581,7 @@ static const struct {
     [D_SEEDS] = {FUZZ_SEEDS, "--seeds=", "--seeds=N"},
     [D_KEEP_GOING] = {FUZZ_KEEP_GOING, "--keep-going", "--keep-going"},
     [D_EMPTY] = {FUZZ_FRESH, "--empty", "--empty"},
+    [D_JOINT] = {FUZZ_SEARCH, "--joint=", "--joint=N"},
 };
 
 /* A decimal number in lo..hi, digits only, or one line naming WHAT, exit 2. */
@@ -728,6 +731,10 @@ static void parse(struct fuzz_run *r, int argc, char **argv)
 			if (strcmp(v, "0") && strcmp(v, "1"))
 				die_usage("--interleaving-coverage=0 or 1", a, argn);
 			r->icov = v;
+			break;
+		case D_JOINT: /* the fuzzer's --joint=N (fuzz/joint.c) */
+			r->joint =
+			    (long long)num_arg(a, v, 0, 1000000, "--joint=N, 0..1000000", argn);
 			break;
 		default:
 			if (p->option && p->option(a, argn))
@@ -1026,6 +1033,8 @@ static void fuzzer_args(const struct fuzz_run *r, const char *fuzzer, const stru
 		arg(a, "--schedule=%s", r->schedule);
 	if (r->icov)
 		arg(a, "--interleaving-coverage=%s", r->icov);
+	if (r->joint)
+		arg(a, "--joint=%lld", r->joint);
 	if (r->p->progress && !r->fork) /* fork mode's workers would each write it */
 		arg(a, "--progress=%s/progress", j->dir);
 	if (keeps_going(r)) /* past every finding, to the budget */
@@ -1509,10 +1518,15 @@ static void finish(struct fuzz_run *r, struct fuzz_job *j, int status, struct fu
 	classify(r, j);
 	if (interrupted)
 		return;
-	if (keeps_going(r) && j->nf) { /* in the order they came */
+	/* the executions to each finding: the fuzzer's line for it (its count takes in the
+	 * joint search's runs, which libFuzzer's does not) */
+	if (!r->fork)
 		finding_execs(j);
+	j->went_on = keeps_going(r);
+	if (j->went_on && j->nf) /* in the order they came */
 		qsort(j->f, (size_t)j->nf, sizeof(*j->f), by_execs);
-	}
+	else if (!r->fork && j->nf) /* it ended at its finding */
+		fuzz_first(j, &j->execs);
 	if (!j->nf && !(WIFEXITED(status) && WEXITSTATUS(status) == 0) && !done) {
 		/* fork mode exits with the last failed child's status: done if it says so */
 		j->error = true;
@@ -1537,7 +1551,7 @@ static void finish(struct fuzz_run *r, struct fuzz_job *j, int status, struct fu
 		else
 			j->nnew++, save(r, j, f);
 		appendf(line, sizeof(line), "%s%s", i ? ", " : "", f->sig);
-		if (keeps_going(r) && f->execs >= 0)
+		if (j->went_on && f->execs >= 0)
 			appendf(line, sizeof(line), " after %lld", f->execs);
 		if (r->fork)
 			appendf(line, sizeof(line), " (%d)", f->count);
@@ -1885,6 +1899,8 @@ static void command_line(const struct fuzz_run *r, char *buf, size_t len)
 		appendf(buf, len, " --schedule=%s", r->schedule);
 	if (r->icov)
 		appendf(buf, len, " --interleaving-coverage=%s", r->icov);
+	if (r->joint)
+		appendf(buf, len, " --joint=%lld", r->joint);
 	if (r->seed)
 		appendf(buf, len, " --seed=%llu", r->seed);
 	if ((o & FUZZ_SEEDS) && r->seed_count > 1)
@@ -2084,7 +2100,7 @@ static void fuzz_row(const struct fuzz_job *j, int n, char c[FUZZ_CELLS][FUZZ_PA
 	for (int i = 0; i < j->nf; i++) {
 		const struct fuzz_finding *f = &j->f[i];
 		char when[48];
-		if (f->execs >= 0)
+		if (j->went_on && f->execs >= 0)
 			snprintf(when, sizeof(when), "after %lld", f->execs);
 		else
 			snprintf(when, sizeof(when), "%d", f->count);
@@ -2109,21 +2125,14 @@ static void fuzz_row(const struct fuzz_job *j, int n, char c[FUZZ_CELLS][FUZZ_PA
 		code[i] = false;
 }
 
-const char *const fuzz_value_opts[] = {"--kernel",
-				       "--runs",
-				       "--seconds",
-				       "--jobs",
-				       "--ops",
-				       "--oracles",
-				       "--seed",
-				       "--out",
-				       "--found",
-				       "--known",
-				       "--merge-into",
-				       "--fuzzer",
-				       "--schedule",
-				       "--interleaving-coverage",
-				       NULL};
+const char *const fuzz_value_opts[] = {"--kernel",     "--runs",
+				       "--seconds",    "--jobs",
+				       "--ops",        "--oracles",
+				       "--seed",       "--out",
+				       "--found",      "--known",
+				       "--merge-into", "--fuzzer",
+				       "--schedule",   "--interleaving-coverage",
+				       "--joint",      NULL};
 
 const char fuzz_help[] =
     "  fuzz [OPTIONS] [libFuzzer flags -NAME=VALUE]\n"
@@ -2150,6 +2159,10 @@ const char fuzz_help[] =
     "                          snafu confirm runs on each new lockdep prediction\n"
     "      --schedule=pct|preempt  the kind of schedule the fuzzer writes (default pct)\n"
     "      --interleaving-coverage=0|1  feedback on what the schedule did (default 0)\n"
+    "      --joint=N           the joint search: each program that reaches new code\n"
+    "                          gets snafu explore's search of its schedules (up to 2\n"
+    "                          preemptions), at most N runs, each counted as an\n"
+    "                          execution (default 0: off)\n"
     "      --seed=S            libFuzzer's seed, 1..4294967295 (default: libFuzzer's pick)\n"
     "      --fresh             forget the corpus of earlier runs (OUT/KERNEL/corpus,\n"
     "                          which otherwise grows from run to run); the seed corpus\n"

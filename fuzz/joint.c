@@ -1,0 +1,116 @@
+/* The joint search (issue 23): the fuzzer finds programs, snafu explore's search finds
+ * their schedules. Given a bug's program, explore finds its schedule in tens to hundreds
+ * of runs; libFuzzer, mutating schedules at random, takes thousands. So a program that
+ * reaches new code (the input libFuzzer keeps) gets, once, a search of its schedules
+ * with up to JOINT_PREEMPTIONS preemptions on a budget of runs, each run counted as an
+ * execution (fuzz/futex_mm_fuzzer.c, --joint=N).
+ *
+ * Built without coverage counters (CMakeLists.txt): the search's own code is not the
+ * model's. The model's code it runs is, so the counters are put back after it: an input
+ * is kept for what its own run reached, not for what the search of it did. The libraries
+ * the fuzzer links are built without sim_touch() marks (SNAFU_NO_TOUCH: their arguments
+ * were new edges), which the partial-order reduction needs to be sound, so this search
+ * runs every schedule within the bound (SNAFU_EXPLORE_NO_REDUCTION, tools/explore.c).
+ */
+#include "joint.h"
+
+#include "../prog/exec.h"
+#include "../prog/oracle.h"
+#include "../tools/explore.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* libFuzzer's inline 8-bit counters, one per edge, in this section of the binary */
+extern uint8_t __start___sancov_cntrs[] __attribute__((weak));
+extern uint8_t __stop___sancov_cntrs[] __attribute__((weak));
+
+static uint8_t *seen, *saved; /* a flag per counter: set once; a copy for joint_search() */
+
+static size_t ncounters(void)
+{
+	if (!__start___sancov_cntrs || !__stop___sancov_cntrs)
+		return 0;
+	return (size_t)(__stop___sancov_cntrs - __start___sancov_cntrs);
+}
+
+bool joint_new_coverage(void)
+{
+	size_t n = ncounters();
+	bool fresh = false;
+
+	if (!n)
+		return false;
+	if (!seen && !(seen = calloc(n, 1)))
+		abort();
+	for (size_t i = 0; i < n; i++)
+		if (__start___sancov_cntrs[i] && !seen[i])
+			seen[i] = 1, fresh = true;
+	return fresh;
+}
+
+/* The programs searched, by a hash of their ops (open addressing; full: none more). */
+#define SEARCHED_CAP (1u << 16)
+static uint64_t searched[SEARCHED_CAP];
+static unsigned nsearched;
+
+static uint64_t ops_hash(const struct program *p)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	const uint8_t *b = (const uint8_t *)p->ops;
+
+	for (size_t i = 0; i < (size_t)p->nops * sizeof(p->ops[0]); i++)
+		h = (h ^ b[i]) * 0x100000001b3ULL;
+	return h ? h : 1; /* 0: an empty slot */
+}
+
+bool joint_worth(const struct program *p)
+{
+	int tasks = 0;
+
+	for (int t = 1; t <= p->ntasks; t++)
+		for (int i = 0; i < p->nops; i++)
+			if (p->ops[i].task == t) {
+				tasks++;
+				break;
+			}
+	if (tasks < 2 || nsearched >= SEARCHED_CAP / 2)
+		return false;
+	uint64_t h = ops_hash(p);
+	unsigned i = (unsigned)h & (SEARCHED_CAP - 1);
+	while (searched[i]) {
+		if (searched[i] == h)
+			return false;
+		i = (i + 1) & (SEARCHED_CAP - 1);
+	}
+	searched[i] = h;
+	nsearched++;
+	return true;
+}
+
+bool joint_search(const struct program *p, const struct kernel_config *k, unsigned oracles,
+		  long long max_schedules, struct program *found, long long *runs)
+{
+	static struct program q;
+	size_t n = ncounters();
+
+	/* lockdep's prediction needs no schedule: the input's own run made it or not */
+	unsigned o = (oracles ? oracles : ORACLES_DEFAULT) & ~(unsigned)ORACLE_LOCKDEP;
+	if (!o) {
+		*runs = 0;
+		return false;
+	}
+	if (n && !saved && !(saved = malloc(n)))
+		abort();
+	if (n)
+		memcpy(saved, __start___sancov_cntrs, n);
+	q = *p;
+	q.npreempts = 0;
+	q.pct.on = false;
+	bool hit =
+	    explore_search(&q, k, o, JOINT_PREEMPTIONS, max_schedules, NULL, NULL, found, runs);
+	if (n)
+		memcpy(__start___sancov_cntrs, saved, n);
+	return hit;
+}

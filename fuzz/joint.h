@@ -1,0 +1,31 @@
+/* The joint search (fuzz/joint.c, docs/fuzzing.md "The joint search"): the fuzzer writes
+ * programs, snafu explore's search finds their schedules. */
+#ifndef SNAFU_FUZZ_JOINT_H
+#define SNAFU_FUZZ_JOINT_H
+
+#include <stdbool.h>
+
+struct program;
+struct kernel_config;
+
+/* Preemptions the search allows a program (snafu explore's default). */
+#define JOINT_PREEMPTIONS 2
+
+/* Whether the run just made reached code no earlier run of this process reached: an
+ * edge of libFuzzer's inline 8-bit counters (the fuzzer runs with -use_counters=0, so
+ * an edge is what libFuzzer keeps an input for) set for the first time. False where the
+ * binary has no such counters. */
+bool joint_new_coverage(void);
+
+/* Whether p is worth a search: two tasks or more, and a program not searched before in
+ * this process (its ops, whatever its schedule). */
+bool joint_worth(const struct program *p);
+
+/* Search p's schedules on k (its own schedule dropped), fewest preemptions first, at
+ * most JOINT_PREEMPTIONS, at most max_schedules runs, for a finding of ORACLES. The
+ * coverage counters are left as the run before it left them: what the search reaches is
+ * not the input's. True with the finding's program in *found; *runs: the runs made. */
+bool joint_search(const struct program *p, const struct kernel_config *k, unsigned oracles,
+		  long long max_schedules, struct program *found, long long *runs);
+
+#endif
