@@ -262,6 +262,18 @@ static int match_arg(const struct op_desc *d, const char *key, int klen, bool ha
 	return -1;
 }
 
+/* A mapping name as the grammar has it (docs/cases.md): a letter, then up to 30
+ * letters, digits or '_'; not "null". */
+static bool is_map_name(const struct tok *t)
+{
+	if (t->len >= 32 || !isalpha((unsigned char)t->s[0]) || tok_is(t, "null"))
+		return false;
+	for (int i = 1; i < t->len; i++)
+		if (!isalnum((unsigned char)t->s[i]) && t->s[i] != '_')
+			return false;
+	return true;
+}
+
 /* A positional operand: a mapping name, an address or a number. */
 static int parse_positional(struct parser *ps, struct program *p, const struct op_arg *g,
 			    const struct tok *t, struct op *o, long *val)
@@ -270,11 +282,10 @@ static int parse_positional(struct parser *ps, struct program *p, const struct o
 	case ARG_MAPNAME:
 		if (ps->mmaps_seen == PROG_MAX_MAPS)
 			return fail(ps, t->col, "expected at most %d mappings", PROG_MAX_MAPS);
-		if (t->len >= 32 || !isalpha((unsigned char)t->s[0]) || tok_is(t, "null") ||
-		    memchr(t->s, '+', (size_t)t->len))
+		if (!is_map_name(t))
 			return fail(ps, t->col,
 				    "expected a mapping name (a letter, then up to "
-				    "30 letters or digits), found '%.*s%s'",
+				    "30 letters, digits or _), found '%.*s%s'",
 				    TOKQ(t));
 		/* names were collected by a first pass (references may come first) */
 		if (find_map(ps, t->s, t->len) != ps->mmaps_seen)
@@ -566,7 +577,11 @@ int prog_parse(const char *text, struct program *p, char *err, size_t errlen)
 
 	memset(p, 0, sizeof(*p));
 	p->ntasks = 0;
-	collect_map_names(&ps, text);
+	/* a UTF-8 byte-order mark (an editor's) marks text (tools/cli.c): skipped */
+	if ((unsigned char)s[0] == 0xef && (unsigned char)s[1] == 0xbb &&
+	    (unsigned char)s[2] == 0xbf)
+		s += 3;
+	collect_map_names(&ps, s);
 	for (ps.line = 1; *s; ps.line++) {
 		const char *eol = strchr(s, '\n');
 		if (!eol)
@@ -587,8 +602,13 @@ int prog_parse(const char *text, struct program *p, char *err, size_t errlen)
 			struct tok *t = &ps.t[ps.nt++];
 			t->s = c;
 			t->col = (int)(c - s) + 1;
-			while (c < eol && !isspace((unsigned char)*c) && *c != '#')
+			while (c < eol && !isspace((unsigned char)*c) && *c != '#') {
+				if (!isprint((unsigned char)*c)) /* nor echoed raw in a message */
+					return fail(&ps, (int)(c - s) + 1,
+						    "expected printable text, found byte 0x%02x",
+						    (unsigned char)*c);
 				c++;
+			}
 			t->len = (int)(c - t->s);
 		}
 		if (ps.nt && parse_line(&ps, p))
