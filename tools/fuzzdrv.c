@@ -268,16 +268,18 @@ static int empty_dir(const char *dir, const char *keep, int depth)
 	return rc;
 }
 
+/* FROM copied to TO through a temporary and a rename: TO is whole or as it was. */
 static int copy_file(const char *from, const char *to)
 {
 	FILE *in = fopen(from, "rb"), *out;
-	char buf[65536];
+	char buf[65536], tmp[PATH_LEN + 16];
 	size_t n;
 	int rc = 0;
 
 	if (!in)
 		return -1;
-	out = fopen(to, "wb");
+	pathf(tmp, sizeof(tmp), "%s.tmp", to);
+	out = fopen(tmp, "wb");
 	if (!out) {
 		fclose(in);
 		return -1;
@@ -290,6 +292,13 @@ static int copy_file(const char *from, const char *to)
 	fclose(in);
 	if (fclose(out))
 		rc = -1;
+	if (rc == 0 && rename(tmp, to))
+		rc = -1;
+	if (rc) {
+		int e = errno;
+		unlink(tmp);
+		errno = e;
+	}
 	return rc;
 }
 
@@ -614,6 +623,7 @@ static void parse(struct fuzz_run *r, int argc, char **argv)
 {
 	const struct fuzz_plan *p = r->p;
 	char expected[768] = "";
+	int merge_into_argn = 0, no_merge_argn = 0;
 
 	const char *names[D_COUNT + 9];
 	int nn = 0;
@@ -691,9 +701,10 @@ static void parse(struct fuzz_run *r, int argc, char **argv)
 		case D_KNOWN:
 			path_arg(r->known_file, a, v, "--known=FILE with a file name", argn);
 			break;
-		case D_MERGE_INTO:
+		case D_MERGE_INTO: /* a merge, into DIR */
 			path_arg(r->merge_into, a, v, "--merge-into=DIR with a directory name",
 				 argn);
+			merge_into_argn = argn;
 			break;
 		case D_FUZZER:
 			path_arg(r->fuzzer, a, v, "--fuzzer=PATH with a file name", argn);
@@ -714,6 +725,7 @@ static void parse(struct fuzz_run *r, int argc, char **argv)
 		case D_MERGE:
 		case D_NO_MERGE:
 			r->merge = d == D_MERGE;
+			no_merge_argn = d == D_NO_MERGE ? argn : 0;
 			break;
 		case D_MARKDOWN:
 			r->markdown = true;
@@ -751,6 +763,11 @@ static void parse(struct fuzz_run *r, int argc, char **argv)
 			r->lf_argn[r->nlf++] = argn;
 		}
 	}
+	if (merge_into_argn && no_merge_argn)
+		die_usage("--merge-into=DIR without --no-merge", argv[no_merge_argn - 1],
+			  no_merge_argn);
+	if (merge_into_argn)
+		r->merge = true;
 	if (r->seed_count > 1 &&
 	    (!r->seed || r->seed + (unsigned)r->seed_count - 1 > 4294967295ull))
 		die_usage("--seeds=N with --seed=S, S + N - 1 at most 4294967295",
@@ -911,6 +928,33 @@ static void locate(struct fuzz_run *r)
 		pathf(r->found, sizeof(r->found), "%s/../../repro/found", r->seeds);
 	if (!r->merge_into[0])
 		pathf(r->merge_into, sizeof(r->merge_into), "%s", r->seeds);
+}
+
+/* DIR is a directory this process may write in, or one it may create (its nearest
+ * existing ancestor is): else one line naming it and WHAT, exit 2. */
+static void writable_dir(const struct fuzz_run *r, const char *dir, const char *what)
+{
+	char at[PATH_LEN];
+	struct stat st;
+
+	pathf(at, sizeof(at), "%s", dir);
+	for (;;) {
+		if (stat(at, &st) == 0) {
+			if (!S_ISDIR(st.st_mode))
+				errno = ENOTDIR;
+			else if (access(at, W_OK | X_OK) == 0)
+				return;
+			fprintf(stderr, "snafu %s: %s (%s): cannot write there: %s\n", r->name, dir,
+				what, strerror(errno));
+			exit(2);
+		}
+		char *slash = strrchr(at, '/');
+		if (!slash || slash == at) { /* a relative name's first component: "." */
+			pathf(at, sizeof(at), "%s", slash ? "/" : ".");
+			continue;
+		}
+		*slash = 0;
+	}
 }
 
 /* The oracles of a job's runs, as --oracles=LIST spells them (NULL: the default set). */
@@ -1359,10 +1403,11 @@ static void confirm(const struct fuzz_run *r, const struct fuzz_job *j, struct f
  * snafu replays it: BASE is FOUND/KERNEL/SIGNATURE, or with cases_in_out OUT/KERNEL for
  * the first and OUT/KERNEL/SIGNATURE for the others (emptied with OUT/KERNEL). A
  * lockdep prediction goes to snafu confirm as well. */
-static void save(const struct fuzz_run *r, struct fuzz_job *j, struct fuzz_finding *f)
+static bool save(const struct fuzz_run *r, struct fuzz_job *j, struct fuzz_finding *f)
 {
 	char dir[PATH_LEN], name[256], path[PATH_LEN], log[PATH_LEN];
 	struct args a = {0};
+	bool ok = true;
 
 	snprintf(name, sizeof(name), "%s", f->sig); /* a file name: no '/', no leading '.' */
 	for (char *c = name; *c; c++)
@@ -1382,7 +1427,7 @@ static void save(const struct fuzz_run *r, struct fuzz_job *j, struct fuzz_findi
 	if ((!r->p->cases_in_out && mkdir_p(dir)) || copy_file(f->input, path)) {
 		fprintf(stderr, "snafu %s: %s: cannot write: %s\n", r->name, path, strerror(errno));
 		f->base[0] = 0;
-		return;
+		return false;
 	}
 	pathf(path, sizeof(path), "%s.case", f->base);
 	pathf(log, sizeof(log), "%s/minimize.log", j->dir);
@@ -1400,21 +1445,32 @@ static void save(const struct fuzz_run *r, struct fuzz_job *j, struct fuzz_findi
 		int status = run_to(&a, log, true);
 		if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 			snprintf(f->casefile, sizeof(f->casefile), "%s", path);
-		else if (!interrupted)
+		else if (!interrupted) {
 			fprintf(stderr, "snafu %s: %s: minimizing %s failed; see %s\n", r->name,
 				j->label, f->input, log);
+			ok = false;
+		}
 	}
 	if (f->casefile[0] && !strncmp(f->sig, "lockdep--", 9))
 		confirm(r, j, f);
 	pathf(path, sizeof(path), "%s.report", f->base);
-	if (f->casefile[0]) {
+	if (f->casefile[0]) { /* through a temporary: whole or not at all */
+		char tmp[PATH_LEN + 16];
+		pathf(tmp, sizeof(tmp), "%s.tmp", path);
 		arg(&a, "%s", r->exe);
 		arg(&a, "replay");
 		arg(&a, "--kernel=%s", j->k->name);
 		if (job_oracles(r, j))
 			arg(&a, "--oracles=%s", job_oracles(r, j));
 		arg(&a, "%s", f->casefile);
-		run_to(&a, path, true);
+		int status = run_to(&a, tmp, true); /* 0 or 1 (a finding): written */
+		if (!WIFEXITED(status) || WEXITSTATUS(status) > 1 || rename(tmp, path)) {
+			if (!interrupted)
+				fprintf(stderr, "snafu %s: %s: cannot write the report (%s)\n",
+					r->name, path, strerror(errno));
+			unlink(tmp);
+			ok = false;
+		}
 	} else if (!strncmp(strrchr(f->input, '/') + 1, "crash-", 6) ||
 		   !strncmp(strrchr(f->input, '/') + 1, "finding-", 8)) {
 		/* not a finding snafu can replay (a sanitizer report, say): the fuzzer's word */
@@ -1423,11 +1479,15 @@ static void save(const struct fuzz_run *r, struct fuzz_job *j, struct fuzz_findi
 	} else { /* a libFuzzer timeout, OOM or leak: what the log says of it */
 		FILE *out = fopen(path, "w");
 		pathf(log, sizeof(log), "%s/fuzz.log", j->dir);
-		if (out) {
+		if (out)
 			print_tail(out, log, 20);
-			fclose(out);
+		if (!out || fclose(out)) {
+			fprintf(stderr, "snafu %s: %s: cannot write: %s\n", r->name, path,
+				strerror(errno));
+			ok = false;
 		}
 	}
+	return ok;
 }
 
 /* A sanitizer's report, from its first lines down to the first stack's end, and its
@@ -1549,7 +1609,7 @@ static void finish(struct fuzz_run *r, struct fuzz_job *j, int status, struct fu
 		if (f->known)
 			j->nknown++;
 		else
-			j->nnew++, save(r, j, f);
+			j->nnew++, t->errors += !save(r, j, f); /* what failed said so */
 		appendf(line, sizeof(line), "%s%s", i ? ", " : "", f->sig);
 		if (j->went_on && f->execs >= 0)
 			appendf(line, sizeof(line), " after %lld", f->execs);
@@ -1714,8 +1774,9 @@ static const char *merge_oracles(const struct fuzz_run *r, char *buf, size_t len
 
 /* --merge: the new inputs with new coverage (edges only) that find nothing on any
  * kernel (merge_oracles), into merge_into. */
-static void merge(struct fuzz_run *r)
+static bool merge(struct fuzz_run *r)
 {
+	bool ok = true;
 	char tmp[PATH_LEN], corpus[PATH_LEN], path[PATH_LEN], scratch[PATH_LEN], oracles[200];
 	int n, nnew = 0, added = 0;
 
@@ -1726,7 +1787,7 @@ static void merge(struct fuzz_run *r)
 	    copy_files(r->merge_into, corpus, NULL, &n)) {
 		fprintf(stderr, "snafu %s: %s: cannot merge through %s: %s\n", r->name,
 			r->merge_into, tmp, strerror(errno));
-		return;
+		return false;
 	}
 	for (int i = 0; i < r->njobs; i++) {
 		struct fuzz_job *j = &r->job[i];
@@ -1742,15 +1803,17 @@ static void merge(struct fuzz_run *r)
 		arg(&a, "-artifact_prefix=%s/", tmp);
 		arg(&a, "%s", corpus);
 		arg(&a, "%s/corpus", j->dir);
-		if (run_to(&a, log, true))
+		if (run_to(&a, log, true)) {
 			fprintf(stderr, "snafu %s: %s: merge failed; see %s\n", r->name, j->label,
 				log);
+			ok = false;
+		}
 	}
 	struct dirent **names = files_of(corpus, &n);
 	char **files = calloc((size_t)n + 1, sizeof(*files));
 	char(*verdicts)[256] = calloc((size_t)n + 1, sizeof(*verdicts));
-	int *ok = calloc((size_t)n + 1, sizeof(*ok));
-	if (!files || !verdicts || !ok)
+	int *clean = calloc((size_t)n + 1, sizeof(*clean)); /* kernels it finds nothing on */
+	if (!files || !verdicts || !clean)
 		abort();
 	for (int i = 0; i < n; i++) {
 		pathf(path, sizeof(path), "%s/%s", r->merge_into, names[i]->d_name);
@@ -1767,17 +1830,25 @@ static void merge(struct fuzz_run *r)
 		replay_verdicts(r, k, files, nnew, verdicts, scratch,
 				merge_oracles(r, oracles, sizeof(oracles)));
 		for (int i = 0; i < nnew; i++)
-			ok[i] += !strcmp(verdicts[i], "ok");
+			clean[i] += !strcmp(verdicts[i], "ok");
 	}
 	for (int i = 0; i < nnew; i++) {
 		pathf(path, sizeof(path), "%s/%s", r->merge_into, strrchr(files[i], '/') + 1);
-		added += ok[i] == kernel_count() && copy_file(files[i], path) == 0;
+		if (clean[i] == kernel_count()) {
+			if (copy_file(files[i], path) == 0)
+				added++;
+			else {
+				fprintf(stderr, "snafu %s: %s: cannot write: %s\n", r->name, path,
+					strerror(errno));
+				ok = false;
+			}
+		}
 		free(files[i]);
 	}
 	free_names(names, n);
 	free(files);
 	free(verdicts);
-	free(ok);
+	free(clean);
 	empty_dir(tmp, NULL, 0);
 	rmdir(tmp);
 	fprintf(stderr,
@@ -1785,6 +1856,7 @@ static void merge(struct fuzz_run *r)
 		"something on some kernel)\n",
 		r->name, added, shown(r->merge_into), count_entries(r->merge_into, false),
 		nnew - added);
+	return ok;
 }
 
 /* ---- the table ---- */
@@ -1950,6 +2022,21 @@ struct fuzz_totals fuzz_drive(const struct fuzz_plan *p, int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0); /* in order with stderr, in a pipe too */
 	parse(r, argc, argv);
 	locate(r);
+	/* every directory a result goes to, before the first execution: a finding is not
+	 * to be lost after the whole run */
+	writable_dir(r, r->out, "--out");
+	if (r->p->judge && !r->p->cases_in_out)
+		writable_dir(r, r->found, "--found");
+	struct stat st;
+	if (r->merge && (stat(r->merge_into, &st) || !S_ISDIR(st.st_mode))) { /* a corpus */
+		int e = stat(r->merge_into, &st) ? errno : ENOTDIR;
+		errno = e;
+		fprintf(stderr, "snafu %s: %s (--merge-into): cannot merge into: %s\n", r->name,
+			r->merge_into, strerror(errno));
+		exit(2);
+	}
+	if (r->merge)
+		writable_dir(r, r->merge_into, "--merge-into");
 	check_libfuzzer_flags(r);
 	if (r->known_file[0])
 		read_known(r);
@@ -2039,11 +2126,11 @@ struct fuzz_totals fuzz_drive(const struct fuzz_plan *p, int argc, char **argv)
 	run_all(r, t);
 	if (p->after && !interrupted && !p->after(&info))
 		t->errors++;
-	if (r->merge && !interrupted)
-		merge(r);
+	if (r->merge && !interrupted && !merge(r))
+		t->errors++;
 	if (interrupted) /* while the last results were sorted, or the merge ran */
 		stop(r);
-	else if (p->opts & FUZZ_MERGE)
+	else if ((p->opts & FUZZ_MERGE) && !r->merge)
 		fprintf(stderr,
 			"%s: %s left as it is; the new inputs stay in %s/KERNEL/corpus (--merge "
 			"adds those with new coverage)\n",
@@ -2142,7 +2229,8 @@ const char fuzz_help[] =
     "                          confirm on each new lockdep prediction (.confirmed.case\n"
     "                          when one deadlocks), print a table;\n"
     "                          a progress line every 3 s; exit 1 on a new finding, 2 on\n"
-    "                          a fuzzer that failed, 130 when interrupted\n"
+    "                          a fuzzer that failed or a file that could not be\n"
+    "                          written (new finding or not), 130 when interrupted\n"
     "      --kernel=NAME       a kernel to fuzz, repeatable; all: every kernel (default\n"
     "                          " SNAFU_DEFAULT_KERNEL ")\n"
     "      --runs=N            executions per kernel (libFuzzer's -runs)\n"
@@ -2181,7 +2269,7 @@ const char fuzz_help[] =
     "                          nothing on any kernel (lockdep aside) into\n"
     "                          corpus/futex_mm_fuzzer\n"
     "      --no-merge          leave it alone (the default)\n"
-    "      --merge-into=DIR    merge into DIR instead\n"
+    "      --merge-into=DIR    merge, into DIR instead (an existing directory)\n"
     "      --fuzzer=PATH       the fuzz target (default: futex_mm_fuzzer beside snafu)\n"
     "      --markdown          print the table as GitHub markdown (and with\n"
     "                          $GITHUB_STEP_SUMMARY set, append it there)\n";
@@ -2204,5 +2292,6 @@ int cmd_fuzz(int argc, char **argv)
 {
 	struct fuzz_totals t = fuzz_drive(&fuzz_plan, argc, argv);
 
-	return t.unknown ? 1 : t.errors ? 2 : 0;
+	/* a result that could not be written is lost: that outranks a new finding */
+	return t.errors ? 2 : t.unknown ? 1 : 0;
 }

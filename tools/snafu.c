@@ -568,8 +568,19 @@ static const struct cli_command *find_command(const char *name)
 	return NULL;
 }
 
+/* At exit: what went to standard output got there, or the run fails (exit 2), as a
+ * failed write to any other file does. */
+static void check_stdout(void)
+{
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		fprintf(stderr, "snafu: standard output: cannot write: %s\n", strerror(errno));
+		_exit(2);
+	}
+}
+
 int main(int argc, char **argv)
 {
+	atexit(check_stdout);
 	if (argc < 2) {
 		cli_usage(stderr, commands, NCOMMANDS, NULL);
 		return 2;

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Nothing lost (issue 24): snafu fuzz checks every directory a result goes to before the
+# first execution (--found a regular file, or under one; --merge-into missing: one line,
+# exit 2, nothing run); --merge-into=DIR merges (and says nothing of leaving it as it
+# is); --no-merge with it is refused; a result that cannot be written (here: under a
+# file-size limit, the report on standard output) fails the run with exit 2 and a line,
+# and no file is left half written.
+#
+#   bash tests/test_fuzz_outputs.sh BIN_DIR SRC_DIR
+set -u
+bin=${1:?usage: test_fuzz_outputs.sh BIN_DIR SRC_DIR}
+snafu=$bin/snafu
+[ -x "$bin/futex_mm_fuzzer" ] || {
+	echo "skipped: no futex_mm_fuzzer in this build (gcc?)"
+	exit 77
+}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-outputs.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+cd "$tmp" || exit 2
+run() { # run COMMAND...: $rc, stdout and stderr in out and err
+	"$@" >out 2>err
+	rc=$?
+}
+refused() { # refused WHAT LINE: exit 2, that one line, no fuzzer run
+	if [ "$rc" = 2 ] && [ "$(wc -l <err)" = 1 ] && grep -qxF "$2" err && [ ! -e o/2.6.12-jj/fuzz.log ]; then ok; else
+		bad "$1: want exit 2 and '$2' before any run, got exit $rc:"
+		sed 's/^/    /' err | head -5
+	fi
+}
+
+: >afile
+run "$snafu" fuzz --kernel=2.6.12-jj --runs=10 --out=o --found=afile
+refused "--found a regular file" "snafu fuzz: afile (--found): cannot write there: Not a directory"
+run "$snafu" fuzz --kernel=2.6.12-jj --runs=10 --out=o --found=afile/found
+refused "--found under a regular file" "snafu fuzz: afile/found (--found): cannot write there: Not a directory"
+run "$snafu" fuzz --kernel=2.6.12-jj --runs=10 --out=afile/o
+refused "--out under a regular file" "snafu fuzz: afile/o (--out): cannot write there: Not a directory"
+run "$snafu" fuzz --kernel=2.6.12-jj --runs=10 --out=o --merge --merge-into="$tmp/none/d"
+refused "--merge-into a missing directory" "snafu fuzz: $tmp/none/d (--merge-into): cannot merge into: No such file or directory"
+run "$snafu" fuzz --kernel=2.6.12-jj --runs=10 --out=o --no-merge --merge-into=afile
+check "--no-merge with --merge-into: exit 2 (got $rc)" test "$rc" = 2
+check "--no-merge with --merge-into: one line" grep -q "expected --merge-into=DIR without --no-merge" err
+
+mkdir corpus
+run "$snafu" fuzz --kernel=2.6.12-jj --seed=1 --runs=2000 --out=o --merge-into=corpus
+check "--merge-into alone merges: exit 0 (got $rc)" test "$rc" = 0
+check "--merge-into alone merges: the line" grep -qE "^fuzz: merged [1-9][0-9]* new inputs into corpus " err
+check "--merge-into alone merges: the files" test -n "$(ls corpus)"
+check "--merge-into: nothing said of leaving it as it is" test -z "$(grep "left as it is" err)"
+
+# a finding whose report cannot be written whole: the run says so and exits 2
+rm -rf o f
+(
+	trap '' XFSZ
+	ulimit -f 2
+	"$snafu" fuzz --kernel=2.6.11-rc4 --oracles=deadlock --seed=1 --runs=20000 --fresh \
+		--out=o --found=f >out 2>err
+	echo $? >rc
+)
+rc=$(cat rc)
+check "a write that fails: exit 2 (got $rc)" test "$rc" = 2
+check "a write that fails: a line says so" grep -q "cannot write: File too large" err
+check "a write that fails: no temporary left" test -z "$(find f o -name '*.tmp' 2>/dev/null)"
+
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
