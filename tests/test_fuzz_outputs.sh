@@ -4,7 +4,8 @@
 # exit 2, nothing run); --merge-into=DIR merges (and says nothing of leaving it as it
 # is); --no-merge with it is refused; a result that cannot be written (here: under a
 # file-size limit, the report on standard output) fails the run with exit 2 and a line,
-# and no file is left half written.
+# and no file is left half written; the commands printed for a finding paste into a
+# shell when the path has a space in it.
 #
 #   bash tests/test_fuzz_outputs.sh BIN_DIR SRC_DIR
 set -u
@@ -62,6 +63,20 @@ rc=$(cat rc)
 check "a write that fails: exit 2 (got $rc)" test "$rc" = 2
 check "a write that fails: a line says so" grep -q "cannot write: File too large" err
 check "a write that fails: no temporary left" test -z "$(find f o -name '*.tmp' 2>/dev/null)"
+
+# the commands printed for a finding paste into a shell, whatever the path
+rm -rf o "my dir"
+mkdir "my dir"
+run "$snafu" fuzz --kernel=2.6.11-rc4 --oracles=deadlock --seed=1 --runs=20000 --fresh --out=o \
+	--found="$tmp/my dir/found"
+check "a --found with a space: exit 1 (got $rc)" test "$rc" = 1
+line=$(sed -n 's/^reproduce with: //p' out | head -1)
+check "the reproduce line quotes the path: '$line'" grep -q "'my dir/found/" <<<"$line"
+(eval "$line") >paste.out 2>&1
+check "the reproduce line, pasted, replays the deadlock" grep -q "^DEDUP_TOKEN: deadlock--" paste.out
+line=$(sed -n 's/^picture it with: //p' out | head -1)
+(eval "$line") >paste.out 2>&1
+check "the picture line, pasted, writes the picture" test -s "my dir/found/2.6.11-rc4/$(ls "my dir/found/2.6.11-rc4" | grep '\.case$' | grep -v confirmed | head -1).html"
 
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

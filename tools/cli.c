@@ -459,3 +459,32 @@ char **cli_normalize(const struct cli_command *c, int argc, char **argv, int *ou
 	*out_argc = m;
 	return cv;
 }
+
+/* A path as the developer should type it: relative to the current directory when under
+ * it, and quoted for the shell when it needs to be. */
+const char *cli_shell_word(const char *path, char *buf, size_t len)
+{
+	char cwd[4096];
+	size_t n;
+
+	if (getcwd(cwd, sizeof(cwd)) && (n = strlen(cwd)) > 1 && !strncmp(path, cwd, n) &&
+	    path[n] == '/')
+		path += n + 1;
+	if (path[strspn(path, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+			      "_./=:,+-@%")] == 0 &&
+	    *path)
+		return path;
+	size_t o = 0;
+	buf[o++] = '\'';
+	for (const char *p = path; *p && o + 5 < len; p++) {
+		if (*p == '\'') {
+			memcpy(buf + o, "'\\''", 4);
+			o += 4;
+		} else {
+			buf[o++] = *p;
+		}
+	}
+	buf[o++] = '\'';
+	buf[o] = 0;
+	return buf;
+}

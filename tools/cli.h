@@ -54,6 +54,9 @@ int cli_exec_beside(const char *cmd, const char *exe, const char *expected);
  * (cli_exe_dir), from /proc/self/exe; false when it cannot be read. */
 bool cli_exe_path(char *buf, size_t len);
 bool cli_exe_dir(char *buf, size_t len);
+/* A path as a developer pastes it into a shell: relative to the current directory when
+ * under it, and quoted ('...') when it needs to be; in BUF when quoted. */
+const char *cli_shell_word(const char *path, char *buf, size_t len);
 /* A trace event's kind as a word: "point", "syscall", ...; "event" if out of range. */
 const char *cli_event_name(int kind);
 /* --oracles=LIST (prog/oracle.h) as argument ARGN (A the whole argument): the oracles'

@@ -1517,9 +1517,19 @@ static void print_report_head(const char *path)
 
 /* A new finding in full (stdout): the case, its report and the commands for it; or the
  * sanitizer's report, or libFuzzer's word. */
+/* PATH in a command printed to be pasted: as shown(), quoted for a shell when it needs
+ * to be (a few at once: the buffers rotate). */
+static const char *quoted(const char *path)
+{
+	static char buf[8][PATH_LEN + 8];
+	static unsigned n;
+
+	return cli_shell_word(shown(path), buf[n++ % 8], sizeof(buf[0]));
+}
+
 static void show(const struct fuzz_run *r, const struct fuzz_job *j, const struct fuzz_finding *f)
 {
-	char rep[PATH_LEN], in[PATH_LEN], *text;
+	char rep[PATH_LEN], in[PATH_LEN], html[PATH_LEN + 8], *text;
 	const char *k = j->k->name, *oracles = job_oracles(r, j);
 
 	pathf(rep, sizeof(rep), "%s.report", f->base);
@@ -1527,8 +1537,8 @@ static void show(const struct fuzz_run *r, const struct fuzz_job *j, const struc
 	printf("%s: %s: NEW finding %s: %s.{%sreport,input}\n", r->name, k, f->sig, shown(f->base),
 	       f->casefile[0] ? "case," : "");
 	if (f->casefile[0]) {
-		const char *c = shown(f->casefile), *me = shown(r->exe);
-		printf("%s: minimized case: %s\n", r->name, c);
+		const char *c = quoted(f->casefile), *me = quoted(r->exe);
+		printf("%s: minimized case: %s\n", r->name, shown(f->casefile));
 		for (int i = 0; i < 2; i++) {
 			text = slurp(i ? rep : f->casefile);
 			printf("%s\n", text ? text : "");
@@ -1539,13 +1549,13 @@ static void show(const struct fuzz_run *r, const struct fuzz_job *j, const struc
 		if (f->confirm > 0)
 			printf("predicted and confirmed: %s confirm found %s: %s\n"
 			       "reproduce the deadlock with: %s replay --kernel=%s %s\n",
-			       shown(r->exe), f->deadlock, shown(f->confirmed), me, k,
-			       shown(f->confirmed));
+			       me, f->deadlock, shown(f->confirmed), me, k, quoted(f->confirmed));
 		else if (f->confirm < 0)
 			printf("predicted only: %s confirm found no schedule that deadlocks within "
 			       "%d executions\n",
 			       me, CONFIRM_DEFAULT_RUNS);
-		printf("picture it with: %s trace --kernel=%s %s -o %s.html\n", me, k, c, c);
+		pathf(html, sizeof(html), "%s.html", shown(f->casefile));
+		printf("picture it with: %s trace --kernel=%s %s -o %s\n", me, k, c, quoted(html));
 		printf("debug it with:  %s record --kernel=%s %s   (rr, else gdb at the finding's "
 		       "step)\n",
 		       me, k, c);
@@ -1556,8 +1566,8 @@ static void show(const struct fuzz_run *r, const struct fuzz_job *j, const struc
 		       r->name, shown(in));
 		print_report_head(rep);
 		printf("DEDUP_TOKEN: %s\n", f->sig);
-		printf("reproduce with: %s --kernel=%s --ops=%s%s%s %s\n", shown(r->fuzzer), k,
-		       r->ops, oracles ? " --oracles=" : "", oracles ? oracles : "", shown(in));
+		printf("reproduce with: %s --kernel=%s --ops=%s%s%s %s\n", quoted(r->fuzzer), k,
+		       r->ops, oracles ? " --oracles=" : "", oracles ? oracles : "", quoted(in));
 	} else {
 		printf("%s: libFuzzer reported %s; see %s\n", r->name, strrchr(f->input, '/') + 1,
 		       shown(rep));

@@ -89,35 +89,6 @@ int cmd_record(int argc, char **argv)
 	return cli_exec_beside("record", "snafu", "the simulator build next to snafu-native");
 }
 #else
-/* A path as the developer should type it: relative to the current directory when under
- * it, and quoted for the shell when it needs to be. */
-static const char *shell_word(const char *path, char *buf, size_t len)
-{
-	char cwd[PATH_LEN];
-	size_t n;
-
-	if (getcwd(cwd, sizeof(cwd)) && (n = strlen(cwd)) > 1 && !strncmp(path, cwd, n) &&
-	    path[n] == '/')
-		path += n + 1;
-	if (path[strspn(path, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-			      "_./=:,+-@%")] == 0 &&
-	    *path)
-		return path;
-	size_t o = 0;
-	buf[o++] = '\'';
-	for (const char *p = path; *p && o + 5 < len; p++) {
-		if (*p == '\'') {
-			memcpy(buf + o, "'\\''", 4);
-			o += 4;
-		} else {
-			buf[o++] = *p;
-		}
-	}
-	buf[o++] = '\'';
-	buf[o] = 0;
-	return buf;
-}
-
 static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
 	(void)sb;
@@ -637,13 +608,14 @@ static int record_with_rr(const struct plan *p, const char *self_abs, const char
 	}
 	char *const pack[] = {(char *)rr_path(), "pack", dir, NULL};
 	st = run_capture(pack, NULL, true, 2, out, sizeof(out), 0);
-	const char *d = shell_word(dir, w, sizeof(w));
+	const char *d = cli_shell_word(dir, w, sizeof(w));
 	printf("snafu record: recorded in %s%s\n", d,
 	       st ? " (rr pack failed: the trace needs this machine's files)"
 		  : " (packed: it can be copied to another machine)");
 	print_summary(p);
 	printf("\nreplay it under gdb and stop at %s:\n", landing(p));
-	printf("  %s replay %s -- -x %s\n", shell_word(rr_path(), w2, sizeof(w2)), d, p->script);
+	printf("  %s replay %s -- -x %s\n", cli_shell_word(rr_path(), w2, sizeof(w2)), d,
+	       p->script);
 	printf("  (gdb) break %s\n", plan_break(p));
 	printf("  (gdb) continue\n");
 	print_helpers(p);
@@ -687,10 +659,10 @@ int cmd_record(int argc, char **argv)
 	p.at = p.r.result == SIM_PREDICTED ? lockdep_prediction()->step : p.r.steps;
 	plan_finding(&p);
 	p.k = k;
-	p.casefile = shell_word(in, w1, sizeof(w1));
-	p.self = shell_word(self, w2, sizeof(w2));
-	p.script = shell_word(SNAFU_SOURCE_DIR "/repro/snafu-gdb.py", w3, sizeof(w3));
-	p.gdb = shell_word(gdb_path(), w4, sizeof(w4));
+	p.casefile = cli_shell_word(in, w1, sizeof(w1));
+	p.self = cli_shell_word(self, w2, sizeof(w2));
+	p.script = cli_shell_word(SNAFU_SOURCE_DIR "/repro/snafu-gdb.py", w3, sizeof(w3));
+	p.gdb = cli_shell_word(gdb_path(), w4, sizeof(w4));
 	p.self_abs = self;
 
 	char why[1024];
