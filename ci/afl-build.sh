@@ -39,6 +39,7 @@ sim_srcs=$(srcs_of SNAFU_SIM_SRCS)
 ref_srcs=$(srcs_of SNAFU_REF_SRCS)
 prog_srcs=$(srcs_of SNAFU_PROG_SRCS)
 harness_srcs=$(srcs_of futex_mm_fuzzer)
+joint_srcs=$(srcs_of SNAFU_JOINT_SRCS)
 harness_main=fuzz/futex_mm_fuzzer.c
 kernels=$(listed_kernels)
 
@@ -53,6 +54,11 @@ objs=()
 for f in $sim_srcs; do
 	o=$obj/$(tr / _ <<<"${f%.c}").o
 	clang "${flags[@]}" -c "$f" -o "$o"
+	objs+=("$o")
+done
+for f in $joint_srcs; do # the joint search: no coverage (CMakeLists.txt, snafu_joint)
+	o=$obj/$(tr / _ <<<"${f%.c}").o
+	clang "${flags[@]}" -DSNAFU_EXPLORE_NO_REDUCTION -c "$f" -o "$o"
 	objs+=("$o")
 done
 for f in $ref_srcs $prog_srcs $(grep -vxF "$harness_main" <<<"$harness_srcs"); do

@@ -55,6 +55,8 @@ fi
 [[ " $* " == *" --kernel"* ]] || set -- --kernel=all "$@"
 # a budget: --seconds=300 unless one is given
 [[ " $* " == *" --seconds"* || " $* " == *" --runs"* ]] || set -- --seconds=300 "$@"
+# no merge unless --merge (--merge-into=DIR alone would merge)
+[[ " $* " == *" --merge "* ]] || set -- --no-merge "$@"
 exec "$bin/snafu" fuzz -timeout=25 --markdown \
 	--known="${SNAFU_KNOWN:-$root/ci/known-findings.txt}" \
 	${SNAFU_BIN:+"--fuzzer=$bin/futex_mm_fuzzer"} ${SNAFU_WORK:+"--out=$SNAFU_WORK"} \

@@ -749,6 +749,18 @@ done
 run "$snafu" --version
 check "--version: exit 0 (got $rc)" test "$rc" = 0
 check "--version: snafu VERSION" grep -qx "snafu [0-9][0-9.]*" "$tmp/out"
+run "$snafu" --version extra
+expect_error "--version extra" "snafu: argument 2 'extra': expected nothing after --version"
+# snafu ops: plain text (no markdown quotes), each-page too
+run "$snafu" ops
+check "ops: exit 0 (got $rc)" test "$rc" = 0
+check "ops: no markdown quotes" test -z "$(grep -F '`' "$tmp/out")"
+check "ops: each-page" grep -q "^each-page\$" "$tmp/out"
+# -o onto an existing file keeps its mode
+"$snafu" show -o "$tmp/mode.case" "$src/repro/cases/lockdep-futex-wait.case"
+chmod 640 "$tmp/mode.case"
+run "$snafu" show --no-schedule -o "$tmp/mode.case" "$src/repro/cases/lockdep-futex-wait.case"
+check "-o onto an existing file keeps its mode ($(stat -c %a "$tmp/mode.case"))" test "$(stat -c %a "$tmp/mode.case")" = 640
 
 # --oracles=LIST (docs/oracles.md): what counts as a finding, for replay and minimize
 abs=$src/repro/cases/futex-absorbed-wakeup.case

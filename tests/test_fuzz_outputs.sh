@@ -2,7 +2,8 @@
 # Nothing lost (issue 24): snafu fuzz checks every directory a result goes to before the
 # first execution (--found a regular file, or under one; --merge-into missing: one line,
 # exit 2, nothing run); --merge-into=DIR merges (and says nothing of leaving it as it
-# is); --no-merge with it is refused; a result that cannot be written (here: under a
+# is), unless --no-merge says not to; a second run into a --out in use is refused
+# ("in use by pid N"); a result that cannot be written (here: under a
 # file-size limit, the report on standard output) fails the run with exit 2 and a line,
 # and no file is left half written; the commands printed for a finding paste into a
 # shell when the path has a space in it.
@@ -39,9 +40,10 @@ run "$snafu" fuzz --kernel=2.6.12-jj --runs=10 --out=afile/o
 refused "--out under a regular file" "snafu fuzz: afile/o (--out): cannot write there: Not a directory"
 run "$snafu" fuzz --kernel=2.6.12-jj --runs=10 --out=o --merge --merge-into="$tmp/none/d"
 refused "--merge-into a missing directory" "snafu fuzz: $tmp/none/d (--merge-into): cannot merge into: No such file or directory"
-run "$snafu" fuzz --kernel=2.6.12-jj --runs=10 --out=o --no-merge --merge-into=afile
-check "--no-merge with --merge-into: exit 2 (got $rc)" test "$rc" = 2
-check "--no-merge with --merge-into: one line" grep -q "expected --merge-into=DIR without --no-merge" err
+mkdir named
+run "$snafu" fuzz --kernel=2.6.12-jj --runs=10 --out=o --no-merge --merge-into=named
+check "--no-merge with --merge-into: no merge (exit $rc)" test "$rc" = 0 -a -z "$(ls named)"
+check "--no-merge with --merge-into: DIR named" grep -q "^fuzz: named left as it is" err
 
 mkdir corpus
 run "$snafu" fuzz --kernel=2.6.12-jj --seed=1 --runs=2000 --out=o --merge-into=corpus
@@ -63,6 +65,19 @@ rc=$(cat rc)
 check "a write that fails: exit 2 (got $rc)" test "$rc" = 2
 check "a write that fails: a line says so" grep -q "cannot write: File too large" err
 check "a write that fails: no temporary left" test -z "$(find f o -name '*.tmp' 2>/dev/null)"
+
+# two runs into one --out: the second is refused while the first runs
+rm -rf o
+"$snafu" fuzz --kernel=2.6.12-jj --runs=100000000 --out=o --found=f >first.out 2>&1 &
+first=$!
+for _ in $(seq 100); do [ -s o/.lock ] && break; sleep 0.1; done
+run "$snafu" fuzz --kernel=2.6.12-jj --runs=10 --out=o --found=f
+check "a second run into the same --out: exit 2 (got $rc)" test "$rc" = 2
+check "a second run into the same --out: in use by pid $first" grep -qx "snafu fuzz: o: in use by pid $first (another snafu fuzz or evaluate)" err
+kill -TERM $first
+wait $first
+run "$snafu" fuzz --kernel=2.6.12-jj --runs=10 --out=o --found=f
+check "once the first has ended, the next runs (exit $rc)" test "$rc" = 0
 
 # the commands printed for a finding paste into a shell, whatever the path
 rm -rf o "my dir"

@@ -87,6 +87,9 @@ int case_close_out(FILE *f, const char *tmp, const char *out)
 		unlink(tmp);
 		return 2;
 	}
+	struct stat st; /* a file replaced keeps its mode */
+	if (stat(out, &st) == 0 && S_ISREG(st.st_mode))
+		chmod(tmp, st.st_mode & 07777);
 	if (rename(tmp, out) != 0) {
 		fprintf(stderr, "snafu: %s: cannot write: %s\n", out, strerror(errno));
 		unlink(tmp);

@@ -104,11 +104,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
-#include <limits.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/personality.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -763,10 +764,7 @@ static void parse(struct fuzz_run *r, int argc, char **argv)
 			r->lf_argn[r->nlf++] = argn;
 		}
 	}
-	if (merge_into_argn && no_merge_argn)
-		die_usage("--merge-into=DIR without --no-merge", argv[no_merge_argn - 1],
-			  no_merge_argn);
-	if (merge_into_argn)
+	if (merge_into_argn && !no_merge_argn) /* --no-merge: DIR only named */
 		r->merge = true;
 	if (r->seed_count > 1 &&
 	    (!r->seed || r->seed + (unsigned)r->seed_count - 1 > 4294967295ull))
@@ -924,8 +922,16 @@ static void locate(struct fuzz_run *r)
 			candidates[0] ? candidates[0] : rel);
 		exit(2);
 	}
-	if (!r->found[0]) /* repro/found in the seeds' source tree */
-		pathf(r->found, sizeof(r->found), "%s/../../repro/found", r->seeds);
+	if (!r->found[0]) { /* repro/found in the seeds' source tree, without ".." */
+		char tree[PATH_LEN];
+		pathf(tree, sizeof(tree), "%s", r->seeds); /* TREE/corpus/futex_mm_fuzzer */
+		for (int up = 0; up < 2; up++) {
+			char *slash = strrchr(tree, '/');
+			if (slash && slash != tree)
+				*slash = 0;
+		}
+		pathf(r->found, sizeof(r->found), "%s/repro/found", tree);
+	}
 	if (!r->merge_into[0])
 		pathf(r->merge_into, sizeof(r->merge_into), "%s", r->seeds);
 }
@@ -955,6 +961,34 @@ static void writable_dir(const struct fuzz_run *r, const char *dir, const char *
 		}
 		*slash = 0;
 	}
+}
+
+/* OUT is this run's alone: two runs into one OUT would empty, read and count each
+ * other's corpora, logs and artifacts. OUT/.lock holds the pid of the run that has it,
+ * locked (flock) while the run lives; the kernel lets go of it however the run ends. */
+static void lock_out(const struct fuzz_run *r)
+{
+	char path[PATH_LEN], pid[32] = "";
+
+	pathf(path, sizeof(path), "%s/.lock", r->out);
+	int fd = mkdir_p(r->out) ? -1 : open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		fprintf(stderr, "snafu %s: %s: cannot write: %s\n", r->name, path, strerror(errno));
+		exit(2);
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		ssize_t n = read(fd, pid, sizeof(pid) - 1);
+		pid[n > 0 ? strcspn(pid, "\n") : 0] = 0;
+		fprintf(stderr, "snafu %s: %s: in use by %s%s (another snafu fuzz or evaluate)\n",
+			r->name, r->out, pid[0] ? "pid " : "another run", pid);
+		exit(2);
+	}
+	snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+	if (ftruncate(fd, 0) || write(fd, pid, strlen(pid)) != (ssize_t)strlen(pid)) {
+		fprintf(stderr, "snafu %s: %s: cannot write: %s\n", r->name, path, strerror(errno));
+		exit(2);
+	}
+	/* fd stays open (close-on-exec: the fuzzers do not hold it) until the run ends */
 }
 
 /* The oracles of a job's runs, as --oracles=LIST spells them (NULL: the default set). */
@@ -2051,6 +2085,7 @@ struct fuzz_totals fuzz_drive(const struct fuzz_plan *p, int argc, char **argv)
 	if (r->known_file[0])
 		read_known(r);
 	make_jobs(r);
+	lock_out(r); /* the usage is good: from here on OUT is written */
 	struct fuzz_info info = {.name = r->name,
 				 .job = r->job,
 				 .njobs = r->njobs,
@@ -2279,7 +2314,8 @@ const char fuzz_help[] =
     "                          nothing on any kernel (lockdep aside) into\n"
     "                          corpus/futex_mm_fuzzer\n"
     "      --no-merge          leave it alone (the default)\n"
-    "      --merge-into=DIR    merge, into DIR instead (an existing directory)\n"
+    "      --merge-into=DIR    merge, into DIR instead (an existing directory); with\n"
+    "                          --no-merge, only named\n"
     "      --fuzzer=PATH       the fuzz target (default: futex_mm_fuzzer beside snafu)\n"
     "      --markdown          print the table as GitHub markdown (and with\n"
     "                          $GITHUB_STEP_SUMMARY set, append it there)\n";

@@ -108,7 +108,11 @@ static void print_op(FILE *out, const struct op_desc *d, bool md)
 		fprintf(out, "%s", n++ ? ", " : "");
 		print_arg(out, g, md);
 	}
-	fprintf(out, "%s%s%s", n ? ": " : "", d->doc, md ? " |\n" : "\n");
+	fprintf(out, "%s", n ? ": " : "");
+	for (const char *c = d->doc; *c; c++) /* plain text: no markdown quotes */
+		if (md || *c != '`')
+			fputc(*c, out);
+	fprintf(out, "%s", md ? " |\n" : "\n");
 }
 
 /* The entries of futex_mm_fuzzer.dict: each dict line of the table, an op after the two
@@ -196,6 +200,10 @@ int cmd_ops(int argc, char **argv)
 	default:
 		for (int k = 0; k < OP_NKINDS; k++)
 			print_op(stdout, &op_table[k], mode == MARKDOWN);
+		if (mode == PLAIN) /* docs/cases.md says it beside its table */
+			printf("each-page\n    after any op with an address (all but mmap, kill and "
+			       "sleep): the op once for each page of A's mapping from A on, each run "
+			       "counting as an op of its own for preemptions\n");
 		return 0;
 	}
 }

@@ -591,6 +591,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--version")) {
+		if (argc > 2)
+			cli_die_at("nothing after --version", argv[2], 2);
 		printf("snafu %s\n", SNAFU_VERSION);
 		return 0;
 	}
