@@ -861,8 +861,9 @@ struct search {
 	long long blocked;  /* runs that a sleep set ended early: a redundant trace */
 	bool bound_hit;     /* a trace needed more preemptions than the bound */
 	bool found, budget_hit, interrupted;
-	bool full; /* the tree reached MAX_NODES: the search stops, as at --max-schedules */
-	int level; /* the preemptions of the schedules being run */
+	bool full;   /* the tree reached MAX_NODES: the search stops, as at --max-schedules */
+	bool timers; /* asked for every trace, searched to EXPLORE_BOUND_FALLBACK: search() */
+	int level;   /* the preemptions of the schedules being run */
 	char verdict[160];
 	struct run_result r;
 	/* the tree */
@@ -1246,8 +1247,38 @@ static void release(struct search *s)
 		s->qn[k] = s->qhead[k] = 0;
 }
 
-/* The whole search on s->k; s->found, s->budget_hit or s->interrupted say how it ended. */
+/* Whether p can arm a timer: a sleep, or a futex_wait with a timeout. */
+static bool arms_timers(const struct program *p)
+{
+	for (int i = 0; i < p->nops; i++)
+		if (p->ops[i].kind == OP_SLEEP || (p->ops[i].kind == OP_FUTEX_WAIT && p->ops[i].y))
+			return true;
+	return false;
+}
+
+static void search_all(struct search *s);
+
+/* The whole search on s->k; s->found, s->budget_hit or s->interrupted say how it ended.
+ * The unbounded reduction does not cover timers: a timer fired early makes its task
+ * runnable where no race between tasks says so (docs/explore.md, "Timers"), and
+ * --check-reduction found traces it lost. A program that can arm one gets the search
+ * within EXPLORE_BOUND_FALLBACK preemptions instead (s->timers: the line says so). */
 static void search(struct search *s)
+{
+	bool unbounded = s->unbounded;
+	int K = s->K;
+
+	s->timers = unbounded && s->reduce && arms_timers(s->p);
+	if (s->timers) {
+		s->unbounded = false;
+		s->K = EXPLORE_BOUND_FALLBACK;
+	}
+	search_all(s);
+	s->unbounded = unbounded;
+	s->K = K;
+}
+
+static void search_all(struct search *s)
 {
 	static struct program q;
 	double start = now_s(), next = start + 3;
@@ -1309,13 +1340,20 @@ static void search(struct search *s)
 static void say(FILE *f, const struct search *s, const char *name, const char *shard)
 {
 	char bound[64];
+	int K = s->timers ? EXPLORE_BOUND_FALLBACK : s->K;
+	bool unbounded = s->unbounded && !s->timers;
 
-	if (s->unbounded)
+	if (unbounded)
 		snprintf(bound, sizeof(bound), "any number of preemptions");
 	else
-		snprintf(bound, sizeof(bound), "at most %d %s", s->K,
-			 plural(s->K, "preemption", "preemptions"));
+		snprintf(bound, sizeof(bound), "at most %d %s", K,
+			 plural(K, "preemption", "preemptions"));
 	fprintf(f, "explore: %s [%s]: ", name, s->k->name);
+	if (s->timers)
+		fprintf(f,
+			"(it arms timers, which the unbounded reduction does not cover: "
+			"every schedule within %d preemptions instead) ",
+			K);
 	if (s->found) {
 		fprintf(f, "found %s with %d %s after %lld %s (%lld %s)", s->verdict,
 			found_prog.npreempts,
@@ -1341,22 +1379,22 @@ static void say(FILE *f, const struct search *s, const char *name, const char *s
 			s->full ? "the tree of choice points is full" : "--max-schedules",
 			s->traces, plural(s->traces, "trace", "traces"), bound);
 	} else if (!s->reduce) {
-		fprintf(f, "no finding within %d %s: %lld %s (no reduction)", s->K,
-			plural(s->K, "preemption", "preemptions"), s->explored,
+		fprintf(f, "no finding within %d %s: %lld %s (no reduction)", K,
+			plural(K, "preemption", "preemptions"), s->explored,
 			plural(s->explored, "schedule", "schedules"));
-	} else if (s->unbounded && !s->bound_hit) {
+	} else if (unbounded && !s->bound_hit) {
 		fprintf(f, "no finding in %lld %s (unbounded): %lld %s", s->traces,
 			plural(s->traces, "trace", "traces"), s->explored,
 			plural(s->explored, "schedule", "schedules"));
-	} else if (s->unbounded) {
+	} else if (unbounded) {
 		fprintf(f,
 			"no finding in %lld %s with at most %d preemptions (what a case holds; "
 			"some traces need more): %lld %s",
 			s->traces, plural(s->traces, "trace", "traces"), MAX_K, s->explored,
 			plural(s->explored, "schedule", "schedules"));
 	} else {
-		fprintf(f, "no finding within %d %s: %lld %s, %lld %s%s", s->K,
-			plural(s->K, "preemption", "preemptions"), s->traces,
+		fprintf(f, "no finding within %d %s: %lld %s, %lld %s%s", K,
+			plural(K, "preemption", "preemptions"), s->traces,
 			plural(s->traces, "trace", "traces"), s->explored,
 			plural(s->explored, "schedule", "schedules"),
 			s->bound_hit ? "" : " (no trace needs more: unbounded)");
@@ -1491,7 +1529,8 @@ static long long check_one(struct search *s, FILE *f, const char *name)
 	uint64_t *with, *without;
 	size_t nw = outcome_set(s, true, &with);
 	long long traces = s->traces, runs = s->explored;
-	bool cut = s->budget_hit, all = s->unbounded, more = s->bound_hit;
+	bool cut = s->budget_hit, all = s->unbounded, more = s->bound_hit && !s->timers,
+	     timers = s->timers;
 	/* every trace: against every schedule within EXPLORE_BOUND_FALLBACK, which it covers */
 	if (all) {
 		s->unbounded = false;
@@ -1538,16 +1577,18 @@ static long long check_one(struct search *s, FILE *f, const char *name)
 	if (all) {
 		s->unbounded = true;
 		s->K = MAX_K;
-		fprintf(f,
-			"explore: %s [%s]: --check-reduction, every trace: %zu %s in %lld %s (%lld "
-			"%s%s), %zu within %d preemptions without the reduction (%lld %s): %lld "
-			"missing%s\n",
-			name, s->k->name, nw, plural((long long)nw, "outcome", "outcomes"), traces,
-			plural(traces, "trace", "traces"), runs,
-			plural(runs, "schedule", "schedules"),
-			more ? ", some traces need more than 15 preemptions" : "", no,
-			EXPLORE_BOUND_FALLBACK, full, plural(full, "schedule", "schedules"),
-			missing, cut ? " (cut by --max-schedules: not compared)" : "");
+		fprintf(
+		    f,
+		    "explore: %s [%s]: --check-reduction, every trace%s: %zu %s in %lld %s (%lld "
+		    "%s%s), %zu within %d preemptions without the reduction (%lld %s): %lld "
+		    "missing%s\n",
+		    name, s->k->name,
+		    timers ? " (it arms timers: searched within the same bound instead)" : "", nw,
+		    plural((long long)nw, "outcome", "outcomes"), traces,
+		    plural(traces, "trace", "traces"), runs, plural(runs, "schedule", "schedules"),
+		    more ? ", some traces need more than 15 preemptions" : "", no,
+		    EXPLORE_BOUND_FALLBACK, full, plural(full, "schedule", "schedules"), missing,
+		    cut ? " (cut by --max-schedules: not compared)" : "");
 		s->reduce = true;
 		return cut ? 0 : missing;
 	}
@@ -1930,9 +1971,9 @@ void explore_bound(const struct program *p, const struct kernel_config *k, unsig
 		search(s);
 	}
 	*out = (struct explore_bound){.found = s->found,
-				      .unbounded = s->unbounded && !s->bound_hit,
+				      .unbounded = s->unbounded && !s->timers && !s->bound_hit,
 				      .cut = s->budget_hit,
-				      .K = s->K,
+				      .K = s->timers ? EXPLORE_BOUND_FALLBACK : s->K,
 				      .npreempts = s->found ? found_prog.npreempts : 0,
 				      .traces = s->traces,
 				      .schedules = before + s->explored};
