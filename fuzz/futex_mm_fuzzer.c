@@ -58,8 +58,9 @@
  * SIGNATURE" on stderr; an input with a signature seen before, and every input with a
  * finding, is neither reported again nor kept in the corpus (as libFuzzer keeps no crash
  * there). So a run with -runs=N runs all N, past known bugs, and says when each signature
- * first came. snafu fuzz passes it whenever it has a budget (tools/fuzzdrv.c). Sanitizer
- * reports still end the run: they are bugs in the model's code.
+ * first came. snafu fuzz passes it with a budget and --known or --keep-going
+ * (tools/fuzzdrv.c, keeps_going()). Sanitizer reports still end the run: they are bugs
+ * in the model's code.
  *
  * libFuzzer leaves flags that start with "--" to the target and passes them on to
  * -fork and -jobs children. The default kernel is snafu's (SNAFU_DEFAULT_KERNEL), or the one
@@ -421,7 +422,10 @@ static void search_schedules(const struct program *p)
 	executions += (unsigned long long)runs;
 	searches++;
 	search_runs += runs;
-	if (hit) {
+	struct run_opts quick = {.no_digest = true, .oracles = oracles};
+	if (hit && keep_going) /* once a signature */
+		prog_run(&found, kernel, &quick, &r);
+	if (hit && (!keep_going || !seen_before(r.verdict))) {
 		report(&found, &r);
 		size_t n = prog_encode(&found, bytes, sizeof(bytes));
 		if (!keep_going) {
@@ -430,8 +434,7 @@ static void search_schedules(const struct program *p)
 			fflush(stderr);
 			_Exit(1); /* not abort(): the input itself finds nothing */
 		}
-		if (!seen_before(r.verdict))
-			save_finding(keep_going, bytes, n, r.verdict);
+		save_finding(keep_going, bytes, n, r.verdict);
 	}
 	sim_icov_set(icov_on ? icov_counters : NULL);
 }
@@ -442,7 +445,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct run_opts quick = {.no_digest = true, .oracles = oracles};
 	struct run_result r;
 
-	if (runs_budget && executions >= runs_budget) /* the search's runs counted in */
+	if (joint_runs && runs_budget && executions >= runs_budget) /* the search's, counted */
 		budget_spent();
 	if (progress_file && (executions & 1023) == 0)
 		report_progress();
