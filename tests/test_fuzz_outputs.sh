@@ -3,7 +3,8 @@
 # first execution (--found a regular file, or under one; --merge-into missing: one line,
 # exit 2, nothing run); --merge-into=DIR merges (and says nothing of leaving it as it
 # is), unless --no-merge says not to; a second run into a --out in use is refused
-# ("in use by pid N"); a result that cannot be written (here: under a
+# ("in use by pid N"); an interrupted --fork run counts what ran and saves what it
+# found; a result that cannot be written (here: under a
 # file-size limit, the report on standard output) fails the run with exit 2 and a line,
 # and no file is left half written; the commands printed for a finding paste into a
 # shell when the path has a space in it.
@@ -78,6 +79,23 @@ kill -TERM $first
 wait $first
 run "$snafu" fuzz --kernel=2.6.12-jj --runs=10 --out=o --found=f
 check "once the first has ended, the next runs (exit $rc)" test "$rc" = 0
+
+# --fork interrupted: it counts what ran, and what it found is saved where the next run
+# does not empty it (FOUND/KERNEL/SIGNATURE.input, not minimized)
+rm -rf o f
+"$snafu" fuzz --fork --jobs=2 --kernel=2.6.11-rc4 --seconds=120 --out=o --found=f >fork.out 2>fork.err &
+forked=$!
+for _ in $(seq 150); do ls o/2.6.11-rc4/crash-* >/dev/null 2>&1 && break; sleep 0.1; done
+sleep 1
+kill -TERM $forked
+wait $forked
+rc=$?
+check "--fork interrupted: exit 130 (got $rc)" test "$rc" = 130
+check "--fork interrupted: the executions counted, or said not to be yet" \
+	grep -qE "^fuzz: interrupted (after [1-9][0-9]* executions on 2.6.11-rc4|on 2.6.11-rc4 before fork mode counted any executions)" fork.err
+check "--fork interrupted: never 'after 0 executions'" test -z "$(grep "after 0 executions" fork.err)"
+check "--fork interrupted: the findings saved" test -n "$(ls f/2.6.11-rc4/*.input 2>/dev/null)"
+check "--fork interrupted: each said" grep -qE "^fuzz: 2.6.11-rc4: lockdep--[^ ]* saved, not minimized: f/2.6.11-rc4/" fork.err
 
 # the commands printed for a finding paste into a shell, whatever the path
 rm -rf o "my dir"

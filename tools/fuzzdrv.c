@@ -1437,18 +1437,24 @@ static void confirm(const struct fuzz_run *r, const struct fuzz_job *j, struct f
  * snafu replays it: BASE is FOUND/KERNEL/SIGNATURE, or with cases_in_out OUT/KERNEL for
  * the first and OUT/KERNEL/SIGNATURE for the others (emptied with OUT/KERNEL). A
  * lockdep prediction goes to snafu confirm as well. */
+/* SIG as a file name: no '/', no leading '.'. */
+static void finding_name(const char *sig, char name[256])
+{
+	snprintf(name, 256, "%s", sig);
+	for (char *c = name; *c; c++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.",
+			    *c) ||
+		    (c == name && *c == '.'))
+			*c = '_';
+}
+
 static bool save(const struct fuzz_run *r, struct fuzz_job *j, struct fuzz_finding *f)
 {
 	char dir[PATH_LEN], name[256], path[PATH_LEN], log[PATH_LEN];
 	struct args a = {0};
 	bool ok = true;
 
-	snprintf(name, sizeof(name), "%s", f->sig); /* a file name: no '/', no leading '.' */
-	for (char *c = name; *c; c++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.",
-			    *c) ||
-		    (c == name && *c == '.'))
-			*c = '_';
+	finding_name(f->sig, name);
 	pathf(dir, sizeof(dir), "%s/%s", r->found, j->k->name);
 	/* the first finding as OUT/KERNEL; the others (--keep-going) in it, by signature */
 	if (r->p->cases_in_out && f == j->f)
@@ -1743,7 +1749,34 @@ static void progress(const struct fuzz_run *r)
 	}
 }
 
-/* Ctrl-C or SIGTERM: every fuzzer stopped, what each did, exit 130. */
+/* An interrupted fuzzer's new findings, sorted by signature and saved as they are (no
+ * time to minimize): FOUND/KERNEL/SIGNATURE.input, where the next run, which empties
+ * OUT/KERNEL, does not reach them. */
+static void save_interrupted(struct fuzz_run *r, struct fuzz_job *j)
+{
+	char name[256], dir[PATH_LEN], path[PATH_LEN];
+
+	if (!r->p->judge || r->p->cases_in_out || j->nf)
+		return;  /* sorted already (finish()), or the plan keeps them in OUT */
+	interrupted = 0; /* a second Ctrl-C stops this too */
+	classify(r, j);
+	for (int i = 0; i < j->nf && !interrupted; i++) {
+		const struct fuzz_finding *f = &j->f[i];
+		if (is_known(r, j->k->name, f->sig))
+			continue;
+		finding_name(f->sig, name);
+		pathf(dir, sizeof(dir), "%s/%s", r->found, j->k->name);
+		pathf(path, sizeof(path), "%s/%s.input", dir, name);
+		if (mkdir_p(dir) || copy_file(f->input, path))
+			fprintf(stderr, "snafu %s: %s: cannot write: %s\n", r->name, path,
+				strerror(errno));
+		else
+			fprintf(stderr, "%s: %s: %s saved, not minimized: %s\n", r->name, j->label,
+				f->sig, shown(path));
+	}
+}
+
+/* Ctrl-C or SIGTERM: every fuzzer stopped, what each did and found, exit 130. */
 __attribute__((noreturn)) static void stop(struct fuzz_run *r)
 {
 	char token[256];
@@ -1759,10 +1792,20 @@ __attribute__((noreturn)) static void stop(struct fuzz_run *r)
 		if (j->state != RUNNING && j->state != STOPPED)
 			continue;
 		long long execs = read_log(j, token, sizeof(token), &done);
-		fprintf(stderr,
-			"%s: interrupted after %lld executions on %s; the corpus so far is in "
-			"%s/corpus\n",
-			r->name, execs >= 0 ? execs : executions_so_far(j), j->label, j->dir);
+		if (execs <= 0)
+			execs = executions_so_far(j);
+		if (execs <= 0 && r->fork) /* its parent counts its workers' jobs as they end */
+			fprintf(
+			    stderr,
+			    "%s: interrupted on %s before fork mode counted any executions; the "
+			    "corpus so far is in %s/corpus\n",
+			    r->name, j->label, j->dir);
+		else
+			fprintf(stderr,
+				"%s: interrupted after %lld executions on %s; the corpus so far is "
+				"in %s/corpus\n",
+				r->name, execs, j->label, j->dir);
+		save_interrupted(r, j);
 	}
 	exit(130);
 }
