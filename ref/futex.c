@@ -321,13 +321,10 @@ static void queue_me(struct futex_q *q)
 __attribute__((noinline, noreturn)) static void futex_q_bug(const struct futex_q *q,
 							    const char *rule, const char *what)
 {
-	char token[96];
-
-	snprintf(token, sizeof(token), "futex-contract--%s", rule);
-	kernel_bug("BUG: futex_q contract broken", token,
-		   "%s\nT%d's futex_q, woken by T%d at %u.%u (2.6.11 kernel/futex.c, "
-		   "wake_futex() and unqueue_me(): %s)\n",
-		   what, q->owner, q->released_by, q->released_op, q->released_point, kcfg->name);
+	contract_bug("futex", rule,
+		     "%s\nT%d's futex_q, woken by T%d at %u.%u (2.6.11 kernel/futex.c, "
+		     "wake_futex() and unqueue_me(): %s)\n",
+		     what, q->owner, q->released_by, q->released_op, q->released_point, kcfg->name);
 }
 
 /* Returns 1 if we were still queued (and are now unqueued), 0 if a waker got us first. */

@@ -183,6 +183,10 @@ void send_sig(struct task_struct *p);
 /* Report a kernel bug (BUG/oops or a checker) and end the run. */
 void kernel_bug(const char *title, const char *token, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 3, 4)));
+/* A primitive broke its own contract (ref/rwsem.c, ref/futex.c, docs/assertions.md):
+ * "BUG: WHAT contract broken", token WHAT-contract--RULE. */
+void contract_bug(const char *what, const char *rule, const char *fmt, ...)
+    __attribute__((noreturn, format(printf, 3, 4)));
 
 /* lockdep, and what a task sleeps on for the hung-task report: ref/lockdep.c */
 #include "lockdep.h"

@@ -10,7 +10,6 @@
 #include "rwsem.h"
 #include "kernels.h"
 
-#include <stdio.h>
 #include <string.h>
 
 void init_rwsem(struct rw_semaphore *sem, const char *name)
@@ -38,14 +37,11 @@ enum rwsem_break rwsem_test_break;
 __attribute__((noinline, noreturn)) static void rwsem_bug(const struct rw_semaphore *sem,
 							  const char *rule, const char *what)
 {
-	char token[96];
-
-	snprintf(token, sizeof(token), "rwsem-contract--%s", rule);
-	kernel_bug("BUG: rwsem contract broken", token,
-		   "%s: %s\n%s (pid %d), activity %d, wait list %s (lib/rwsem-spinlock.c, "
-		   "2.6.11: %s)\n",
-		   sem->name, what, current->comm, current->pid, sem->activity,
-		   list_empty(&sem->wait_list) ? "empty" : "not empty", kcfg->name);
+	contract_bug("rwsem", rule,
+		     "%s: %s\n%s (pid %d), activity %d, wait list %s (lib/rwsem-spinlock.c, "
+		     "2.6.11: %s)\n",
+		     sem->name, what, current->comm, current->pid, sem->activity,
+		     list_empty(&sem->wait_list) ? "empty" : "not empty", kcfg->name);
 }
 
 static bool writer_queued(const struct rw_semaphore *sem)

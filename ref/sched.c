@@ -82,15 +82,32 @@ void __might_sleep(const char *site)
 	}
 }
 
-void kernel_bug(const char *title, const char *token, const char *fmt, ...)
+static __attribute__((noreturn)) void kernel_vbug(const char *title, const char *token,
+						  const char *fmt, va_list ap)
 {
-	va_list ap;
 	char buf[4096];
 
-	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
 	finding_begin(title, token);
 	finding_printf("%s\n", buf);
 	sim_stop(SIM_STOPPED);
+}
+
+void kernel_bug(const char *title, const char *token, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	kernel_vbug(title, token, fmt, ap);
+}
+
+void contract_bug(const char *what, const char *rule, const char *fmt, ...)
+{
+	char title[96], token[128];
+	va_list ap;
+
+	snprintf(title, sizeof(title), "BUG: %s contract broken", what);
+	snprintf(token, sizeof(token), "%s-contract--%s", what, rule);
+	va_start(ap, fmt);
+	kernel_vbug(title, token, fmt, ap);
 }

@@ -11,3 +11,11 @@ check() { # check DESCRIPTION COMMAND...: passes when COMMAND succeeds
 	shift
 	if "$@"; then ok; else bad "$what"; fi
 }
+run() { # run COMMAND...: $rc, stdout and stderr in $tmp/out and $tmp/err
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+show_output() { # the first lines of what the last run printed, for a failure message
+	sed -n '1,15s/^/    stdout: /p' "$tmp/out"
+	sed -n '1,10s/^/    stderr: /p' "$tmp/err"
+}

@@ -19,14 +19,6 @@ snafu=$bin/snafu
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-confirm.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib.sh"
-run() { # run COMMAND...: $rc, stdout and stderr in $tmp/out and $tmp/err
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
-show_output() {
-	sed -n '1,10s/^/    stdout: /p' "$tmp/out"
-	sed -n '1,10s/^/    stderr: /p' "$tmp/err"
-}
 lwn=$src/repro/cases/lockdep-futex-wait.case
 harmless=$src/repro/cases/lockdep-mlock-harmless.case
 zero=$src/repro/cases/olof-rfc-zero-page.case

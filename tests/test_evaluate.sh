@@ -24,14 +24,6 @@ tmp=$(cd "$tmp" && pwd -P) # as snafu names paths under it (/proc/self/exe): no 
 here=$PWD
 
 . "$(dirname "$0")/lib.sh"
-run() { # run COMMAND...: $rc, stdout and stderr in $tmp/out and $tmp/err
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
-show_output() {
-	sed -n '1,12s/^/    stdout: /p' "$tmp/out"
-	sed -n '1,8s/^/    stderr: /p' "$tmp/err"
-}
 # expect_error WHAT: the last run exited 2, printed nothing on stdout and one line on
 # stderr
 expect_error() {

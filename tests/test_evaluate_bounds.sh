@@ -24,14 +24,6 @@ tmp=$(cd "$tmp" && pwd -P)
 here=$PWD
 
 . "$(dirname "$0")/lib.sh"
-run() { # run COMMAND...: $rc, stdout and stderr in $tmp/out and $tmp/err
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
-show_output() {
-	sed -n '1,12s/^/    stdout: /p' "$tmp/out"
-	sed -n '1,8s/^/    stderr: /p' "$tmp/err"
-}
 mapfile -t kernels < <("$snafu" kernels | awk '{print $1}')
 # rows FILE: the plain table's rows, from the line after the header to the first blank one
 rows() { awk 'NR == 1 { next } /^$/ { exit } { print }' "$1"; }

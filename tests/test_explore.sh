@@ -16,14 +16,6 @@ snafu=$bin/snafu
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-explore.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib.sh"
-run() { # run COMMAND...: $rc, stdout and stderr in $tmp/out and $tmp/err
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
-show_output() {
-	sed -n '1,10s/^/    stdout: /p' "$tmp/out"
-	sed -n '1,10s/^/    stderr: /p' "$tmp/err"
-}
 cases=$src/repro/cases
 lwn=$cases/lockdep-futex-wait.case
 dl=deadlock--do_page_fault--futex_wait

@@ -21,10 +21,6 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-outputs.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib.sh"
 cd "$tmp" || exit 2
-run() { # run COMMAND...: $rc, stdout and stderr in out and err
-	"$@" >out 2>err
-	rc=$?
-}
 refused() { # refused WHAT LINE: exit 2, that one line, no fuzzer run
 	if [ "$rc" = 2 ] && [ "$(wc -l <err)" = 1 ] && grep -qxF "$2" err && [ ! -e o/2.6.12-jj/fuzz.log ]; then ok; else
 		bad "$1: want exit 2 and '$2' before any run, got exit $rc:"

@@ -26,14 +26,6 @@ trap 'rm -rf "$tmp"' EXIT
 tmp=$(cd "$tmp" && pwd -P)
 . "$(dirname "$0")/lib.sh"
 cd / || exit 2 # every path is printed whole
-run() { # run COMMAND...: $rc, stdout and stderr in $tmp/out and $tmp/err
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
-show_output() {
-	sed -n '1,15s/^/    stdout: /p' "$tmp/out"
-	sed -n '1,10s/^/    stderr: /p' "$tmp/err"
-}
 
 # 1. Bad usage: one line naming the argument, exit 2, nothing on stdout, nothing written.
 for a in --bogus --runs=0 --runs=x --seconds=0 --jobs=0 --seed=0 --ops=mm --kernel=nope \

@@ -29,10 +29,6 @@ trap 'rm -rf "$tmp"' EXIT
 case_=$src/repro/cases/futex-wait-mmap-sem.case
 
 . "$(dirname "$0")/lib.sh"
-run() { # run COMMAND...: $rc, stdout and stderr in $tmp/out and $tmp/err
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
 expect_rc() { # expect_rc WHAT RC
 	if [ "$rc" = "$2" ]; then ok; else
 		bad "$1: exit $rc, want $2"
