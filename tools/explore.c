@@ -14,8 +14,11 @@
  * is queued (iterative context bounding, Musuvathi and Qadeer, PLDI 2007) less the
  * labels asleep, and a label sleeps only where the order explored for it cost fewer
  * preemptions (reversing races alone loses traces to the bound: Coons, Musuvathi and
- * McKinley, OOPSLA 2013, and docs/explore.md). The queues are run fewest preemptions
- * first, so a finding has the fewest any finding in the explored runs has.
+ * McKinley, OOPSLA 2013, and docs/explore.md); a run stops at a state it met before
+ * (prefix_keys(): the trace of its prefix names it) with the same current task and no
+ * fewer preemptions, and a choice just after a quiet step (quiet_step()) is made at the
+ * point before it instead. The queues are run fewest preemptions first, so a finding has
+ * the fewest any finding in the explored runs has.
  * --no-reduction queues every choice within the bound; --check-reduction compares.
  *
  * Sharding (--no-reduction only): every process runs what the next level needs, but
@@ -123,6 +126,7 @@ struct hook_rec {
 	uint8_t run_moved; /* bit U-1: task U blocked, woke or ended since the previous point */
 	bool clock_moved;  /* a timer was armed, disarmed or fired since then */
 	const char *spin[NLABELS]; /* nodes: the spinlock each task waits to retry, or NULL */
+	uint32_t points[NLABELS];  /* nodes: each task's scheduling points passed */
 };
 
 static struct {
@@ -201,6 +205,7 @@ static int on_point(const struct sim_task *t)
 			r->enabled |= L_BIT(0);
 		if (u->spinning_on)
 			r->spin[i] = container_of(u->spinning_on, spinlock_t, raw)->name;
+		r->points[i] = u->points;
 	}
 	uint8_t d = (uint8_t)t->id; /* past the path: run on */
 	if (hk.nodes < hk.npath) {
@@ -280,6 +285,19 @@ static bool conflict(const struct fp *a, const struct fp *b)
 	rs_or(&arw, a->st);
 	return rs_meet(a->wr, brw) || rs_meet(b->wr, arw) || rs_meet(a->st, b->rd) ||
 	       rs_meet(b->st, a->rd);
+}
+
+/* The first resource at or after r that footprint f touches, or RB_N. */
+static int next_res(const struct fp *f, int r)
+{
+	while (r < RB_N) {
+		int w = r >> 6;
+		uint64_t m = (f->rd.w[w] | f->wr.w[w] | f->st.w[w]) & (~(uint64_t)0 << (r & 63));
+		if (m)
+			return (w << 6) + __builtin_ctzll(m);
+		r = (w + 1) << 6;
+	}
+	return RB_N;
 }
 
 static uint64_t str_hash(const char *s)
@@ -474,8 +492,9 @@ static void reader_passes(const struct sim_trace_ev *ev, int n, bool *comm)
 				u = j;
 		}
 		for (int j = u + 1; u >= 0 && j < n && after < 0; j++) /* what came of it */
-			if (ev[j].task == t && ev[j].kind != EV_POINT)
-				after = j;
+			if (ev[j].task == t && ev[j].kind != EV_POINT && ev[j].kind != EV_PREEMPT)
+				after =
+				    j; /* (a preemption may come between: not what came of it) */
 		if (u < 0 || woke)
 			continue;
 		const struct sim_trace_ev *b = before >= 0 ? &ev[before] : NULL,
@@ -665,6 +684,7 @@ struct seg {
 struct trans {
 	struct fp fp; /* its segments' */
 	uint8_t label;
+	bool quiet; /* quiet_step() */
 };
 
 static struct {
@@ -736,6 +756,25 @@ static void stretch(size_t k, const struct hook_rec *r, uint16_t ran, int cur, s
 		rs_range(&seg_of(k, cur)->fp.rd, RB_RUN, 8);
 }
 
+static bool fp_empty(const struct fp *f)
+{
+	return !(f->rd.w[0] | f->rd.w[1] | f->wr.w[0] | f->wr.w[1] | f->st.w[0] | f->st.w[1]);
+}
+
+/* Whether a step of one task touches nothing another task can see before that task runs
+ * again: nothing at all, or only the VMA list read while it holds mmap_sem throughout
+ * (a writer of the list holds it for write). A switch to another task just after such
+ * a step is the switch just before it, with the step run later as part of the task's
+ * next one, at the same cost: no choice is needed after it. */
+static bool quiet_step(const struct fp *f, bool held)
+{
+	struct fp vmas = {0};
+
+	rs_bit(&vmas.rd, RB_VMAS);
+	return fp_empty(f) || (held && f->rd.w[0] == vmas.rd.w[0] && f->rd.w[1] == vmas.rd.w[1] &&
+			       !(f->wr.w[0] | f->wr.w[1] | f->st.w[0] | f->st.w[1]));
+}
+
 /* Cut the run just made into transitions and segments: tr.v[0] before the first node,
  * tr.v[k] after the k-th. Returns the number of nodes. */
 static size_t transitions(const struct program *p)
@@ -772,6 +811,7 @@ static size_t transitions(const struct program *p)
 			rs_bit(&seg_of(k, label)->fp.wr, r_lock(hk.v[from].spin[label]));
 		/* stretches: up to each hook after the opening one, then the end of the run */
 		int cur = k ? (label ? label : hk.v[from].task) : 1;
+		bool held = label && ctx[label].sem == SEM_HELD;
 		for (h = k ? from + 1 : 0; h <= to; h++) {
 			struct hook_rec end_rec = {0};
 			const struct hook_rec *r = h < hk.n ? &hk.v[h] : &end_rec;
@@ -800,13 +840,106 @@ static size_t transitions(const struct program *p)
 				cur = hk.v[h].task;
 		}
 		memset(&tr.v[k].fp, 0, sizeof(tr.v[k].fp));
+		bool alone = true;
 		for (size_t i = tr.nseg; i-- > 0 && tr.seg[i].trans == k;) {
 			if (!tr.complete)
 				tr.seg[i].fp.rd = tr.seg[i].fp.wr = rs_ones();
 			fp_or(&tr.v[k].fp, &tr.seg[i].fp);
+			alone &= tr.seg[i].task == label;
 		}
+		held &= label && ctx[label].sem == SEM_HELD;
+		tr.v[k].quiet = k && alone && quiet_step(&tr.v[k].fp, held);
 	}
 	return nn;
+}
+
+/* ---- states: a run's prefix up to a node, named by its trace ---- */
+
+static uint64_t smix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	h ^= h >> 31;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 27;
+	h *= 0x94d049bb133111ebULL;
+	return h ^ (h >> 31);
+}
+
+/* KEY[j], for each node j < NN of the run just cut: a hash of the trace of the run up to
+ * that node (its Mazurkiewicz trace under the footprints' dependence). Each segment is
+ * named by its task, where the task then is (its scheduling points passed), its task's
+ * previous segment and the segments it depends on directly: the last write of each
+ * resource it touches, and the last reads and commuting updates since (as races() sees
+ * them). Two runs whose prefixes reorder only independent segments get the same names,
+ * so the same key; and as the model is deterministic, the same state. A segment that
+ * touched nothing and moved nowhere is left out (a pick that ran nothing). */
+static void prefix_keys(size_t nn, uint64_t *key)
+{
+	static uint32_t lastw[RB_N], lastr[RB_N][NLABELS], lasts[RB_N][NLABELS];
+	static uint64_t *hseg;
+	static uint32_t *stamp;
+	static size_t hcap, scap;
+	uint64_t chain[NLABELS] = {0};
+	uint32_t at[NLABELS] = {0};
+	size_t x = 0;
+
+	memset(lastw, 0xff, sizeof(lastw));
+	memset(lastr, 0xff, sizeof(lastr));
+	memset(lasts, 0xff, sizeof(lasts));
+	hseg = grow(hseg, &hcap, tr.nseg + 1, sizeof(*hseg));
+	stamp = grow(stamp, &scap, tr.nseg + 1, sizeof(*stamp));
+	memset(stamp, 0, (tr.nseg + 1) * sizeof(*stamp));
+	for (size_t j = 0; j < nn; j++) {
+		const struct hook_rec *h = &hk.v[nodes_of[j]];
+		for (; x < tr.nseg && tr.seg[x].trans == j; x++) {
+			const struct seg *g = &tr.seg[x];
+			int t = g->task;
+			if (fp_empty(&g->fp) && h->points[t] == at[t])
+				continue;
+			uint64_t deps = 0;
+			for (int r = next_res(&g->fp, 0); r < RB_N; r = next_res(&g->fp, r + 1)) {
+				uint64_t bit = (uint64_t)1 << (r & 63);
+				bool rd = g->fp.rd.w[r >> 6] & bit, wr = g->fp.wr.w[r >> 6] & bit,
+				     st = g->fp.st.w[r >> 6] & bit;
+				uint32_t cand[2 * NLABELS + 1];
+				int nc = 0;
+				cand[nc++] = lastw[r];
+				for (int l = 0; l < NLABELS; l++) {
+					if (wr || st)
+						cand[nc++] = lastr[r][l];
+					if (wr || rd)
+						cand[nc++] = lasts[r][l];
+				}
+				for (int c = 0; c < nc; c++) {
+					uint32_t i = cand[c];
+					if (i == UINT32_MAX || stamp[i] == x + 1)
+						continue;
+					stamp[i] = (uint32_t)x + 1;
+					deps += smix(hseg[i], 0x5eed); /* a set: any order */
+				}
+			}
+			hseg[x] = chain[t] =
+			    smix(smix(smix(chain[t], (uint64_t)t), h->points[t]), deps);
+			at[t] = h->points[t];
+			for (int r = next_res(&g->fp, 0); r < RB_N; r = next_res(&g->fp, r + 1)) {
+				uint64_t bit = (uint64_t)1 << (r & 63);
+				if (g->fp.wr.w[r >> 6] & bit) {
+					lastw[r] = (uint32_t)x;
+					for (int l = 0; l < NLABELS; l++)
+						lastr[r][l] = lasts[r][l] = UINT32_MAX;
+				} else {
+					if (g->fp.rd.w[r >> 6] & bit)
+						lastr[r][t] = (uint32_t)x;
+					if (g->fp.st.w[r >> 6] & bit)
+						lasts[r][t] = (uint32_t)x;
+				}
+			}
+		}
+		uint64_t k = 0;
+		for (int t = 1; t <= SIM_MAX_TASKS; t++)
+			k = smix(smix(k, chain[t]), h->points[t]);
+		key[j] = k;
+	}
 }
 
 /* ---- the search: a tree of choice points ---- */
@@ -826,7 +959,8 @@ struct dnode {
 	uint16_t sleep;          /* labels asleep here: explored from an ancestor */
 	uint16_t op, point;
 	uint8_t task, via,
-	    pre; /* the current task; the label from the parent; preemptions so far */
+	    pre;    /* the current task; the label from the parent; preemptions so far */
+	bool quiet; /* reached by a quiet step of its task (quiet_step()): no choice here */
 };
 
 /* A label asleep at a node: its transition, explored from an ancestor n before the
@@ -875,6 +1009,14 @@ struct search {
 	size_t nsleepers, sleepers_cap;
 	struct work *queue[MAX_K + 1];
 	size_t qn[MAX_K + 1], qcap[MAX_K + 1], qhead[MAX_K + 1];
+	/* the states met (prefix_keys()), with the fewest preemptions each was met with:
+	 * open addressing, 0 free */
+	struct seen {
+		uint64_t key;
+		uint8_t cost;
+		uint16_t sleep; /* the labels asleep there */
+	} * seen;
+	size_t nseen, seen_cap;
 };
 
 static struct program found_prog;
@@ -884,6 +1026,44 @@ static uint32_t new_fp(struct search *s, const struct fp *f)
 	s->fps = grow(s->fps, &s->fps_cap, s->nfps + 1, sizeof(*s->fps));
 	s->fps[s->nfps] = *f;
 	return (uint32_t)s->nfps++;
+}
+
+/* Whether the state KEY was met before with at most COST preemptions and no label
+ * asleep that is awake now (SLEEP: those asleep now), so that every schedule from here
+ * was explored from there; if not, it is met now. */
+static bool seen_before(struct search *s, uint64_t key, uint8_t cost, uint16_t sleep)
+{
+	key += !key;
+	if (2 * (s->nseen + 1) > s->seen_cap) {
+		size_t cap = s->seen_cap ? 2 * s->seen_cap : 1 << 16;
+		struct seen *old = s->seen, *v = calloc(cap, sizeof(*v));
+		if (!v) {
+			fprintf(stderr, "snafu explore: out of memory\n");
+			exit(2);
+		}
+		for (size_t i = 0; i < s->seen_cap; i++)
+			if (old[i].key) {
+				size_t h = old[i].key & (cap - 1);
+				while (v[h].key)
+					h = (h + 1) & (cap - 1);
+				v[h] = old[i];
+			}
+		free(old);
+		s->seen = v;
+		s->seen_cap = cap;
+	}
+	size_t h = key & (s->seen_cap - 1);
+	while (s->seen[h].key && s->seen[h].key != key)
+		h = (h + 1) & (s->seen_cap - 1);
+	struct seen *e = &s->seen[h];
+	if (e->key && e->cost <= cost && !(e->sleep & ~sleep))
+		return true;
+	if (!e->key)
+		s->nseen++;
+	else if (e->cost < cost)
+		return false;
+	*e = (struct seen){.key = key, .cost = cost, .sleep = sleep};
+	return false;
 }
 
 /* Whether label l is asleep at node n for the search's bound: its traces were explored
@@ -907,6 +1087,8 @@ static bool asleep(const struct search *s, const struct dnode *d, int l)
  * bound forbids it. */
 static bool backtrack(struct search *s, uint32_t n, int l)
 {
+	while (s->nodes[n].quiet) /* the choice just before the quiet steps instead */
+		n = s->nodes[n].parent;
 	struct dnode *d = &s->nodes[n];
 
 	if (!(d->enabled & L_BIT(l)) || d->done & L_BIT(l) || asleep(s, d, l))
@@ -920,19 +1102,6 @@ static bool backtrack(struct search *s, uint32_t n, int l)
 	s->queue[cost] = grow(s->queue[cost], &s->qcap[cost], s->qn[cost] + 1, sizeof(struct work));
 	s->queue[cost][s->qn[cost]++] = (struct work){.node = n, .label = (uint8_t)l};
 	return true;
-}
-
-/* The first resource at or after r that footprint f touches, or RB_N. */
-static int next_res(const struct fp *f, int r)
-{
-	while (r < RB_N) {
-		int w = r >> 6;
-		uint64_t m = (f->rd.w[w] | f->wr.w[w] | f->st.w[w]) & (~(uint64_t)0 << (r & 63));
-		if (m)
-			return (w << 6) + __builtin_ctzll(m);
-		r = (w + 1) << 6;
-	}
-	return RB_N;
 }
 
 /* Reverse the race between segment i and a later one of task t: queue t at the node
@@ -1080,6 +1249,13 @@ static void explore_run(struct search *s, struct work w, struct program *q)
 		exit(2);
 	}
 	size_t nn = transitions(s->p);
+	static uint64_t *key;
+	static size_t key_cap;
+	bool cache = s->reduce && !s->unbounded, keyed = cache && tr.complete;
+	if (keyed) {
+		key = grow(key, &key_cap, nn + 1, sizeof(*key));
+		prefix_keys(nn, key);
+	}
 	for (size_t k = 0; k < depth; k++) { /* runs are deterministic: the same points */
 		const struct hook_rec *r = &hk.v[nodes_of[k]];
 		const struct dnode *d = &s->nodes[pnodes[k]];
@@ -1130,6 +1306,7 @@ static void explore_run(struct search *s, struct work w, struct program *q)
 		if (parent != NO_NODE) {
 			const struct dnode *pd = &s->nodes[parent];
 			d->pre = (uint8_t)(pd->pre + (via != pd->task));
+			d->quiet = cache && via == pd->task && d->task == via && tr.v[k].quiet;
 			s->nodes[parent].child[via] = id;
 		}
 		node_at[k] = id;
@@ -1150,7 +1327,8 @@ static void explore_run(struct search *s, struct work w, struct program *q)
 			}
 			if (k == depth)
 				for (int l = 0; l < NLABELS; l++)
-					if (l != via && pd->child[l] && !(sleep & L_BIT(l))) {
+					if (l != via && pd->child[l] && !(sleep & L_BIT(l)) &&
+					    !s->nodes[pd->child[l]].quiet) {
 						sl[l].fp = s->fps[s->nodes[pd->child[l]].fp_in];
 						sl[l].cost = (uint8_t)(pd->pre + (l != pd->task) +
 								       (via != l));
@@ -1168,6 +1346,20 @@ static void explore_run(struct search *s, struct work w, struct program *q)
 				s->sleepers[s->nsleepers++] = sl[l];
 			}
 			d = &s->nodes[id];
+		}
+		if (keyed) {
+			uint16_t zz = 0;
+			for (int l = 0; l < NLABELS; l++)
+				if (d->enabled & L_BIT(l) && asleep(s, d, l))
+					zz |= L_BIT(l);
+			if (seen_before(s, s->unbounded ? key[k] : smix(key[k], r->task), d->pre,
+					zz)) {
+				last = k; /* the rest: from a state met before */
+				s->blocked++;
+				break;
+			}
+		}
+		if (s->reduce && parent != NO_NODE) {
 			if (asleep(s, d, r->decision)) {
 				/* the rest of this run is a trace explored already: run another
 				 * label from here instead */
@@ -1243,6 +1435,9 @@ static void (*on_outcome)(struct search *s, const struct program *q);
 static void release(struct search *s)
 {
 	s->nnodes = s->nfps = s->nsleepers = 0;
+	if (s->seen)
+		memset(s->seen, 0, s->seen_cap * sizeof(*s->seen));
+	s->nseen = 0;
 	for (int k = 0; k <= MAX_K; k++)
 		s->qn[k] = s->qhead[k] = 0;
 }
