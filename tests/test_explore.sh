@@ -45,12 +45,12 @@ check "LWN on 2.6.11: exit 0 (got $rc)" test "$rc" = 0
 check "the line: no finding within 2 preemptions: T traces, S schedules" grep -qE "^explore: .*\[2\.6\.11\]: no finding within 2 preemptions: $n traces, $n schedules\$" "$tmp/out"
 check "nothing else on stdout" test "$(wc -l <"$tmp/out")" = 1
 check "nothing on stderr" test ! -s "$tmp/err"
-# a program that arms a timer: every schedule within 3 preemptions, said so (the
-# unbounded reduction does not cover timers, docs/explore.md); the check agrees
+# a program that arms a timer: every schedule within 3 preemptions, said so (every
+# trace is too many, docs/explore.md); the check agrees
 printf 'task 1\n  mmap m0 pages=2 prot=rw\n  munmap m0+0x1004 pages=2\ntask 2\n  sleep 3\n  sleep 2\n  kill 1\n  futex_cmp_requeue m0 m0+0xc val=0 nr_wake=1 nr_requeue=1\n' >"$tmp/timers.case"
 run "$snafu" explore --kernel=2.6.11 --preemptions=all --quiet "$tmp/timers.case"
 check "timers, --preemptions=all: within 3 preemptions, said so (exit $rc)" \
-	grep -q "(it arms timers, which the unbounded reduction does not cover: every schedule within 3 preemptions instead) no finding within 3 preemptions" "$tmp/out"
+	grep -q "(it arms timers, whose firing points make every trace too many: every schedule within 3 preemptions instead) no finding within 3 preemptions" "$tmp/out"
 run "$snafu" explore --kernel=2.6.11 --preemptions=all --check-reduction --quiet "$tmp/timers.case"
 check "timers, --check-reduction: 0 missing (exit $rc)" grep -q "searched within the same bound instead).*: 0 missing\$" "$tmp/out"
 run "$snafu" explore --kernel=2.6.11 --preemptions=all "$lwn"

@@ -74,7 +74,7 @@ struct fuzz_job {
 	bool error;             /* the fuzzer failed without an artifact: why says how */
 	char why[48];           /* "exit 3", "signal 9" */
 	bool listed;            /* --known lists this kernel */
-	bool went_on;           /* the fuzzer went on past its findings (keeps_going()) */
+	bool went_on;           /* the fuzzer went on past its findings (fz_keeps_going()) */
 	int nseeds;             /* in OUT/KERNEL/seeds.txt */
 	struct fuzz_finding *f; /* by signature, in strcmp() order */
 	int nf, nknown, nnew;

@@ -1,0 +1,117 @@
+/* The fuzz driver's own interface: what its files (tools/fuzz*.c; fuzzdrv.c says which
+ * does what) share, and nothing outside them includes. */
+#ifndef SNAFU_FUZZDRV_INT_H
+#define SNAFU_FUZZDRV_INT_H
+
+#include "fuzzdrv.h"
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#define PATH_LEN FUZZ_PATH
+
+struct known {
+	char kernel[64], sig[256];
+};
+
+/* Everything about one run: the options, where things are, the kernels' jobs. */
+struct fuzz_run {
+	const struct fuzz_plan *p;
+	const char *name;
+	long long runs, seconds;
+	long jobs;
+	bool fork, fresh, merge, markdown;
+	bool empty;      /* --empty: not even the seed corpus */
+	bool keep_going; /* --keep-going (also on with --known): see fz_keeps_going() */
+	const char *ops;
+	const char *oracles;         /* --oracles=LIST as given; NULL: the default set */
+	const char *schedule, *icov; /* --schedule=, --interleaving-coverage=; NULL: the fuzzer's */
+	long long joint;             /* --joint=N; 0: off */
+	unsigned long long seed;
+	int seed_count, seeds_argn;  /* --seeds=N (1 without), and where it was given */
+	const char *kernel_args[64]; /* --kernel values; none: the plan's default */
+	int nkernel_args;
+	const char **lf; /* libFuzzer flags, as given, and their argument numbers */
+	int *lf_argn, nlf;
+	char out[PATH_LEN], found[PATH_LEN], known_file[PATH_LEN], merge_into[PATH_LEN];
+	char fuzzer[PATH_LEN], exe[PATH_LEN], dir[PATH_LEN], seeds[PATH_LEN];
+	bool fuzzer_given;
+	struct known *known;
+	int nknown;
+	struct fuzz_job *job;
+	int njobs;
+};
+
+/* An argument vector built with printf formats. */
+struct fz_args {
+	char **v;
+	int n, cap;
+};
+
+/* fuzzdrv.c, fuzzutil.c: the plumbing */
+void fz_set_name(const char *name); /* the command, for the error lines of the plumbing */
+double fz_now(void);
+__attribute__((format(printf, 3, 4))) void fz_pathf(char *buf, size_t len, const char *fmt, ...);
+__attribute__((format(printf, 3, 4))) void fz_appendf(char *buf, size_t len, const char *fmt, ...);
+const char *fz_shown(const char *path);
+bool fz_is_dir(const char *path);
+int fz_mkdir_p(const char *path);
+int fz_empty_dir(const char *dir, const char *keep, int depth);
+int fz_copy_file(const char *from, const char *to);
+char *fz_slurp(const char *path);
+void fz_print_tail(FILE *out, const char *path, int n);
+struct dirent **fz_files_of(const char *dir, int *n);
+void fz_free_names(struct dirent **names, int n);
+int fz_copy_files(const char *from, const char *to, const char *list, int *n);
+__attribute__((format(printf, 2, 3))) void fz_arg(struct fz_args *a, const char *fmt, ...);
+void fz_args_free(struct fz_args *a);
+pid_t fz_spawn(char *const argv[], int out, int err, bool group);
+int fz_wait_for(pid_t pid);
+int fz_run_to(struct fz_args *a, const char *path, bool errors);
+char *fz_capture(struct fz_args *a);
+void fz_status_text(int status, char *buf, size_t len);
+
+/* fuzzopts.c: the options */
+void fz_parse(struct fuzz_run *r, int argc, char **argv);
+void fz_check_libfuzzer_flags(const struct fuzz_run *r);
+void fz_read_known(struct fuzz_run *r);
+bool fz_is_known(const struct fuzz_run *r, const char *k, const char *sig);
+void fz_locate(struct fuzz_run *r);
+void fz_writable_dir(const struct fuzz_run *r, const char *dir, const char *what);
+const char *fz_job_oracles(const struct fuzz_run *r, const struct fuzz_job *j);
+void fz_make_jobs(struct fuzz_run *r);
+void fz_command_line(const struct fuzz_run *r, char *buf, size_t len);
+
+/* fuzzproc.c: the fuzzers as processes (fuzz_interrupted() is fuzzdrv.h's) */
+void fz_clear_interrupted(void);
+void fz_set_up_process(const struct fuzz_run *r);
+void fz_lock_out(const struct fuzz_run *r);
+void fz_prepare(struct fuzz_run *r, struct fuzz_job *j);
+bool fz_keeps_going(const struct fuzz_run *r);
+void fz_fuzzer_args(const struct fuzz_run *r, const char *fuzzer, const struct fuzz_job *j,
+		    struct fz_args *a);
+long long fz_read_log(const struct fuzz_job *j, char *token, size_t len, bool *done);
+long long fz_count_entries(const char *dir, bool artifacts);
+__attribute__((noreturn)) void fz_stop(struct fuzz_run *r);
+void fz_run_all(struct fuzz_run *r, struct fuzz_totals *t);
+
+/* fuzzfind.c: the findings (fuzz_first() is fuzzdrv.h's) */
+bool fz_is_artifact(const char *name);
+void fz_replay_verdicts(const struct fuzz_run *r, const struct kernel_config *k, char **files,
+			int n, char (*verdicts)[256], const char *scratch, const char *oracles);
+void fz_finish(struct fuzz_run *r, struct fuzz_job *j, int status, struct fuzz_totals *t);
+void fz_save_interrupted(struct fuzz_run *r, struct fuzz_job *j);
+
+/* fuzzmerge.c */
+bool fz_merge(struct fuzz_run *r);
+
+/* fuzzreport.c: what is printed */
+void fz_show(const struct fuzz_run *r, const struct fuzz_job *j, const struct fuzz_finding *f);
+void fz_print_opening(const struct fuzz_run *r);
+void fz_print_closing(const struct fuzz_run *r, const struct fuzz_totals *t, const char *cmd,
+		      double wall);
+
+#endif
