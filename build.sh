@@ -2,8 +2,9 @@
 # snafu's one entry point. Installs what is missing (Debian), configures and builds.
 #
 #   ./build.sh            build the default flavour (clang, ASan+UBSan) into build/
-#   ./build.sh test       build build/ (ASan+UBSan), build-gcc/ (gcc, no sanitizers) and
-#                         build-tsan/ (ThreadSanitizer), then run every CTest test
+#   ./build.sh test       build build/ (ASan+UBSan), build-gcc/ (gcc, no sanitizers),
+#                         build-tsan/ (ThreadSanitizer) and build-debug/'s snafu, then run
+#                         every CTest test
 #   ./build.sh fuzz       fuzz the unfixed kernel until the first finding (see README)
 #   ./build.sh evaluate   fuzz every kernel with the same budget; one table (see README)
 #   ./build.sh bench      build build-release/ and print the benchmarks' figures
@@ -12,7 +13,8 @@
 #                         (fuzz/make-corpus.sh; after a change to the byte form)
 #   ./build.sh FLAVOUR    build one flavour: asan (build/), gcc (build-gcc/),
 #                         release (build-release/), tsan (build-tsan/: ThreadSanitizer on
-#                         both runtimes)
+#                         both runtimes), debug (build-debug/bin/snafu: ASan+UBSan at -O0,
+#                         whose frames gdb shows true; snafu record's commands run it)
 #   ./build.sh afl        AFL++ targets, one per kernel, into build-afl/ (ci/afl-build.sh)
 #   ./build.sh -h|--help  this text
 # With $LIB_FUZZING_ENGINE and $OUT set (OSS-Fuzz, ClusterFuzzLite), any other argument:
@@ -67,7 +69,7 @@ ensure_tools() {
 	fi
 }
 
-# configure DIR CC SANITIZE [extra cmake args]
+# configure DIR CC SANITIZE [extra cmake args]; $targets: what ninja builds (default: all)
 configure() {
 	local dir=$1 cc=$2 san=$3
 	shift 3
@@ -77,7 +79,7 @@ configure() {
 			-DSNAFU_SANITIZE="$san" "$@" >/dev/null
 		echo "$cc $san $*" >"$dir/.snafu-flavour"
 	fi
-	ninja -C "$dir" --quiet >&2
+	ninja -C "$dir" --quiet ${targets:+"$targets"} >&2
 }
 
 build_flavour() {
@@ -87,8 +89,9 @@ build_flavour() {
 	tsan) configure build-tsan clang thread ;;
 	gcc) configure build-gcc gcc none ;;
 	release) configure build-release clang none ;;
+	debug) targets=snafu configure build-debug clang "address,undefined" -DCMAKE_BUILD_TYPE=Debug ;;
 	*)
-		echo "build.sh: argument 1 '$1': expected build, test, fuzz, evaluate, bench, corpus, asan, gcc, release, tsan, afl or --help" >&2
+		echo "build.sh: argument 1 '$1': expected build, test, fuzz, evaluate, bench, corpus, asan, gcc, release, tsan, debug, afl or --help" >&2
 		exit 2
 		;;
 	esac
@@ -101,7 +104,7 @@ build)
 	ensure_tools
 	build_flavour asan
 	;;
-asan | gcc | release | tsan)
+asan | gcc | release | tsan | debug)
 	ensure_tools
 	build_flavour "$cmd"
 	;;
@@ -110,6 +113,7 @@ test)
 	build_flavour gcc
 	build_flavour tsan
 	build_flavour asan
+	build_flavour debug # snafu record's commands run it (tests/test_record*.sh)
 	ctest --test-dir build --output-on-failure -j "$(nproc)" "$@"
 	;;
 bench)

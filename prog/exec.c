@@ -5,6 +5,7 @@
  * recorded SIGSEGV instead of killing the process.
  */
 #include "exec.h"
+#include "ops.h"
 
 #include "../ref/futex.h"
 #include "../ref/futex_oracle.h"
@@ -24,7 +25,7 @@ static struct {
 	struct mm_struct *mm;
 	_Atomic unsigned long map_addr[PROG_MAX_MAPS]; /* where each mapping landed; 0 before */
 	_Atomic uint64_t iterations;
-	char desc[PROG_MAX_OPS][64]; /* syscall details for the trace */
+	char desc[PROG_MAX_OPS][64]; /* each call's arguments for the trace (prog/ops.c) */
 	long ret[PROG_MAX_OPS];
 	bool ran[PROG_MAX_OPS];
 	uint32_t loaded[PROG_MAX_OPS];
@@ -62,25 +63,24 @@ static void sys_exit(long ret)
 
 static long run_op(const struct op *o, int idx, unsigned long a)
 {
-	const char *d = R.desc[idx];
+	const char *sys = op_table[o->kind].syscall; /* its name and trace: prog/ops.c */
 	unsigned long b = uaddr(&o->b);
 	long ret = 0;
 	uint32_t v;
 
+	if (sys)
+		sys_enter(sys, R.desc[idx]);
 	switch (o->kind) {
 	case OP_MMAP:
-		sys_enter("sys_mmap2", d);
 		ret = sys_mmap2(0, (o->x + 1ul) * PAGE_SIZE, o->y & 7,
 				(o->y & 8) ? MAP_SHARED : MAP_PRIVATE | MAP_ANONYMOUS);
 		if (ret > 0)
 			R.map_addr[mmap_index_of(R.p, idx)] = (unsigned long)ret;
 		break;
 	case OP_MUNMAP:
-		sys_enter("sys_munmap", d);
 		ret = sys_munmap(a, (o->x + 1ul) * PAGE_SIZE);
 		break;
 	case OP_MPROTECT:
-		sys_enter("sys_mprotect", d);
 		ret = sys_mprotect(a, (o->x + 1ul) * PAGE_SIZE, o->y);
 		break;
 	case OP_LOAD:
@@ -90,30 +90,24 @@ static long run_op(const struct op *o, int idx, unsigned long a)
 	case OP_STORE:
 		return user_store(a, o->x);
 	case OP_FUTEX_WAIT:
-		sys_enter("sys_futex", d);
 		ret = do_futex(a, FUTEX_WAIT, o->x, o->y ? o->y : MAX_SCHEDULE_TIMEOUT, 0, 0, 0);
 		break;
 	case OP_FUTEX_WAKE:
-		sys_enter("sys_futex", d);
 		ret = do_futex(a, FUTEX_WAKE, o->x, 0, 0, 0, 0);
 		break;
 	case OP_FUTEX_REQUEUE:
 	case OP_FUTEX_CMP_REQUEUE:
-		sys_enter("sys_futex", d);
 		ret = do_futex(a, o->kind == OP_FUTEX_REQUEUE ? FUTEX_REQUEUE : FUTEX_CMP_REQUEUE,
 			       o->x & 15, 0, b, o->x >> 4, o->y);
 		break;
 	case OP_GET_MEMPOLICY:
-		sys_enter("sys_get_mempolicy", d);
 		ret = sys_get_mempolicy(a, o->x ? a + 8 : 0, o->x ? 64 : 0,
 					(o->y & MPOL_F_ADDR) ? b : 0, o->y);
 		break;
 	case OP_KILL:
-		sys_enter("sys_tgkill", d);
 		send_sig(&R.tasks[o->x % R.p->ntasks]);
 		break;
 	case OP_SLEEP:
-		sys_enter("sys_nanosleep", d);
 		set_current_state(TASK_INTERRUPTIBLE);
 		schedule_timeout(o->x);
 		set_current_state(TASK_RUNNING);
@@ -122,15 +116,12 @@ static long run_op(const struct op *o, int idx, unsigned long a)
 		/* kernel context, standing in for kswapd: no syscall around it */
 		return shrink_page(current->mm, a);
 	case OP_MADVISE:
-		sys_enter("sys_madvise", d);
 		ret = sys_madvise(a, (o->x + 1ul) * PAGE_SIZE, MADV_DONTNEED);
 		break;
 	case OP_MINCORE:
-		sys_enter("sys_mincore", d);
 		ret = sys_mincore(a, (o->x + 1ul) * PAGE_SIZE, b);
 		break;
 	case OP_MLOCK:
-		sys_enter("sys_mlock", d);
 		ret = sys_mlock(a, (o->x + 1ul) * PAGE_SIZE);
 		break;
 	}
@@ -168,35 +159,6 @@ static void run_task_ops(struct task_struct *tsk)
 			R.ret[i] = run_op(o, i, a + (unsigned long)k * PAGE_SIZE);
 		}
 		R.ran[i] = true;
-	}
-}
-
-static void describe(const struct op *o, char *buf, size_t len)
-{
-	switch (o->kind) {
-	case OP_MMAP:
-		snprintf(buf, len, "%d pages, %s", o->x + 1, o->y & 8 ? "shared" : "private");
-		break;
-	case OP_FUTEX_WAIT:
-		snprintf(buf, len, "FUTEX_WAIT, val %d", o->x);
-		break;
-	case OP_FUTEX_WAKE:
-		snprintf(buf, len, "FUTEX_WAKE, nr %d", o->x);
-		break;
-	case OP_FUTEX_REQUEUE:
-		snprintf(buf, len, "FUTEX_REQUEUE, %d, %d", o->x & 15, o->x >> 4);
-		break;
-	case OP_FUTEX_CMP_REQUEUE:
-		snprintf(buf, len, "FUTEX_CMP_REQUEUE, %d, %d, val %d", o->x & 15, o->x >> 4, o->y);
-		break;
-	case OP_GET_MEMPOLICY:
-		snprintf(buf, len, "flags %d", o->y);
-		break;
-	case OP_KILL:
-		snprintf(buf, len, "T%d", o->x % 4 + 1);
-		break;
-	default:
-		snprintf(buf, len, "%d", o->x);
 	}
 }
 
@@ -259,7 +221,7 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 	memset(R.loaded, 0, sizeof(R.loaded[0]) * (size_t)p->nops);
 	if (o->trace)
 		for (int i = 0; i < p->nops; i++)
-			describe(&p->ops[i], R.desc[i], sizeof(R.desc[i]));
+			op_trace_args(&p->ops[i], R.desc[i], sizeof(R.desc[i]));
 	finding_reset();
 	lockdep_reset(oracles & ORACLE_LOCKDEP);
 	futex_init();

@@ -11,8 +11,6 @@
 
 #include <string.h>
 
-#define PROT_RW_PRIVATE 3 /* mmap's y: PROT_READ | PROT_WRITE, not shared */
-
 static int instance_start(const struct program *p, int op)
 {
 	int s = 0;
@@ -63,6 +61,19 @@ static void remap_preempts(const struct program *old, struct program *nw, const 
 	}
 }
 
+/* The task an op names (kill's), which follows the tasks' renumbering; 0 if none. */
+static int target_of(const struct op *o)
+{
+	const struct op_arg *t = op_arg_by_code(o->kind, CODE_TASK);
+
+	return t ? op_arg_get(o, t) : 0;
+}
+
+static void set_target(struct op *o, int task)
+{
+	op_arg_set(o, op_arg_by_code(o->kind, CODE_TASK), task);
+}
+
 static void identity(int *newidx, int *tmap, const struct program *p)
 {
 	for (int i = 0; i < p->nops; i++)
@@ -96,8 +107,9 @@ static void remove_ops(const struct program *old, struct program *nw, const bool
 						   ? PROG_NULL_MAP
 						   : (uint8_t)mapidx[refs[r]->map];
 		o.task = (uint8_t)tmap[o.task];
-		if (o.kind == OP_KILL)
-			o.x = (uint8_t)(tmap[o.x + 1] ? tmap[o.x + 1] - 1 : 0);
+		int target = target_of(&o);
+		if (target)
+			set_target(&o, tmap[target] ? tmap[target] : 1);
 		nw->ops[n++] = o;
 	}
 	nw->nops = n;
@@ -151,8 +163,9 @@ static void swap_tasks(const struct program *p, struct program *c, int a, int b)
 	for (int i = 0; i < c->nops; i++) {
 		struct op *o = &c->ops[i];
 		o->task = (uint8_t)(o->task == a ? b : o->task == b ? a : o->task);
-		if (o->kind == OP_KILL && (o->x + 1 == a || o->x + 1 == b))
-			o->x = (uint8_t)((o->x + 1 == a ? b : a) - 1);
+		int target = target_of(o);
+		if (target == a || target == b)
+			set_target(o, target == a ? b : a);
 	}
 	for (int i = 0; i < c->npreempts; i++) {
 		struct sim_preempt *s = &c->preempts[i];
@@ -210,8 +223,7 @@ static bool pass_tasks(struct minimizer *mz, struct program *p, struct program *
 		for (int u = 1; u <= p->ntasks; u++)
 			tmap[u] = u < t ? u : u == t ? 0 : u - 1;
 		for (int i = 0; i < p->nops; i++)
-			drop[i] = p->ops[i].task == t ||
-				  (p->ops[i].kind == OP_KILL && p->ops[i].x + 1 == t);
+			drop[i] = p->ops[i].task == t || target_of(&p->ops[i]) == t;
 		remove_ops(p, c, drop, tmap);
 		c->ntasks = p->ntasks - 1;
 		progress |= try_candidate(mz, p, c);
@@ -259,14 +271,26 @@ static bool pass_ops(struct minimizer *mz, struct program *p, struct program *c)
 	return progress;
 }
 
-/* Simpler operands: one page, no each-page, page and word 0, small values. */
+/* Set the op's ARG_SHRINK arguments to their defaults; false if they were already. */
+static bool shrink_args(struct op *o)
+{
+	const struct op_desc *d = &op_table[o->kind];
+	struct op was = *o;
+
+	for (int i = 0; i < OP_MAX_ARGS && d->args[i].name; i++)
+		if (d->args[i].flags & ARG_SHRINK)
+			op_arg_set(o, &d->args[i], d->args[i].def);
+	return o->x != was.x || o->y != was.y;
+}
+
+/* Simpler operands: one page, no each-page, page and word 0, argument defaults. */
 static bool pass_shrink(struct minimizer *mz, struct program *p, struct program *c)
 {
 	bool progress = false;
 	int newidx[PROG_MAX_OPS], tmap[PROG_MAX_TASKS + 1];
 
 	for (int i = 0; i < p->nops; i++) {
-		for (int step = 0; step < 6; step++) {
+		for (int step = 0; step < 5; step++) {
 			struct program old = *p;
 			*c = *p;
 			struct op *o = &c->ops[i];
@@ -295,16 +319,9 @@ static bool pass_shrink(struct minimizer *mz, struct program *p, struct program 
 				o->b.page = 0;
 				o->b.word = 0;
 				break;
-			case 4:
-				if (o->kind == OP_MMAP || o->kind == OP_KILL ||
-				    o->kind == OP_GET_MEMPOLICY || o->y == 0)
+			case 4: /* no timeout, prot=rw private, ...: prog/ops.c */
+				if (!shrink_args(o))
 					continue;
-				o->y = 0; /* no timeout, nr_requeue-free, ... */
-				break;
-			case 5: /* a plain read-write private mapping */
-				if (o->kind != OP_MMAP || o->y == (PROT_RW_PRIVATE))
-					continue;
-				o->y = PROT_RW_PRIVATE;
 				break;
 			}
 			identity(newidx, tmap, p);

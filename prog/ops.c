@@ -3,6 +3,8 @@
 #include "ops.h"
 
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 
 /* clang-format off */
 /* The arguments ops share: addresses A and B, pages=, prot=, a flag, and numbers that
@@ -17,8 +19,8 @@
 #define PROT(flags_, def_) \
 	{.name = "prot", .type = ARG_PROT, .code = CODE_BITS, .flags = flags_, \
 	 .field = FIELD_Y, .width = 3, .hi = 7, .def = def_}
-#define FLAG(key, field_, shift_, off_) \
-	{.name = key, .type = ARG_FLAG, .code = CODE_BITS, .field = field_, \
+#define FLAG(key, field_, shift_, off_, flags_) \
+	{.name = key, .type = ARG_FLAG, .code = CODE_BITS, .flags = flags_, .field = field_, \
 	 .shift = shift_, .width = 1, .hi = 1, .off = off_}
 #define SMALL(key, field_, def_, flags_) \
 	{.name = key, .type = ARG_NUM, .code = CODE_SMALL, .flags = flags_, \
@@ -33,20 +35,28 @@
 	{.name = "a task number", .type = ARG_NUM, .code = CODE_TASK, .flags = ARG_POS, \
 	 .field = FIELD_X, .width = 8, .lo = 1, .hi = PROG_MAX_TASKS, .def = 1, .bias = 1}
 
+/* An entry's trace is what the report's table shows between the call's parentheses.
+ * The pages= ops show {x}, pages - 1, as the trace always has (reports and traces
+ * already written show it); {pages} would change them. */
 const struct op_desc op_table[OP_NKINDS] = {
 [OP_MMAP] = {.name = "mmap", .weight = 9,
 	.doc = "a new mapping: `shared` is `/dev/zero` with `MAP_SHARED` (a shmem object per "
 		"mmap), `private` private anonymous memory",
-	.args = {MAPNAME, PAGES(256, 1, 0), PROT(0, 3), FLAG("shared", FIELD_Y, 3, "private")},
+	.syscall = "sys_mmap2", .trace = "{pages} pages, {shared}",
+	/* the minimizer's plain mapping: prot=rw, private */
+	.args = {MAPNAME, PAGES(256, 1, 0), PROT(ARG_SHRINK, 3),
+		 FLAG("shared", FIELD_Y, 3, "private", ARG_SHRINK)},
 	.dict = {"mmap_private|mmap m2 pages=1 prot=rw",
 		 "mmap_shared|mmap m2 pages=1 prot=rw shared"}},
 [OP_MUNMAP] = {.name = "munmap", .weight = 4,
 	.doc = "`sys_munmap`",
+	.syscall = "sys_munmap", .trace = "{x}",
 	.args = {A_ARG, PAGES(256, 0, ARG_REST)},
 	.dict = {"munmap|munmap m0 pages=1"}},
 [OP_MPROTECT] = {.name = "mprotect", .weight = 4,
 	.doc = "`sys_mprotect`",
-	.args = {A_ARG, PAGES(256, 0, ARG_REST), PROT(ARG_REQUIRED, 0)},
+	.syscall = "sys_mprotect", .trace = "{x}",
+	.args = {A_ARG, PAGES(256, 0, ARG_REST), PROT(ARG_REQUIRED | ARG_SHRINK, 0)},
 	.dict = {"mprotect_none|mprotect m0 pages=1 prot=none"}},
 [OP_LOAD] = {.name = "load", .weight = 5,
 	.doc = "a user-mode read; a bad access is a SIGSEGV, counted, and ends the op",
@@ -58,34 +68,44 @@ const struct op_desc op_table[OP_NKINDS] = {
 	.dict = {"store|store m0 val=1"}},
 [OP_FUTEX_WAIT] = {.name = "futex_wait", .weight = 14,
 	.doc = "`FUTEX_WAIT`; `timeout=0` means none",
+	.syscall = "sys_futex", .trace = "FUTEX_WAIT, val {val}",
 	.args = {A_ARG, SMALL("val", FIELD_X, 0, ARG_REQUIRED),
-		 SMALL("timeout", FIELD_Y, 0, ARG_HIDE_0)},
+		 SMALL("timeout", FIELD_Y, 0, ARG_HIDE_0 | ARG_SHRINK)},
 	.dict = {"futex_wait_1|futex_wait m0 val=1",
 		 "futex_wait_0_timeout|futex_wait m1 val=0 timeout=1"}},
 [OP_FUTEX_WAKE] = {.name = "futex_wake", .weight = 5,
 	.doc = "`FUTEX_WAKE` (2.6.11 wakes one even for `nr=0`)",
+	.syscall = "sys_futex", .trace = "FUTEX_WAKE, nr {nr}",
 	.args = {A_ARG, SMALL("nr", FIELD_X, 1, 0)},
 	.dict = {"futex_wake|futex_wake m0 nr=1"}},
 [OP_FUTEX_REQUEUE] = {.name = "futex_requeue", .weight = 4,
 	.doc = "`FUTEX_REQUEUE` from A to B",
+	.syscall = "sys_futex", .trace = "FUTEX_REQUEUE, {nr_wake}, {nr_requeue}",
 	.args = {A_ARG, B_POS, NIBBLE("nr_wake", 0, 1), NIBBLE("nr_requeue", 4, 0)},
 	.dict = {"futex_requeue|futex_requeue m0 m1 nr_wake=1 nr_requeue=1"}},
 [OP_FUTEX_CMP_REQUEUE] = {.name = "futex_cmp_requeue", .weight = 5,
 	.doc = "`FUTEX_CMP_REQUEUE` from A to B, if A holds `val`",
-	.args = {A_ARG, B_POS, SMALL("val", FIELD_Y, 0, ARG_REQUIRED), NIBBLE("nr_wake", 0, 1),
-		 NIBBLE("nr_requeue", 4, 0)},
+	.syscall = "sys_futex", .trace = "FUTEX_CMP_REQUEUE, {nr_wake}, {nr_requeue}, val {val}",
+	.args = {A_ARG, B_POS, SMALL("val", FIELD_Y, 0, ARG_REQUIRED | ARG_SHRINK),
+		 NIBBLE("nr_wake", 0, 1), NIBBLE("nr_requeue", 4, 0)},
 	.dict = {"futex_cmp_requeue|futex_cmp_requeue m0 m1 val=0 nr_wake=1 nr_requeue=1"}},
 [OP_GET_MEMPOLICY] = {.name = "get_mempolicy", .weight = 1,
 	.doc = "`flags=2` is `MPOL_F_ADDR` (the policy of the page at `addr`), `flags=1` "
 		"`MPOL_F_NODE` (refused with `-EINVAL`); `nmask` copies the node mask to A+8",
-	.args = {A_ARG, B_KEY("addr"), FLAG("nmask", FIELD_X, 0, NULL), BITS("flags", FIELD_Y, 2)},
+	.syscall = "sys_get_mempolicy", .trace = "flags {flags}",
+	/* no ARG_SHRINK: flags= choose the call's path (MPOL_F_ADDR's is the one under
+	 * mmap_sem), and the minimizer leaves them as found */
+	.args = {A_ARG, B_KEY("addr"), FLAG("nmask", FIELD_X, 0, NULL, 0),
+		 BITS("flags", FIELD_Y, 2)},
 	.dict = {"get_mempolicy_addr|get_mempolicy m0 addr=m1 flags=2"}},
 [OP_KILL] = {.name = "kill", .weight = 2,
 	.doc = "a signal that interrupts that task's futex sleep (`-EINTR`)",
+	.syscall = "sys_tgkill", .trace = "T{a task number}",
 	.args = {TASK},
 	.dict = {"kill_2|kill 2"}},
 [OP_SLEEP] = {.name = "sleep", .weight = 1,
 	.doc = "an interruptible sleep in virtual time (`nanosleep`)",
+	.syscall = "sys_nanosleep", .trace = "{ticks}",
 	.args = {SMALL("ticks", FIELD_X, 0, ARG_POS)},
 	.dict = {"sleep_1|sleep 1"}},
 [OP_RECLAIM] = {.name = "reclaim", .weight = 3, /* kswapd: shrink_list() at A */
@@ -97,15 +117,18 @@ const struct op_desc op_table[OP_NKINDS] = {
 	.args = {A_ARG}},
 [OP_MADVISE] = {.name = "madvise", .weight = 1, /* MADV_DONTNEED */
 	.doc = "`MADV_DONTNEED` under `mmap_sem` for write, as in 2.6.9-2.6.11",
+	.syscall = "sys_madvise", .trace = "{x}",
 	.args = {A_ARG, PAGES(256, 0, ARG_REST)}},
 [OP_MINCORE] = {.name = "mincore", .weight = 1, .all_only = true,
 	.doc = "under `mmap_sem` for read, copying out inside it (the fuzzer uses it with "
 		"`--ops=all` only)",
+	.syscall = "sys_mincore", .trace = "{x}",
 	.args = {A_ARG, PAGES(128, 0, ARG_REST), B_KEY("vec")}},
 [OP_MLOCK] = {.name = "mlock", .weight = 1, .all_only = true,
 	.doc = "under `mmap_sem` for write: `VM_LOCKED`, then every page faulted in "
 		"(`get_user_pages`); `reclaim` leaves a locked page alone (the fuzzer uses it "
 		"with `--ops=all` only)",
+	.syscall = "sys_mlock", .trace = "{x}",
 	.args = {A_ARG, PAGES(256, 0, ARG_REST)},
 	.dict = {"mlock|mlock m0 pages=1"}},
 };
@@ -122,4 +145,65 @@ const struct op_arg *op_arg_by_code(int kind, enum arg_code code)
 bool op_has_pages(int kind)
 {
 	return op_arg_by_code(kind, CODE_PAGES) != NULL;
+}
+
+int op_arg_get(const struct op *o, const struct op_arg *g)
+{
+	unsigned f = g->field == FIELD_X ? o->x : g->field == FIELD_Y ? o->y : 0;
+
+	return (int)((f >> g->shift) & ((1u << g->width) - 1)) + g->bias;
+}
+
+void op_arg_set(struct op *o, const struct op_arg *g, int value)
+{
+	uint8_t *f = g->field == FIELD_X ? &o->x : g->field == FIELD_Y ? &o->y : NULL;
+	unsigned mask = ((1u << g->width) - 1) << g->shift;
+
+	if (f)
+		*f = (uint8_t)((*f & ~mask) | (((unsigned)(value - g->bias) << g->shift) & mask));
+}
+
+/* The argument of kind named by the klen bytes at key, or NULL. */
+static const struct op_arg *arg_named(int kind, const char *key, size_t klen)
+{
+	for (int i = 0; i < OP_MAX_ARGS && op_table[kind].args[i].name; i++) {
+		const struct op_arg *g = &op_table[kind].args[i];
+		if (strlen(g->name) == klen && !strncmp(g->name, key, klen))
+			return g;
+	}
+	return NULL;
+}
+
+/* a flag's value as the text form writes it: its word, or its off word (`private`) */
+static const char *flag_word(const struct op_arg *g, int v)
+{
+	if (v)
+		return g->name;
+	return g->off ? g->off : "";
+}
+
+void op_trace_args(const struct op *o, char *buf, size_t len)
+{
+	const char *t = op_table[o->kind].trace;
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (; t && *t && n + 1 < len; t++) {
+		const char *end = *t == '{' ? strchr(t, '}') : NULL;
+		if (!end) {
+			buf[n++] = *t;
+			buf[n] = 0;
+			continue;
+		}
+		/* no argument of that name: {x} (tests/test_op_table.c checks the names) */
+		const struct op_arg *g = arg_named(o->kind, t + 1, (size_t)(end - t - 1));
+		int v = g ? op_arg_get(o, g) : o->x;
+		if (g && g->type == ARG_FLAG)
+			n += (size_t)snprintf(buf + n, len - n, "%s", flag_word(g, v));
+		else
+			n += (size_t)snprintf(buf + n, len - n, "%d", v);
+		if (n >= len)
+			n = len - 1;
+		t = end;
+	}
 }

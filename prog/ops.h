@@ -1,15 +1,18 @@
 /* The op table: one entry per op kind (prog/ops.c) holds everything the rest of prog/
  * and fuzz/ know about an op apart from running it (prog/exec.c): its name, its weight
- * in the byte form, the addresses it uses, and its arguments, each with its range, its
- * default, where it lives in struct op and how the byte form codes it. The parser, the
- * printer, the codec (and its format id), the minimizer, the fuzzer's op set, `snafu
- * ops` and the dictionaries (from the doc and dict strings below) are all written
- * against it.
+ * in the byte form, the system call it enters and how the trace shows its arguments,
+ * the addresses it uses, and its arguments, each with its range, its default, where it
+ * lives in struct op and how the byte form codes it. The parser, the printer, the codec
+ * (and its format id), the trace, the minimizer, the fuzzer's op set, `snafu ops` and
+ * the dictionaries (from the doc and dict strings below) are all written against it:
+ * data, not a switch per op in each of them.
  * docs/model.md, "Adding an op", says what a new op needs. */
 #ifndef SNAFU_OPS_H
 #define SNAFU_OPS_H
 
 #include "program.h"
+
+#include <stddef.h>
 
 enum arg_type {
 	ARG_MAPNAME, /* the name of the mapping an mmap creates */
@@ -32,10 +35,11 @@ enum arg_code {
 
 enum arg_field { FIELD_NONE, FIELD_X, FIELD_Y };
 
-#define ARG_POS      1 /* a positional operand (in table order); else KEY=VALUE or a flag */
-#define ARG_REQUIRED 2 /* the parser refuses the op without it */
-#define ARG_HIDE_0   4 /* the printer leaves it out when 0 */
-#define ARG_REST     8 /* default: the rest of A's mapping from A on (pages) */
+#define ARG_POS      1  /* a positional operand (in table order); else KEY=VALUE or a flag */
+#define ARG_REQUIRED 2  /* the parser refuses the op without it */
+#define ARG_HIDE_0   4  /* the printer leaves it out when 0 */
+#define ARG_REST     8  /* default: the rest of A's mapping from A on (pages) */
+#define ARG_SHRINK   16 /* the minimizer tries the op with these set to their defaults */
 
 struct op_arg {
 	const char *name; /* the KEY or flag word; a positional's description in messages */
@@ -55,8 +59,15 @@ struct op_arg {
 struct op_desc {
 	const char *name;
 	const char *doc; /* what it does, for `snafu ops` and docs/cases.md */
-	uint8_t weight;  /* slots of the 64 values of the byte form's kind field */
-	bool all_only;   /* left out of futex_mm_fuzzer's default op set (--ops=futex) */
+	/* the system call it enters, as the trace and the report's table name it; NULL: it
+	 * runs without one (a user-mode access, kswapd) */
+	const char *syscall;
+	/* the call's arguments in the trace, "sys_futex(FUTEX_WAIT, val 1)": text, with
+	 * {KEY} for an argument's value as the text form writes it (a flag: its word or
+	 * its off word) and {x} for struct op's x as it is */
+	const char *trace;
+	uint8_t weight; /* slots of the 64 values of the byte form's kind field */
+	bool all_only;  /* left out of futex_mm_fuzzer's default op set (--ops=futex) */
 	/* dictionary entries, "NAME|OP LINE" (mappings m0 private and m1 shared exist) */
 	const char *dict[OP_MAX_DICT];
 	struct op_arg args[OP_MAX_ARGS]; /* in the order the printer writes them */
@@ -67,5 +78,11 @@ extern const struct op_desc op_table[OP_NKINDS];
 bool op_has_pages(int kind);
 /* the op's argument with this code, or NULL */
 const struct op_arg *op_arg_by_code(int kind, enum arg_code code);
+/* An argument's value as the text form writes it (pages, not pages - 1), and setting
+ * it in struct op; neither for an argument with no field (an address, a name). */
+int op_arg_get(const struct op *o, const struct op_arg *g);
+void op_arg_set(struct op *o, const struct op_arg *g, int value);
+/* The op's trace string (its entry's trace, filled in); "" for an op without a call. */
+void op_trace_args(const struct op *o, char *buf, size_t len);
 
 #endif

@@ -416,11 +416,7 @@ static int parse_op(struct parser *ps, struct program *p)
 			ps->default_pages[p->nops] = true;
 			continue;
 		}
-		uint8_t bits = (uint8_t)(((given[i] ? val[i] : g->def) - g->bias) << g->shift);
-		if (g->field == FIELD_X)
-			o->x |= bits;
-		else
-			o->y |= bits;
+		op_arg_set(o, g, (int)(given[i] ? val[i] : g->def));
 	}
 	p->nops++;
 	p->nmaps += kind == OP_MMAP;
@@ -710,8 +706,7 @@ void prog_print(const struct program *p, FILE *out)
 		fprintf(out, "  %s", d->name);
 		for (int k = 0; k < OP_MAX_ARGS && d->args[k].name; k++) {
 			const struct op_arg *g = &d->args[k];
-			unsigned f = g->field == FIELD_X ? o->x : g->field == FIELD_Y ? o->y : 0;
-			int v = (int)((f >> g->shift) & ((1u << g->width) - 1)) + g->bias;
+			int v = op_arg_get(o, g);
 			switch (g->type) {
 			case ARG_MAPNAME:
 				fprintf(out, " m%d", map++);

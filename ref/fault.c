@@ -19,6 +19,7 @@ static bool search_exception_tables(void)
 /* error_code as the i386 hardware pushes it: PF_PROT, PF_WRITE, PF_USER. */
 enum fault_result do_page_fault(unsigned long address, unsigned long error_code)
 {
+	kframe(); /* arch/i386/mm/fault.c, do_page_fault() */
 	struct task_struct *tsk = current;
 	struct mm_struct *mm = tsk->mm;
 	struct vm_area_struct *vma;

@@ -277,6 +277,7 @@ static int olof_fault_in_page(unsigned long uaddr, const char *site)
  * not be accessed." */
 static void wake_futex(struct futex_q *q)
 {
+	kframe(); /* kernel/futex.c, wake_futex() */
 	futex_q_touch(q, __func__);
 	assert_chain_locked(q, __func__);
 	sim_touch(SIM_TOUCH_TASK(q->owner)); /* its list and lock_ptr, which it reads unlocked */
@@ -298,6 +299,7 @@ static void wake_futex(struct futex_q *q)
 
 static void queue_me(struct futex_q *q)
 {
+	kframe(); /* kernel/futex.c, queue_me() */
 	struct futex_hash_bucket *bh = hash_futex(&q->key);
 
 	q->waiter = NULL;
@@ -330,6 +332,7 @@ __attribute__((noinline, noreturn)) static void futex_q_bug(const struct futex_q
 /* Returns 1 if we were still queued (and are now unqueued), 0 if a waker got us first. */
 static int unqueue_me(struct futex_q *q)
 {
+	kframe(); /* kernel/futex.c, unqueue_me() */
 	spinlock_t *lock_ptr;
 	int ret = 0;
 
@@ -358,6 +361,7 @@ retry:
 
 static int futex_wake(unsigned long uaddr, int nr_wake)
 {
+	kframe(); /* kernel/futex.c, futex_wake() */
 	struct mm_struct *mm = current->mm;
 	struct futex_hash_bucket *bh;
 	struct futex_q *this, *next;
@@ -418,6 +422,7 @@ static void unlock_two_buckets(struct futex_hash_bucket *bh1, struct futex_hash_
 static int futex_requeue(unsigned long uaddr1, unsigned long uaddr2, int nr_wake, int nr_requeue,
 			 const int *valp)
 {
+	kframe(); /* kernel/futex.c, futex_requeue() */
 	struct mm_struct *mm = current->mm;
 	struct futex_key key1, key2;
 	struct futex_hash_bucket *bh1, *bh2;
@@ -545,6 +550,7 @@ out:
  * model's stand-in (futex_q_get()), which is dead once this returns. */
 static int futex_wait(struct futex_q *q, unsigned long uaddr, int val, int64_t time)
 {
+	kframe(); /* kernel/futex.c, futex_wait() */
 	struct mm_struct *mm = current->mm;
 	uint32_t curval;
 	int ret;
@@ -673,6 +679,7 @@ out_release_sem:
 long do_futex(unsigned long uaddr, int op, int val, int64_t timeout, unsigned long uaddr2, int val2,
 	      int val3)
 {
+	kframe(); /* kernel/futex.c, do_futex() */
 	switch (op) {
 	case FUTEX_WAIT: {
 		struct futex_q *q = futex_q_get();

@@ -627,6 +627,7 @@ static void report_absorbed(const struct fo_wake *r, const struct fo_ref *w, con
 	sleeper_lines(s, r);
 	finding_printf("  queued at %u.%u; passed over, and still asleep when the run ended\n",
 		       fo.wait[s->task].queued_at.op, fo.wait[s->task].queued_at.point);
+	finding_call_trace(st);
 	wake_line(r);
 	finding_printf("%s (pid %d) in futex_wait(0x%lx, val %d): queued at %u.%u, ", wt->comm,
 		       wt->pid, r->uaddr, w->val, w->queued_at.op, w->queued_at.point);
@@ -654,6 +655,7 @@ static void report_missed(const struct fo_wake *r, const struct fo_ref *s)
 	sleeper_lines(s, r);
 	finding_printf("  queued only at %u.%u, after it; still asleep when the run ended\n",
 		       fo.wait[s->task].queued_at.op, fo.wait[s->task].queued_at.point);
+	finding_call_trace(st);
 	wake_line(r);
 	finding_printf("  by then the word held %u, not the %u %s had read\n", s->now, s->curval,
 		       st->comm);
@@ -725,6 +727,7 @@ static void report_slept(const struct fo_wake *r, const struct fo_ref *s)
 		       "sleep; still asleep when the run ended\n",
 		       w->queued_at.op, w->queued_at.point, r->op, task_of(r->task)->comm, r->at.op,
 		       r->at.point);
+	finding_call_trace(t);
 	wake_line(r);
 	finding_printf("\nthe wake-up reached %s before it slept: off the chain and woken while it "
 		       "was still running, it then went to sleep with nobody left to wake it\n",

@@ -142,6 +142,35 @@ static void describe_task(struct task_struct *t, bool edge[SIM_MAX_TASKS + 1][SI
 			finding_printf("  waits for %s, queued ahead of it in %s(%s)\n", o->comm,
 				       o->blocked_fn, o->blocked_name);
 	}
+	if (t->sim.state != SIM_DONE)
+		finding_call_trace(t);
+}
+
+/* Each rwsem the tasks of the cycle wait on (without a cycle: the hung tasks), once, as a
+ * crash dump would show it: its activity and its wait list in order. */
+static void describe_rwsems(const int *tasks, int len)
+{
+	const void *done[SIM_MAX_TASKS + 1];
+	int ndone = 0;
+
+	for (int i = 0; i < len; i++) {
+		const struct task_struct *t = task_of(tasks[i]);
+		char state[256];
+		int k = 0;
+		if (!is_hung(t) || !is_rwsem_wait(t))
+			continue;
+		while (k < ndone && done[k] != t->blocked_on)
+			k++;
+		if (k < ndone)
+			continue;
+		done[ndone++] = t->blocked_on;
+		rwsem_state_text(t->blocked_on, state, sizeof(state));
+		finding_printf("%s%s\n",
+			       ndone == 1
+				   ? "\nlock state (struct rw_semaphore, lib/rwsem-spinlock.c):\n  "
+				   : "  ",
+			       state);
+	}
 }
 
 bool check_hung_tasks(void *ctx)
@@ -198,9 +227,14 @@ bool check_hung_tasks(void *ctx)
 			finding_printf("%s --%s(%s)--> ", t->comm, t->blocked_fn, t->blocked_name);
 		}
 		finding_printf("%s\n", task_of(cycle[0])->comm);
+		describe_rwsems(cycle, len);
 	} else {
+		int all[SIM_MAX_TASKS];
 		finding_printf("\nno wait-for cycle: every task sleeps and nothing can wake the "
 			       "uninterruptible ones\n");
+		for (int a = 1; a <= n; a++)
+			all[a - 1] = a;
+		describe_rwsems(all, n);
 	}
 	return true;
 }

@@ -87,6 +87,14 @@ static inline void list_move_tail(struct list_head *e, struct list_head *h)
 
 #define MAX_SCHEDULE_TIMEOUT INT64_MAX
 #define MAX_HELD_LOCKS       8
+#define KSTACK_DEPTH         16 /* the shadow call stack's ring (kframe() below): a power of 2 */
+
+/* The shadow call stack (kframe() below): the kernel functions a task is in, frame[0] the
+ * outermost; past KSTACK_DEPTH the ring keeps the innermost. */
+struct kstack {
+	unsigned depth;
+	const char *frame[KSTACK_DEPTH];
+};
 
 /* What lockdep keeps (ref/lockdep.c): the locks a task holds, and where it took them. */
 struct held_lock {
@@ -122,6 +130,7 @@ struct task_struct {
 	const char *syscall;    /* the syscall it is in, or NULL in user mode */
 	unsigned long flags;    /* PF_MMAP_SEM */
 	int mmap_sem_depth;     /* how often it holds mmap_sem, for PF_MMAP_SEM */
+	struct kstack kstack;   /* the kernel functions it is in, for the Call Trace */
 };
 
 #define PF_MMAP_SEM 0x1 /* the proposal in the LWN article: "I hold mmap_sem" */
@@ -131,6 +140,49 @@ static inline struct task_struct *get_current(void)
 	return (struct task_struct *)sim_current();
 }
 #define current get_current()
+
+/* --- the shadow call stack, for the reports' Call Trace (ref/report.c) ---
+ *
+ * A model function that stands for a kernel function says so on entry: kframe() with the
+ * function's own name when it is the kernel's, kframe_as("name") with 2.6.11's name when
+ * the model's differs (rwsem_down_read() is down_read(), get_user_u32() get_user()). The
+ * frame is pushed there and popped when the function returns, by any return, through
+ * the cleanup attribute: a store and an increment on entry, a decrement on return, no
+ * branch and no allocation. The fuzzer runs the model some 50,000 times a second and
+ * counts its edges: the two helpers leave out UBSan's null and bounds checks, which
+ * would add branches, and the pop finds the task again through current rather than keep
+ * it in a register across the function. A function that ends the run (kernel_bug())
+ * never returns: the report has read the stack by then, and prog_run() clears every task
+ * before the next run.
+ * The syscall the task is in is its outermost frame: the entry (prog/exec.c,
+ * sys_enter()) names it in task_struct.syscall, so the sys_* functions of ref/ push no
+ * frame of their own. Helpers of the model that stand for no kernel function, or for
+ * code that 2.6.11 has inline in its caller (rwsem_wait() is __down_read()'s loop), push
+ * nothing. Nor do kernel functions that no report can find a task in (no sleep, no
+ * check, no lock taken below them: get_futex_key(), wake_up_process(), the inatomic
+ * read), and where the only report is the function's own, the frame is pushed in that
+ * branch (__might_sleep(), _spin_unlock()). A report sees a task asleep (schedule(), a
+ * spinlock's spin) or the reporting task itself, never one preempted at a point. */
+#define KFRAME_INLINE static inline __attribute__((always_inline, no_sanitize("undefined")))
+KFRAME_INLINE const char *kframe_push(const char *name)
+{
+	struct kstack *ks = &get_current()->kstack;
+
+	ks->frame[ks->depth++ % KSTACK_DEPTH] = name;
+	return name;
+}
+KFRAME_INLINE void kframe_pop(const char *const *name)
+{
+	(void)name;
+	get_current()->kstack.depth--;
+}
+#define kframe_as(name) \
+	const char *const __kframe __attribute__((cleanup(kframe_pop), unused)) = kframe_push(name)
+#define kframe() kframe_as(__func__)
+/* The Call Trace of a stack and the syscall it is in, innermost first, into buf (""
+ * when both are empty); call_trace_text() of a task (or none). ref/report.c. */
+void kstack_text(const struct kstack *ks, const char *syscall, char *buf, size_t len);
+void call_trace_text(const struct task_struct *t, char *buf, size_t len);
 
 /* --- preempt count and atomic context --- */
 static inline void inc_preempt_count(void)

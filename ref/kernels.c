@@ -1,4 +1,5 @@
-/* The kernels snafu can run, as data. See ../shared/REFERENCE.md for the sources. */
+/* The kernels snafu can run, as data. See ../shared/REFERENCE.md for the sources, and
+ * docs/kernel-facts.md for what each kernel is and where it comes from. */
 #include "kernels.h"
 
 #include <string.h>
@@ -8,6 +9,8 @@ const struct kernel_config kernels[] = {
 	.name = "2.6.11-rc4",
 	.summary = "unfixed: futex_wait/CMP_REQUEUE get_user() and get_mempolicy "
 		   "put_user() under mmap_sem",
+	.source = "tag v2.6.11-rc4 (the lines olof-rfc's patch removes show its futex and "
+		  "mempolicy code)",
 	.futex_read = FUTEX_READ_GET_USER,
 	.mempolicy_up_read_first = false,
     },
@@ -15,6 +18,10 @@ const struct kernel_config kernels[] = {
 	.name = "olof-rfc",
 	.summary = "Olof Johansson's RFC (2005-02-22): check_user_page_readable() loop, "
 		   "mempolicy reordered",
+	/* the seed patch (../shared/seeds/); lkml.org's copy of the thread was found by
+	 * a reply's page, not by the RFC's message-id */
+	.source = "\"[PATCH/RFC] Futex mmap_sem deadlock\", Olof Johansson, LKML 2005-02-22, "
+		  "message-id not known here (a reply: https://lkml.org/lkml/2005/2/23/34)",
 	.futex_read = FUTEX_READ_CHECK_PAGE,
 	.mempolicy_up_read_first = true,
     },
@@ -22,6 +29,9 @@ const struct kernel_config kernels[] = {
 	.name = "2.6.11",
 	.summary = "merged fix: get_futex_value_locked() with faults disabled, drop "
 		   "mmap_sem and retry; mempolicy fixed",
+	.source = "tag v2.6.11, with \"Fix possible futex mmap_sem deadlock\" (2.6.11-rc5): "
+		  "Olof Johansson's final patch <20050223191254.GA5608@austin.ibm.com>, "
+		  "after Linus Torvalds <Pine.LNX.4.58.0502231356580.18997@ppc970.osdl.org>",
 	.futex_read = FUTEX_READ_LOCKED_RETRY,
 	.mempolicy_up_read_first = true,
     },
@@ -29,6 +39,9 @@ const struct kernel_config kernels[] = {
 	.name = "rwsem-lockdepth",
 	.summary = "2.6.11-rc4 with rwsems that count read depth per task: a reader "
 		   "holding it re-enters without queueing",
+	.source = "a design, no patch known here: the rwsem \"lock depth\" that LWN's \"FUTEX + "
+		  "rwsem = SNAFU\" "
+		  "(2005-02-23) lists among the fixes",
 	.futex_read = FUTEX_READ_GET_USER,
 	.rwsem = RWSEM_LOCKDEPTH,
     },
@@ -36,6 +49,9 @@ const struct kernel_config kernels[] = {
 	.name = "pf-mmap-sem",
 	.summary = "2.6.11-rc4 with PF_MMAP_SEM: do_page_fault takes no mmap_sem when "
 		   "the task already holds it",
+	.source = "a design, no patch known here: PF_MMAP_SEM, which LWN's \"FUTEX + rwsem = "
+		  "SNAFU\" (2005-02-23) "
+		  "lists among the fixes",
 	.futex_read = FUTEX_READ_GET_USER,
 	.pf_mmap_sem = true,
     },
@@ -43,6 +59,10 @@ const struct kernel_config kernels[] = {
 	.name = "rwsem-reader-pref",
 	.summary = "2.6.11-rc4 with reader-preferring rwsems (readers pass waiting "
 		   "writers, as rwlocks do)",
+	.source = "a design, no patch known here: Linus Torvalds's argument in the olof-rfc "
+		  "thread, message-id not "
+		  "known here; David Howells's answer that rwsems are fair on purpose "
+		  "<5109.1109157889@redhat.com>",
 	.futex_read = FUTEX_READ_GET_USER,
 	.rwsem = RWSEM_READER_PREF,
     },
@@ -50,6 +70,9 @@ const struct kernel_config kernels[] = {
 	.name = "2.6.12-jj",
 	.summary = "Jakub Jelinek's follow-up: FUTEX_WAIT reads the word under the "
 		   "bucket lock and queues only on a match; no nqueued",
+	.source = "Jakub Jelinek's patch <20050318165326.GB32746@devserv.devel.redhat.com>, "
+		  "acked by Ingo Molnar <20050318170005.GA27077@elte.hu>, merged between 2.6.11 "
+		  "and 2.6.12-rc2 (commit not known here)",
 	.futex_read = FUTEX_READ_BUCKET_LOCKED,
 	.mempolicy_up_read_first = true,
     },
@@ -62,6 +85,9 @@ const struct kernel_config kernels[] = {
 	.name = "2.6.10-seto",
 	.summary = "Hidetoshi Seto's futex_wait-fix (2.6.10-rc2, reverted): read the word, "
 		   "then queue_me(); otherwise 2.6.11-rc4",
+	.source = "futex_wait-fix.patch (\"futex_wait hang fix\"), Hidetoshi Seto, in "
+		  "2.6.10-rc1-mm5 and 2.6.10-rc2 (message-id not known here), reverted by Andrew "
+		  "Morton's revert-futex_wait-fix <20041114184456.6bfd07d3.akpm@osdl.org>",
 	.futex_read = FUTEX_READ_GET_USER,
 	.futex_wait_read_first = true,
 	.mempolicy_up_read_first = false,
@@ -70,6 +96,7 @@ const struct kernel_config kernels[] = {
 	.name = "test-futex-wake-unlocked",
 	.summary =
 	    "TEST ONLY: 2.6.11 with futex_wake reading the bucket's nqueued without its lock",
+	.source = "none: a race planted in 2.6.11 for ThreadSanitizer (docs/threads.md)",
 	.futex_read = FUTEX_READ_LOCKED_RETRY,
 	.mempolicy_up_read_first = true,
 	.test_only = true,

@@ -23,6 +23,11 @@ enum rwsem_policy {
 struct kernel_config {
 	const char *name;
 	const char *summary;
+	/* Where it comes from, for `snafu kernels`: a release's tag; a patch's name,
+	 * author and LKML message-id (a commit where there is one); a design that was only
+	 * discussed, who discussed it. What the sources (docs/kernel-facts.md,
+	 * docs/oracles.md) do not establish it says is not known, never a guess. */
+	const char *source;
 	enum futex_read futex_read;
 	/* futex_wait reads and compares the word before queue_me(), not after: Hidetoshi
 	 * Seto's futex_wait-fix.patch (2.6.10-rc1-mm5, in 2.6.10-rc2, reverted: Jamie

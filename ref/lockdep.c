@@ -34,9 +34,11 @@
  *    inatomic copy of get_futex_value_locked() has no annotation at all) or there is no
  *    mm. The pf-mmap-sem kernel's fault handler takes no mmap_sem while PF_MMAP_SEM is
  *    set, so its annotation would not either.
- * Not modelled: irq-safety (the model has no interrupts), lock_chains, usage bits, stack
- * traces (the acquiring function stands for them), the limits of 2.6.18 (MAX_LOCK_DEPTH
- * is MAX_HELD_LOCKS here; more than LOCKDEP_MAX_CLASSES classes turns checking off).
+ * Not modelled: irq-safety (the model has no interrupts), lock_chains, usage bits, the
+ * stack trace saved with each dependency and held lock (the acquiring function stands for
+ * it; the report's "stack backtrace:" is the task's shadow call stack, ref/kernel.h), the
+ * limits of 2.6.18 (MAX_LOCK_DEPTH is MAX_HELD_LOCKS here; more than LOCKDEP_MAX_CLASSES
+ * classes turns checking off).
  *
  * Beyond lockdep, one rule it cannot make from classes: the circular rule applied to
  * the spinlocks of one class (one name, any subclass) as instances. Every futex bucket's
@@ -308,6 +310,8 @@ __attribute__((noinline)) void lockdep_bug(const struct task_struct *t, bool cir
 	pred.locks[0] = h->name;
 	pred.locks[1] = w->name;
 	pred.held_site = h->site;
+	pred.stack = t->kstack; /* a copy: formatted only if the report becomes the verdict */
+	pred.syscall = t->syscall;
 	/* the instance rule names the class alone, twice */
 	short_name(h->name,
 		   h->class_id == NO_CLASS || instances ? 0 : classes[h->class_id].subclass, a,
@@ -640,10 +644,15 @@ void might_fault(const char *fn, const char *caller)
 	check(NULL, t->mm->mmap_sem.name, 0, caller, lockdep_rwsem_read(), fn);
 }
 
+/* The report's last part is where the task was, as lockdep ends each report
+ * (print_deadlock_bug(), print_circular_bug_tail(): "stack backtrace:", dump_stack()). */
 void lockdep_finding(void)
 {
+	char trace[1024];
+
+	kstack_text(&pred.stack, pred.syscall, trace, sizeof(trace));
 	finding_begin(pred.title, pred.token);
-	finding_printf("%s", body);
+	finding_printf("%s%s%s", body, trace[0] ? "\nstack backtrace:\n" : "", trace);
 }
 
 /* ---- the held-lock stacks, and what a task sleeps on (lockdep-lite) ---- */

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel.h" /* struct kstack (kernel.h includes this file at its end) */
+
 /* Lock classes: a lock's name and subclass ("&mm->mmap_sem", "&bh->lock" nested 1).
  * Classes live for the process, like lockdep's; the dependency graph lives for one run. */
 #define LOCKDEP_MAX_CLASSES 32
@@ -86,6 +88,8 @@ struct lockdep_prediction {
 	const char *locks[2];  /* the classes' names: [0] held, [1] wanted (the same for a
 				  recursion) */
 	const char *held_site; /* where the held lock was taken */
+	struct kstack stack;   /* where the task was (its shadow call stack, ref/kernel.h) */
+	const char *syscall;   /* ... in this syscall */
 	char title[96], token[160];
 };
 const struct lockdep_prediction *lockdep_prediction(void);

@@ -11,6 +11,7 @@
 static long madvise_dontneed(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long start,
 			     unsigned long end)
 {
+	kframe(); /* mm/madvise.c, madvise_dontneed() */
 	if (vma->vm_flags & VM_LOCKED)
 		return -EINVAL;
 	/* no VMA changes (only 2.6.11's madvise_behavior() sets vm_flags, for advice not

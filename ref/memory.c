@@ -128,6 +128,7 @@ static struct page *shmem_getpage(struct inode *inode, unsigned long pgoff)
 static void do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, pte_t *pte,
 			      bool write)
 {
+	kframe(); /* mm/memory.c, do_anonymous_page() */
 	lockdep_assert_held(&mm->page_table_lock);
 	if (!write) {
 		pte->page = ZERO_PAGE(0);
@@ -145,6 +146,7 @@ static void do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, 
  * can_share_swap_page() lets the task reuse it: the PTE just becomes writable. */
 static void do_wp_page(struct mm_struct *mm, struct vm_area_struct *vma, pte_t *pte)
 {
+	kframe(); /* mm/memory.c, do_wp_page() */
 	lockdep_assert_held(&mm->page_table_lock);
 	if (pte->page == ZERO_PAGE(0)) {
 		pte->page = alloc_zeroed_page();
@@ -158,6 +160,7 @@ static void do_wp_page(struct mm_struct *mm, struct vm_area_struct *vma, pte_t *
  * read-only unless this is a write (exclusive in the model, so made writable at once). */
 static void do_swap_page(struct mm_struct *mm, struct vm_area_struct *vma, pte_t *pte, bool write)
 {
+	kframe(); /* mm/memory.c, do_swap_page() */
 	lockdep_assert_held(&mm->page_table_lock);
 	mark_page_accessed(pte->page);
 	pte->flags = pte_flags_for(vma->vm_flags) | _PAGE_ANON;
@@ -169,6 +172,7 @@ static void do_swap_page(struct mm_struct *mm, struct vm_area_struct *vma, pte_t
 static void do_no_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
 		       pte_t *pte)
 {
+	kframe(); /* mm/memory.c, do_no_page() */
 	struct page *page =
 	    shmem_getpage(vma->vm_file, ((addr - vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff);
 
@@ -185,6 +189,7 @@ static void do_no_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigne
 void handle_pte_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
 		      bool write)
 {
+	kframe(); /* mm/memory.c, handle_pte_fault() */
 	pte_t *pte = pte_offset(mm, addr);
 
 	if (!(pte->flags & _PAGE_PRESENT)) {
@@ -208,6 +213,7 @@ void handle_pte_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned
 int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
 		    bool write)
 {
+	kframe(); /* mm/memory.c, handle_mm_fault() */
 	spin_lock(&mm->page_table_lock);
 	mm->pt_blocks |= pt_block(addr); /* pte_alloc_map */
 	handle_pte_fault(mm, vma, addr, write);
@@ -245,6 +251,7 @@ static bool follow_page(struct mm_struct *mm, unsigned long addr, bool write)
  * Returns the pages done, or -EFAULT when the first is not accessible. */
 int get_user_pages(struct mm_struct *mm, unsigned long start, int len, bool write)
 {
+	kframe();                                         /* mm/memory.c, get_user_pages() */
 	unsigned long flags = write ? VM_WRITE : VM_READ; /* force = 0 */
 	int i = 0;
 
@@ -273,6 +280,7 @@ int get_user_pages(struct mm_struct *mm, unsigned long start, int len, bool writ
 
 int make_pages_present(unsigned long addr, unsigned long end)
 {
+	kframe(); /* mm/memory.c, make_pages_present() */
 	struct vm_area_struct *vma = find_vma(current->mm, addr);
 
 	if (!vma)
@@ -290,6 +298,7 @@ int make_pages_present(unsigned long addr, unsigned long end)
  * mm/memory.c, unmap_vmas(): "Called under page_table_lock"). */
 void zap_pte_range(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
+	kframe(); /* mm/memory.c, zap_pte_range() */
 	for (unsigned long a = start; a < end; a += PAGE_SIZE) {
 		pte_t *pte = pte_offset(mm, a);
 		if (!pte || !pte->page)
@@ -307,6 +316,7 @@ void zap_pte_range(struct mm_struct *mm, unsigned long start, unsigned long end)
 /* zap_page_range: unmap_vmas() -> zap_pte_range() under page_table_lock. */
 void zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
+	kframe(); /* mm/memory.c, zap_page_range() */
 	spin_lock(&mm->page_table_lock);
 	zap_pte_range(mm, start, end);
 	spin_unlock(&mm->page_table_lock);
@@ -315,6 +325,7 @@ void zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end
 void change_protection(struct mm_struct *mm, unsigned long start, unsigned long end,
 		       unsigned long vm_flags)
 {
+	kframe(); /* mm/mprotect.c, change_protection() */
 	spin_lock(&mm->page_table_lock);
 	for (unsigned long a = start; a < end; a += PAGE_SIZE) {
 		pte_t *pte = pte_offset(mm, a);

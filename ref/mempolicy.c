@@ -23,6 +23,7 @@
 /* lookup_node: the node of the page at addr, faulted in if need be (page_to_nid). */
 static long lookup_node(struct mm_struct *mm, unsigned long addr)
 {
+	kframe(); /* mm/mempolicy.c, lookup_node() */
 	long err = get_user_pages(mm, addr & PAGE_MASK, 1, false);
 
 	return err >= 0 ? 0 : err;
@@ -30,6 +31,7 @@ static long lookup_node(struct mm_struct *mm, unsigned long addr)
 
 static long copy_nodes_to_user(unsigned long mask, unsigned long maxnode)
 {
+	kframe(); /* mm/mempolicy.c, copy_nodes_to_user() */
 	unsigned long copy = ((maxnode - 1 + 63) & ~63UL) / 8; /* ALIGN(maxnode-1, 64)/8 */
 	const uint8_t nodes[NODES_BYTES] = {0};                /* MPOL_DEFAULT: none */
 

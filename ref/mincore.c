@@ -20,6 +20,7 @@ static unsigned char mincore_page(struct vm_area_struct *vma, unsigned long pgof
 static long mincore_vma(struct vm_area_struct *vma, unsigned long start, unsigned long end,
 			unsigned long vec)
 {
+	kframe();                     /* mm/mincore.c, mincore_vma() */
 	unsigned char tmp[PAGE_SIZE]; /* __get_free_page(GFP_KERNEL) */
 	long i, remaining;
 

@@ -15,6 +15,7 @@
 static int mlock_fixup(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long start,
 		       unsigned long end, unsigned long newflags)
 {
+	kframe(); /* mm/mlock.c, mlock_fixup() */
 	int ret = 0;
 
 	if (newflags == vma->vm_flags)
@@ -38,6 +39,7 @@ out:
 
 static int do_mlock(struct mm_struct *mm, unsigned long start, unsigned long len)
 {
+	kframe(); /* mm/mlock.c, do_mlock() */
 	unsigned long nstart, end, tmp;
 	struct vm_area_struct *vma;
 	int error;

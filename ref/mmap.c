@@ -72,6 +72,7 @@ static struct vm_area_struct *insert_vma(struct mm_struct *mm, int at)
  * down_write(current->mm->mmap_sem)"). */
 static int split_vma(struct mm_struct *mm, int i, unsigned long addr)
 {
+	kframe(); /* mm/mmap.c, split_vma() */
 	lockdep_assert_held_write(&mm->mmap_sem);
 	if (mm->map_count == MAX_MAP_COUNT)
 		return -ENOMEM;
@@ -98,6 +99,7 @@ int split_at(struct mm_struct *mm, unsigned long addr)
 
 long do_mmap_pgoff(struct mm_struct *mm, unsigned long len, unsigned long prot, unsigned long flags)
 {
+	kframe(); /* mm/mmap.c, do_mmap_pgoff() */
 	if (!len)
 		return -EINVAL;
 	len = PAGE_ALIGN(len);
@@ -138,6 +140,7 @@ long do_mmap_pgoff(struct mm_struct *mm, unsigned long len, unsigned long prot, 
 
 int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 {
+	kframe(); /* mm/mmap.c, do_munmap() */
 	if ((start & ~PAGE_MASK) || start > TASK_SIZE || len > TASK_SIZE - start)
 		return -EINVAL;
 	len = PAGE_ALIGN(len);

@@ -14,6 +14,7 @@
 static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long start,
 			  unsigned long end, unsigned long newflags)
 {
+	kframe(); /* mm/mprotect.c, mprotect_fixup() */
 	int error;
 
 	if (newflags == vma->vm_flags)

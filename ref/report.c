@@ -36,7 +36,107 @@ void finding_printf(const char *fmt, ...)
 		finding.len += (size_t)n < room ? (size_t)n : room - 1;
 }
 
+/* buf[n...] = s, as much as fits; the new length. (No printf: a run whose verdict is
+ * lockdep's report formats its backtrace, and bench_replay makes thousands of them.) */
+static size_t put(char *buf, size_t len, size_t n, const char *s)
+{
+	size_t l = strlen(s);
+
+	if (n + 1 >= len)
+		return n;
+	if (l > len - 1 - n)
+		l = len - 1 - n;
+	memcpy(buf + n, s, l);
+	buf[n + l] = 0;
+	return n + l;
+}
+
+/* The Call Trace of a task, innermost first, from its shadow call stack (ref/kernel.h,
+ * kframe()) and the syscall it is in, as 2.6.11 prints a task's stack (SysRq-T's
+ * show_task() and an oops: show_stack() in arch/i386/kernel/traps.c prints "Call Trace:",
+ * then show_trace()'s print_context_stack() a line " [<%08lx>] " and print_symbol()'s
+ * "name+0xoff/0xsize" for each return address). The model has no addresses and no code
+ * layout: an address or an offset made up for the line would look real and mean
+ * nothing, and would differ between builds. So each line keeps the kernel's shape with
+ * the address zeroed, " [<0>] down_read", as the kernel itself prints a frame whose
+ * address it hides (/proc/PID/stack without CAP_SYS_ADMIN), and no offset. The names
+ * are 2.6.11's at the source's level: down_read() and get_user() are an inline and a
+ * macro there, whose real frames would read __down_read (lib/rwsem-spinlock.c) and
+ * __get_user_4 (arch/i386/lib/getuser.S). */
+void kstack_text(const struct kstack *ks, const char *syscall, char *buf, size_t len)
+{
+	unsigned depth = ks->depth, kept = depth < KSTACK_DEPTH ? depth : KSTACK_DEPTH;
+	size_t n = 0;
+
+	buf[0] = 0;
+	if (!depth && !syscall)
+		return;
+	n = put(buf, len, n, "Call Trace:\n");
+	for (unsigned i = 0; i < kept; i++) {
+		n = put(buf, len, n, " [<0>] ");
+		n = put(buf, len, n, ks->frame[(depth - 1 - i) % KSTACK_DEPTH]);
+		n = put(buf, len, n, "\n");
+	}
+	if (depth > kept && n + 1 < len)
+		n += (size_t)snprintf(buf + n, len - n, " ... %u outer frames not kept\n",
+				      depth - kept);
+	if (syscall && n < len) {
+		n = put(buf, len, n, " [<0>] ");
+		n = put(buf, len, n, syscall);
+		put(buf, len, n, "\n");
+	}
+}
+
+void call_trace_text(const struct task_struct *t, char *buf, size_t len)
+{
+	if (t)
+		kstack_text(&t->kstack, t->syscall, buf, len);
+	else
+		buf[0] = 0;
+}
+
+void finding_call_trace(const struct task_struct *t)
+{
+	char trace[1024];
+
+	call_trace_text(t, trace, sizeof(trace));
+	finding_printf("%s", trace);
+}
+
 #define COL 40
+
+/* The lock that a preemption at a lock function ("[preempted at spin_unlock: ...]") hit:
+ * the object of the same task's lock event at that function, which the trace records
+ * just before the point (spin_unlock: the unlock comes first) or just after it (every
+ * other lock function: its point comes first). NULL if e is not in the trace's log or
+ * the event is not there (downgrade_write() records none). */
+static const char *preempted_lock(const struct sim_trace_ev *e)
+{
+	static const char *const lock_fns[] = {
+	    "spin_lock",         "spin_unlock",        "down_read", "down_write",
+	    "down_read_trylock", "down_write_trylock", "up_read",   "up_write",
+	};
+	int n, dropped, i, step;
+	const struct sim_trace_ev *ev = sim_trace_events(&n, &dropped);
+	bool lock_fn = false;
+
+	for (size_t k = 0; k < sizeof(lock_fns) / sizeof(lock_fns[0]) && e->fn; k++)
+		lock_fn |= !strcmp(e->fn, lock_fns[k]);
+	if (!lock_fn || !ev || (uintptr_t)e < (uintptr_t)ev || (uintptr_t)e >= (uintptr_t)(ev + n))
+		return NULL;
+	step = strcmp(e->fn, "spin_unlock") ? 1 : -1;
+	for (i = (int)(e - ev) + step; i >= 0 && i < n; i += step) {
+		const struct sim_trace_ev *p = &ev[i];
+		if (p->task != e->task || p->kind == EV_POINT || p->kind == EV_PREEMPT)
+			continue;
+		if ((p->kind == EV_LOCK || p->kind == EV_UNLOCK || p->kind == EV_TRYFAIL ||
+		     p->kind == EV_SLEEP) &&
+		    p->fn && p->obj && !strcmp(p->fn, e->fn))
+			return p->obj;
+		return NULL;
+	}
+	return NULL;
+}
 
 /* One cell of the table, or false if the event is not worth a row. Spinlocks and bare
  * scheduling points stay in the trace (`snafu replay --trace`) but not in the table. */
@@ -88,9 +188,15 @@ bool report_cell(const struct sim_trace_ev *e, char *buf, size_t len)
 	case EV_SIGNAL:
 		snprintf(buf, len, "%s %s", e->fn, e->obj);
 		return true;
-	case EV_PREEMPT:
-		snprintf(buf, len, "  [preempted at %s: T%ld runs]", e->fn, e->arg);
+	case EV_PREEMPT: {
+		const char *lock = preempted_lock(e);
+		if (lock)
+			snprintf(buf, len, "  [preempted at %s(%s): T%ld runs]", e->fn, lock,
+				 e->arg);
+		else
+			snprintf(buf, len, "  [preempted at %s: T%ld runs]", e->fn, e->arg);
 		return true;
+	}
 	case EV_TIMER:
 		snprintf(buf, len, "  (timer fires, t=%ld)", e->arg);
 		return true;

@@ -20,6 +20,9 @@ extern struct finding finding;
 void finding_reset(void);
 void finding_begin(const char *title, const char *token);
 void finding_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The task's Call Trace (call_trace_text(), ref/kernel.h) onto the finding's body. */
+struct task_struct;
+void finding_call_trace(const struct task_struct *t);
 
 /* ref/hung_task.c: the watchdog's judgement when no task can run (sim's on_hang). */
 bool check_hung_tasks(void *ctx);

@@ -26,6 +26,7 @@ static pte_t *lru_page_pte(struct mm_struct *mm, unsigned long address)
  * ptep_clear_flush_young() on the one PTE that maps it. */
 int page_referenced(struct mm_struct *mm, unsigned long address)
 {
+	kframe(); /* mm/rmap.c, page_referenced() */
 	int referenced = 0;
 
 	spin_lock(&mm->page_table_lock);
@@ -43,6 +44,7 @@ int page_referenced(struct mm_struct *mm, unsigned long address)
 
 int try_to_unmap_one(struct mm_struct *mm, unsigned long address)
 {
+	kframe(); /* mm/rmap.c, try_to_unmap_one() */
 	int ret = SWAP_AGAIN;
 
 	sim_trace(EV_NOTE, "kswapd", "kswapd: try_to_unmap_one", (long)address, 0);

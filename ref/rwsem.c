@@ -37,11 +37,37 @@ enum rwsem_break rwsem_test_break;
 __attribute__((noinline, noreturn)) static void rwsem_bug(const struct rw_semaphore *sem,
 							  const char *rule, const char *what)
 {
+	char state[256];
+
+	rwsem_state_text(sem, state, sizeof(state));
 	contract_bug("rwsem", rule,
-		     "%s: %s\n%s (pid %d), activity %d, wait list %s (lib/rwsem-spinlock.c, "
-		     "2.6.11: %s)\n",
-		     sem->name, what, current->comm, current->pid, sem->activity,
-		     list_empty(&sem->wait_list) ? "empty" : "not empty", kcfg->name);
+		     "%s: %s\n%s (pid %d) (lib/rwsem-spinlock.c, 2.6.11: %s)\nlock state: %s\n",
+		     sem->name, what, current->comm, current->pid, kcfg->name, state);
+}
+
+/* As a crash dump shows the semaphore (struct rw_semaphore's activity and wait_list, in
+ * queue order): "&mm->mmap_sem: activity 1, wait_list: T2 (write), T1 (read)". A list
+ * longer than the tasks can make (a broken one) is cut short. */
+void rwsem_state_text(const struct rw_semaphore *sem, char *buf, size_t len)
+{
+	const struct list_head *l = sem->wait_list.next;
+	size_t n =
+	    (size_t)snprintf(buf, len, "%s: activity %d, wait_list:", sem->name, sem->activity);
+	int k;
+
+	for (k = 0; l != &sem->wait_list && l && n < len; l = l->next, k++) {
+		const struct rwsem_waiter *w = list_entry(l, struct rwsem_waiter, list);
+		const struct task_struct *t = w->task;
+		if (k == SIM_MAX_TASKS) {
+			n += (size_t)snprintf(buf + n, len - n, ", ...");
+			break;
+		}
+		n += (size_t)snprintf(buf + n, len - n, "%s %s (%s)", k ? "," : "",
+				      t ? t->comm : "(granted)",
+				      w->flags & RWSEM_WAITING_FOR_WRITE ? "write" : "read");
+	}
+	if (!k && n < len)
+		snprintf(buf + n, len - n, " empty");
 }
 
 static bool writer_queued(const struct rw_semaphore *sem)
@@ -113,6 +139,7 @@ static void giving_it_up(struct rw_semaphore *sem)
  * consecutive reader up to the first writer. wakewrite == 0 wakes readers only. */
 static void __rwsem_do_wake(struct rw_semaphore *sem, int wakewrite)
 {
+	kframe(); /* lib/rwsem-spinlock.c, __rwsem_do_wake() */
 	struct rwsem_waiter *waiter = list_entry(sem->wait_list.next, struct rwsem_waiter, list);
 	struct task_struct *tsk;
 	int woken = 0;
@@ -175,6 +202,7 @@ static void rwsem_wait(struct rw_semaphore *sem, unsigned int flags, const char 
 
 void rwsem_down_read(struct rw_semaphore *sem, const char *site)
 {
+	kframe_as("down_read"); /* include/linux/rwsem.h, down_read() */
 	int *depth = &sem->read_depth[current->pid];
 
 	might_sleep();
@@ -199,6 +227,7 @@ void rwsem_down_read(struct rw_semaphore *sem, const char *site)
 
 void rwsem_down_write(struct rw_semaphore *sem, const char *site)
 {
+	kframe_as("down_write"); /* include/linux/rwsem.h, down_write() */
 	might_sleep();
 	sched_point("down_write");
 	lock_acquire(sem, sem->name, 0, site, LD_WRITE); /* rwsem_acquire() */
@@ -216,6 +245,7 @@ void rwsem_down_write(struct rw_semaphore *sem, const char *site)
 /* Trylocks fail whenever the lock could not be granted at once: a queued waiter counts. */
 int rwsem_down_read_trylock(struct rw_semaphore *sem, const char *site)
 {
+	kframe_as("down_read_trylock"); /* include/linux/rwsem.h, down_read_trylock() */
 	int *depth = &sem->read_depth[current->pid];
 	int ret = 0;
 
@@ -243,6 +273,7 @@ int rwsem_down_read_trylock(struct rw_semaphore *sem, const char *site)
 
 int rwsem_down_write_trylock(struct rw_semaphore *sem, const char *site)
 {
+	kframe_as("down_write_trylock"); /* include/linux/rwsem.h, down_write_trylock() */
 	int ret = 0;
 
 	sched_point("down_write_trylock");
@@ -263,6 +294,7 @@ int rwsem_down_write_trylock(struct rw_semaphore *sem, const char *site)
 
 void rwsem_up_read(struct rw_semaphore *sem)
 {
+	kframe_as("up_read"); /* include/linux/rwsem.h, up_read() */
 	sched_point("up_read");
 	giving_it_up(sem);
 	sim_trace(EV_UNLOCK, "up_read", sem->name, 0, 0);
@@ -278,6 +310,7 @@ void rwsem_up_read(struct rw_semaphore *sem)
 
 void rwsem_up_write(struct rw_semaphore *sem)
 {
+	kframe_as("up_write"); /* include/linux/rwsem.h, up_write() */
 	sched_point("up_write");
 	giving_it_up(sem);
 	sim_trace(EV_UNLOCK, "up_write", sem->name, 0, 0);
@@ -290,6 +323,7 @@ void rwsem_up_write(struct rw_semaphore *sem)
 
 void rwsem_downgrade_write(struct rw_semaphore *sem)
 {
+	kframe_as("downgrade_write"); /* include/linux/rwsem.h, downgrade_write() */
 	struct task_struct *tsk = current;
 
 	sched_point("downgrade_write");

@@ -25,6 +25,8 @@ struct rw_semaphore {
 };
 
 void init_rwsem(struct rw_semaphore *sem, const char *name);
+/* "&mm->mmap_sem: activity 1, wait_list: T2 (write), T1 (read)" into buf, for reports. */
+void rwsem_state_text(const struct rw_semaphore *sem, char *buf, size_t len);
 
 /* The rwsem's contract is checked where it decides (ref/rwsem.c, rwsem_bug()): a broken
  * primitive fails in the run that breaks it, not only where a deadlock follows. To see

@@ -9,6 +9,7 @@
 
 void schedule(void)
 {
+	kframe(); /* kernel/sched.c, schedule() */
 	struct task_struct *tsk = current;
 
 	if (unlikely(in_atomic() && tsk->state != TASK_RUNNING))
@@ -27,6 +28,7 @@ void schedule(void)
 
 int64_t schedule_timeout(int64_t timeout)
 {
+	kframe(); /* kernel/timer.c, schedule_timeout() */
 	struct task_struct *tsk = current;
 
 	if (timeout == MAX_SCHEDULE_TIMEOUT) {
@@ -74,6 +76,7 @@ void __might_sleep(const char *site)
 	struct task_struct *tsk = current;
 
 	if (unlikely(in_atomic())) {
+		kframe(); /* kernel/sched.c, __might_sleep(): only its report can see it */
 		char token[128];
 		snprintf(token, sizeof(token), "sleep-in-atomic--%s", site);
 		kernel_bug("BUG: sleeping function called from invalid context", token,
@@ -85,11 +88,14 @@ void __might_sleep(const char *site)
 static __attribute__((noreturn)) void kernel_vbug(const char *title, const char *token,
 						  const char *fmt, va_list ap)
 {
-	char buf[4096];
+	char buf[4096], trace[1024];
 
 	vsnprintf(buf, sizeof(buf), fmt, ap);
+	call_trace_text(current, trace, sizeof(trace)); /* the reporter's, as dump_stack() */
 	finding_begin(title, token);
-	finding_printf("%s\n", buf);
+	/* a blank line before the Call Trace, unless the body ends in one */
+	finding_printf("%s\n%s%s", buf,
+		       trace[0] && buf[0] && buf[strlen(buf) - 1] != '\n' ? "\n" : "", trace);
 	sim_stop(SIM_STOPPED);
 }
 

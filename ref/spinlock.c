@@ -3,6 +3,7 @@
 
 void _spin_lock_nested(spinlock_t *l, unsigned subclass, const char *site)
 {
+	kframe_as("_spin_lock"); /* kernel/spinlock.c, _spin_lock() */
 	struct task_struct *tsk = current;
 
 	inc_preempt_count();
@@ -22,9 +23,15 @@ void _spin_lock_nested(spinlock_t *l, unsigned subclass, const char *site)
 void _spin_unlock(spinlock_t *l, const char *site)
 {
 	(void)site;
-	if (unlikely(l->owner != current))
+	if (unlikely(l->owner != current)) {
+		/* kernel/spinlock.c, _spin_unlock(). The frame only where a report can see
+		 * it: a task is never reported while it is in here otherwise (it does not
+		 * sleep, and a task preempted at the point below is runnable), and this is
+		 * the model's hottest path. */
+		kframe();
 		kernel_bug("BUG: spinlock wrong owner", "spinlock-wrong-owner",
 			   "spin_unlock(%s) by a task that does not hold it", l->name);
+	}
 	l->owner = NULL;
 	lock_released(l);
 	sim_trace(EV_UNLOCK, "spin_unlock", l->name, 0, 0);

@@ -92,6 +92,7 @@ static unsigned long mmu_copy(unsigned long uaddr, void *buf, unsigned long n, c
 
 int get_user_u32(uint32_t *val, unsigned long uaddr, const char *caller)
 {
+	kframe_as("get_user"); /* include/asm-i386/uaccess.h, get_user() */
 	sched_point("get_user");
 	might_fault("get_user", caller);
 	sim_trace(EV_UACCESS, "get_user", NULL, (long)uaddr, 0);
@@ -104,6 +105,7 @@ int get_user_u32(uint32_t *val, unsigned long uaddr, const char *caller)
 
 int put_user_u32(uint32_t val, unsigned long uaddr, const char *caller)
 {
+	kframe_as("put_user"); /* include/asm-i386/uaccess.h, put_user() */
 	sched_point("put_user");
 	might_fault("put_user", caller);
 	sim_trace(EV_UACCESS, "put_user", NULL, (long)uaddr, 0);
@@ -114,6 +116,7 @@ int put_user_u32(uint32_t val, unsigned long uaddr, const char *caller)
 
 unsigned long _copy_to_user(unsigned long to, const void *from, unsigned long n, const char *caller)
 {
+	kframe_as("copy_to_user"); /* arch/i386/lib/usercopy.c, copy_to_user() */
 	might_sleep();
 	sched_point("copy_to_user");
 	might_fault("copy_to_user", caller);
@@ -126,6 +129,7 @@ unsigned long _copy_to_user(unsigned long to, const void *from, unsigned long n,
 /* arch/i386/lib/usercopy.c: zero user memory, faulting like any user write. */
 unsigned long _clear_user(unsigned long to, unsigned long n, const char *caller)
 {
+	kframe_as("clear_user"); /* arch/i386/lib/usercopy.c, clear_user() */
 	static const unsigned char zeros[PAGE_SIZE];
 	unsigned long left = 0;
 

@@ -12,6 +12,7 @@
 
 int shrink_page(struct mm_struct *mm, unsigned long address)
 {
+	kframe_as("shrink_list"); /* mm/vmscan.c, shrink_list() */
 	sim_trace(EV_NOTE, "kswapd", "kswapd: shrink_list", (long)address, 0);
 	if (page_referenced(mm, address))
 		return PAGE_ACTIVATE; /* goto activate_locked */

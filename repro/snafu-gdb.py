@@ -18,7 +18,11 @@
 #                              lock and where it was taken, the task's held locks
 #
 # Or `source repro/snafu-gdb.py` in a running gdb. The program needs debug information
-# (-g; every build of snafu has it). `snafu record CASE` prints these commands for a case.
+# (-g; every build of snafu has it). `snafu record CASE` prints these commands for a case,
+# with the debug build (build-debug/bin/snafu, ./build.sh debug): at -O0 every frame's
+# arguments and locals live in that frame, so the frames show true values; at -O2 gdb
+# shows stale ones without <optimized out> (recovered from registers and call sites that
+# no longer hold them), and snafu-bt says so first.
 #
 # Where the state lives: sim/sched.c's task table (`sim_gdb_sched`, a pointer to its
 # static S), the running task (`sim_cur`), the last decisions (`sim_last_preempt`,
@@ -155,12 +159,23 @@ def _fp_walk(pc, rbp, limit=64):
             return
 
 
+def _optimized():
+    """Whether this snafu was built with optimization (tools/record.c's
+    snafu_gdb_optimized; False for a build without it)."""
+    try:
+        return int(gdb.parse_and_eval("snafu_gdb_optimized")) != 0
+    except gdb.error:
+        return False
+
+
 class SnafuBt(gdb.Command):
     """snafu-bt N: the backtrace of simulated task N.
 The running task: plain `bt`. A switched-out task: the registers its fiber saved
 (rsp, rbp, rbx, r12-r15, rip) are put in place for one `bt`, then every register is
 restored. Where gdb may not write registers (rr replay can refuse), a frame-pointer walk
-from the saved registers instead. `snafu-bt N fp` asks for that walk."""
+from the saved registers instead. `snafu-bt N fp` asks for that walk.
+In an optimized snafu (-O2) it says first that the values may be stale: snafu record's
+commands run the debug build (-O0), whose frames are true."""
 
     def __init__(self):
         super().__init__("snafu-bt", gdb.COMMAND_USER)
@@ -174,6 +189,10 @@ from the saved registers instead. `snafu-bt N fp` asks for that walk."""
         if not 1 <= n <= len(tasks):
             raise gdb.GdbError("snafu-bt: no task %d (tasks 1..%d)" % (n, len(tasks)))
         t = tasks[n - 1]
+        if _optimized():
+            print("snafu-bt: this snafu is optimized (-O2): gdb may show stale argument "
+                  "values below, not <optimized out>; the debug build's frames are true "
+                  "(./build.sh debug; snafu record's commands run it)")
         if str(t["sim"]["state"]) == "SIM_DONE":
             print("T%d has finished: its fiber holds no stack" % n)
             return

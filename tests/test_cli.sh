@@ -260,6 +260,10 @@ run "$snafu" replay --repeat=x "${cases[0]}"
 expect_error "replay --repeat=x" "snafu: argument 2 '--repeat=x': expected "
 run "$snafu" kernels extra
 expect_error "kernels extra" "snafu: argument 2 'extra': expected "
+# one line a kernel (scripts read the names with awk), each saying where it comes from
+run "$snafu" kernels
+check "kernels: one line a kernel, each with '. Source: '" \
+	test "$(grep -c '^[^ ]\+  *[^ ].*\. Source: [^ ]' "$tmp/out")" = "$(wc -l <"$tmp/out")"
 run "$snafu" frob
 expect_error "unknown command" "snafu: argument 1 'frob': expected "
 run "$snafu" show "${cases[0]}" "${cases[1]:-${cases[0]}}"

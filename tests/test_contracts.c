@@ -75,13 +75,16 @@ static void test_rwsem(void)
 		harness_finding(run(RWSEM_BREAK_WRITER, 2), "rwsem-contract--writer-not-alone",
 				"T2 let in to write beside T1's read");
 	}
-	/* the report names the rule, the lock and its state */
+	/* the report names the rule, the lock and its state (activity and wait list, as a
+	 * crash dump shows them), and where the task was */
 	kcfg = kernel_by_name("2.6.11");
 	run(RWSEM_BREAK_FAIRNESS, 3);
 	CHECK(
 	    !strcmp(finding.title, "BUG: rwsem contract broken") &&
 		strstr(finding.body, "&test->sem: a reader let in at once past a queued writer") &&
-		strstr(finding.body, "activity 1, wait list not empty"),
+		strstr(finding.body,
+		       "\nlock state: &test->sem: activity 1, wait_list: T2 (write)\n") &&
+		strstr(finding.body, "\n\nCall Trace:\n [<0>] down_read\n"),
 	    "title '%s', body:\n%s", finding.title, finding.body);
 }
 

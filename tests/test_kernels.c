@@ -1,13 +1,32 @@
 /* The kernel table (ref/kernels.c) is counted, not assumed: the listed kernels are the
  * entries without test_only, wherever they are in the table; for_each_kernel() yields
  * exactly those, in table order; kernel_by_name() finds every entry, test-only ones too;
- * names are unique; a case can hold an expect line for every kernel and an `expect *`.
+ * names are unique; a case can hold an expect line for every kernel and an `expect *`;
+ * every kernel says where it comes from (source_ok).
  */
 #include "harness.h"
 
 #include "../ref/kernels.h"
 
 #include <string.h>
+
+/* A source names a tag, a <message-id> or says what is not known here: `snafu kernels` is
+ * the way back to the kernel, and a guess there would send a reader astray. Every
+ * <...> is a message-id: LOCAL@DOMAIN, no spaces. */
+static bool source_ok(const char *s)
+{
+	bool named = strstr(s, "tag v") || strstr(s, "known here") || !strncmp(s, "none: ", 6);
+
+	for (const char *lt = strchr(s, '<'); lt; lt = strchr(lt + 1, '<')) {
+		size_t n = strcspn(lt + 1, ">");
+		const char *at = memchr(lt + 1, '@', n);
+		if (!at || at == lt + 1 || at == lt + n || lt[1 + n] != '>' ||
+		    memchr(lt + 1, ' ', n))
+			return false;
+		named = true;
+	}
+	return named;
+}
 
 int main(void)
 {
@@ -19,6 +38,9 @@ int main(void)
 			test_only++;
 		CHECK(kernel_by_name(k->name) == k, "kernel_by_name(%s) finds its entry", k->name);
 		CHECK(k->summary && k->summary[0], "%s has a summary", k->name);
+		CHECK(k->source && source_ok(k->source),
+		      "%s: a source with a tag, <message-id>s or what is not known here: '%s'",
+		      k->name, k->source ? k->source : "(none)");
 		CHECK(strlen(k->name) < sizeof(((struct expectation *)0)->kernel),
 		      "%s fits an expect line", k->name);
 		CHECK(strcmp(k->name, EXPECT_ANY_KERNEL), "a kernel named %s", k->name);

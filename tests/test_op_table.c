@@ -1,13 +1,14 @@
-/* The op table (prog/ops.def) changed no behaviour: a digest of what the byte and text
+/* The op table (prog/ops.c) changed no behaviour: a digest of what the byte and text
  * forms do with many generated inputs, recorded with the build before the table.
- *  - 5000 byte strings: prog_print of the decoded program and its encoding;
+ *  - 5000 byte strings: prog_print of the decoded program and its encoding, and each
+ *    op's system call and arguments as the trace shows them;
  *  - 100000 text lines (an op name, operands and arguments drawn from a vocabulary of
  *    good and bad words): whether the parser accepts them and, if so, the printed
  *    program and its encoding.
  * The digests are FNV-1a over everything; a mismatch names the first differing input
  * when SNAFU_OP_TABLE_LOG=FILE logs every input's digest (diff two logs).
- * Also the table itself: the fuzzer weights fill the 64 slots of the kind field, and
- * every argument fits where it lives.
+ * Also the table itself: the fuzzer weights fill the 64 slots of the kind field, every
+ * argument fits where it lives, and every trace string names arguments the op has.
  */
 #include "harness.h"
 #include "../prog/ops.h"
@@ -25,6 +26,9 @@
  * letters, digits or _: `mmap each-page ...` named a mapping "each-page" before). */
 #define WANT_BYTES 0x35b7552ba2721eb3ull
 #define WANT_TEXT  0x432540465ca2e528ull
+/* Recorded with the trace strings written by a switch in prog/exec.c, before the
+ * table's syscall and trace fields. */
+#define WANT_TRACE 0xfd6be3fca1f38d16ull
 
 static uint64_t rng = 0x2545f4914f6cdd1dull;
 
@@ -69,11 +73,29 @@ static uint64_t digest_program(uint64_t h, const struct program *p)
 	return h;
 }
 
-static uint64_t bytes_digest(void)
+/* each op's system call and its arguments as the trace shows them */
+static uint64_t digest_trace(uint64_t h, const struct program *p)
+{
+	char args[64];
+
+	for (int i = 0; i < p->nops; i++) {
+		const char *sys = op_table[p->ops[i].kind].syscall;
+		if (!sys)
+			continue;
+		op_trace_args(&p->ops[i], args, sizeof(args));
+		h = fnv(h, sys, strlen(sys) + 1);
+		h = fnv(h, args, strlen(args) + 1);
+	}
+	return h;
+}
+
+static uint64_t bytes_digest(uint64_t *trace)
 {
 	static uint8_t in[PROG_HEADER_BYTES + 700], *buf = in + PROG_HEADER_BYTES;
 	static struct program p;
 	uint64_t h = 0xcbf29ce484222325ull;
+
+	*trace = h;
 
 	for (int i = 0; i < NBYTES; i++) {
 		size_t n = (size_t)(xorshift() % 700);
@@ -90,8 +112,10 @@ static uint64_t bytes_digest(void)
 		prog_header(in);
 		CHECK(prog_decode(in, PROG_HEADER_BYTES + n, &p) == 0, "a header decodes");
 		h = digest_program(h, &p);
+		*trace = digest_trace(*trace, &p);
 		if (logf_)
-			fprintf(logf_, "bytes %d %016llx\n", i, (unsigned long long)h);
+			fprintf(logf_, "bytes %d %016llx %016llx\n", i, (unsigned long long)h,
+				(unsigned long long)*trace);
 	}
 	return h;
 }
@@ -202,6 +226,26 @@ static uint64_t text_digest(void)
 	return h;
 }
 
+/* An op with a system call has a trace string, whose {KEY}s are its arguments' names
+ * (or x); one without has none. The minimizer's ARG_SHRINK arguments live in x or y. */
+static void check_trace(const struct op_desc *d)
+{
+	CHECK(!d->syscall == !d->trace, "%s: a trace string if and only if a syscall", d->name);
+	for (const char *t = d->trace; t && (t = strchr(t, '{')); t++) {
+		const char *end = strchr(t, '}');
+		bool found = end && end - t == 2 && t[1] == 'x';
+		for (int i = 0; end && i < OP_MAX_ARGS && d->args[i].name; i++)
+			found |= strlen(d->args[i].name) == (size_t)(end - t - 1) &&
+				 !strncmp(d->args[i].name, t + 1, (size_t)(end - t - 1)) &&
+				 d->args[i].field != FIELD_NONE;
+		CHECK(found, "%s: trace '%s': '%s' names none of its arguments", d->name, d->trace,
+		      t);
+	}
+	for (int i = 0; i < OP_MAX_ARGS && d->args[i].name; i++)
+		CHECK(!(d->args[i].flags & ARG_SHRINK) || d->args[i].field != FIELD_NONE,
+		      "%s %s: ARG_SHRINK on an argument in x or y", d->name, d->args[i].name);
+}
+
 /* The table itself: weights fill the 64 kind slots, names are there and unique, every
  * argument fits its byte, and a field's args do not overlap. */
 static void check_table(void)
@@ -231,6 +275,7 @@ static void check_table(void)
 			used[a->field] |= bits;
 		}
 		CHECK(op_has_pages(k) == (op_arg_by_code(k, CODE_PAGES) != NULL), "%s", d->name);
+		check_trace(d);
 	}
 	CHECK_EQ(sum, 64, "the op weights' sum (the byte form's kind field has 64 values)");
 }
@@ -242,11 +287,14 @@ int main(void)
 	if (log)
 		logf_ = fopen(log, "w");
 	check_table();
-	uint64_t hb = bytes_digest(), ht = text_digest();
-	printf("bytes digest %016llx, text digest %016llx\n", (unsigned long long)hb,
-	       (unsigned long long)ht);
+	uint64_t htrace, hb = bytes_digest(&htrace), ht = text_digest();
+	printf("bytes digest %016llx, text digest %016llx, trace digest %016llx\n",
+	       (unsigned long long)hb, (unsigned long long)ht, (unsigned long long)htrace);
 	CHECK(hb == WANT_BYTES, "decode/print/encode of %d byte strings: %016llx, want %016llx",
 	      NBYTES, (unsigned long long)hb, (unsigned long long)WANT_BYTES);
+	CHECK(htrace == WANT_TRACE,
+	      "the trace strings of %d byte strings' ops: %016llx, want %016llx", NBYTES,
+	      (unsigned long long)htrace, (unsigned long long)WANT_TRACE);
 	CHECK(ht == WANT_TEXT, "parse/print/encode of %d text lines: %016llx, want %016llx", NTEXT,
 	      (unsigned long long)ht, (unsigned long long)WANT_TEXT);
 	if (logf_)

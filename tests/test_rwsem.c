@@ -395,6 +395,15 @@ static void test_recursive_read_deadlock(void)
 	CHECK(!strcmp(finding.token, "deadlock--recursive_t1--recursive_t1"), "token '%s'",
 	      finding.token);
 	CHECK(strstr(finding.body, "wait-for cycle"), "no cycle in the report:\n%s", finding.body);
+	/* each task's Call Trace (no syscall: the tasks call down_read() themselves), and the
+	 * rwsem as a crash dump shows it: T1's read hold, T2 queued ahead of T1 */
+	CHECK(
+	    strstr(finding.body, "\nCall Trace:\n [<0>] schedule\n [<0>] down_read\nT2 (pid 2)") &&
+		strstr(finding.body, "\nCall Trace:\n [<0>] schedule\n [<0>] down_write\n\n"),
+	    "no Call Trace of T1 and T2:\n%s", finding.body);
+	CHECK(strstr(finding.body, "\nlock state (struct rw_semaphore, lib/rwsem-spinlock.c):\n"
+				   "  &sem: activity 1, wait_list: T2 (write), T1 (read)\n"),
+	      "no lock state:\n%s", finding.body);
 	check_order("");
 	CHECK_EQ(harness_task(1)->state, TASK_UNINTERRUPTIBLE, "T1 in D state");
 	CHECK_EQ(harness_task(2)->state, TASK_UNINTERRUPTIBLE, "T2 in D state");

@@ -2,8 +2,8 @@
  *
  * First a probe: a real `rr record -n /bin/true` (in a temporary trace directory,
  * removed afterwards). Where it works, `rr record` runs `snafu replay --kernel=K CASE`
- * (this executable), `rr pack` makes the trace self-contained, and the commands that
- * replay it under gdb and stop at the finding are printed. Where it does not (rr needs
+ * (the debug build, below), `rr pack` makes the trace self-contained, and the commands
+ * that replay it under gdb and stop at the finding are printed. Where it does not (rr needs
  * hardware performance counters; most VMs, this project's machines among them, have
  * none), one line on stderr says why, with rr's own error (or, where rr is not installed,
  * how to install it), and the fallback goes to stdout: the simulator replays the same run
@@ -28,12 +28,23 @@
  * trace), names the helpers that read those books (snafu-futex, snafu-lockdep), and
  * then the oracle's judgement (finding_begin).
  *
- * Exit status: 0 recorded, 3 rr cannot record here (the fallback was printed, with or
- * without its `record full` part), 2 bad usage or bad input (one line naming the file or
- * argument). SNAFU_RR names the rr to run (default: rr, through PATH); the tests point it
- * at a missing file to get the fallback on machines where rr can record. SNAFU_GDB names
- * the gdb to probe and to print in the fallback (default: gdb, through PATH); the tests
- * point it at a fake gdb to get the fallback without `record full`.
+ * The commands run the debug build, not this one: at -O2 gdb shows stale values in the
+ * frames without saying <optimized out> (futex_wait's uaddr, sys_mmap2's prot), so `rr
+ * record` and the printed gdb commands use a snafu built at -O0 (./build.sh debug:
+ * build-debug/bin/snafu; CMake's SNAFU_DEBUG_BUILD, or $SNAFU_DEBUG_BUILD, names another
+ * bin/ directory). An unoptimized snafu is its own debug build. That build must replay
+ * the same run (its `replay --digest` agrees with this run's digest and steps); where it
+ * is not built yet, or replays another run, one line on stderr says so with the one
+ * command that builds it, nothing is recorded, and the fallback names it all the same
+ * (it runs once built): never the optimized build in its place.
+ *
+ * Exit status: 0 recorded, 3 not recorded: rr cannot record here, or the debug build is
+ * missing (the fallback was printed, with or without its `record full` part), 2 bad
+ * usage or bad input (one line naming the file or argument). SNAFU_RR names the rr to run
+ * (default: rr, through PATH); the tests point it at a missing file to get the fallback on
+ * machines where rr can record. SNAFU_GDB names the gdb to probe and to print in the
+ * fallback (default: gdb, through PATH); the tests point it at a fake gdb to get the
+ * fallback without `record full`.
  */
 #define _GNU_SOURCE /* memmem */
 #include "record.h"
@@ -54,17 +65,23 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define RECORD_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define RECORD_ASAN 1
-#endif
-#endif
-
 #ifndef SNAFU_SOURCE_DIR
 #define SNAFU_SOURCE_DIR "."
 #endif
+/* the debug flavour's bin/ (CMake's SNAFU_DEBUG_BUILD; ./build.sh debug builds it) */
+#define DEBUG_BUILD_DEFAULT SNAFU_SOURCE_DIR "/build-debug/bin"
+#ifndef SNAFU_DEBUG_BUILD
+#define SNAFU_DEBUG_BUILD DEBUG_BUILD_DEFAULT
+#endif
+
+#ifdef __OPTIMIZE__
+#define RECORD_OPTIMIZED 1
+#else
+#define RECORD_OPTIMIZED 0
+#endif
+/* For repro/snafu-gdb.py: 1 where this snafu is optimized, whose frames gdb may show
+ * stale values in (snafu-bt says so). */
+__attribute__((used)) const int snafu_gdb_optimized = RECORD_OPTIMIZED;
 
 #define PATH_LEN 4096
 
@@ -75,11 +92,9 @@
 #define RECORD_TUNABLES \
 	"glibc.cpu.hwcaps=-AVX512F,-AVX512BW,-AVX512VL,-AVX2,-AVX_Fast_Unaligned_Load"
 
-#ifdef RECORD_ASAN
-#define GDB_ENV "ASAN_OPTIONS=detect_leaks=0 " /* LeakSanitizer does not work under ptrace */
-#else
-#define GDB_ENV ""
-#endif
+/* LeakSanitizer does not work under ptrace; the debug flavour has ASan (and other builds
+ * ignore it) */
+#define GDB_ENV "ASAN_OPTIONS=detect_leaks=0 "
 
 #ifdef SNAFU_NATIVE
 /* Real threads record no replayable run: hand over to the simulator build next to us. */
@@ -142,14 +157,13 @@ static int run_capture(char *const argv[], const char *trace_root, bool quiet, i
 			close(null);
 		if (trace_root)
 			setenv("_RR_TRACE_DIR", trace_root, 1);
-#ifdef RECORD_ASAN
-		/* LeakSanitizer stops the world with ptrace, which rr's tracees may not do */
+		/* LeakSanitizer stops the world with ptrace, which rr's tracees may not do (the
+		 * debug build has ASan whether this one has or not) */
 		char asan[1024];
 		const char *old = getenv("ASAN_OPTIONS");
 		snprintf(asan, sizeof(asan), "%s%sdetect_leaks=0", old ? old : "",
 			 old && *old ? ":" : "");
 		setenv("ASAN_OPTIONS", asan, 1);
-#endif
 		if (secs)
 			alarm(secs);
 		execvp(argv[0], argv);
@@ -371,8 +385,12 @@ static const char *finding_break(enum sim_result res)
 }
 
 struct plan {
-	const char *casefile, *self, *script, *gdb; /* as the developer types them */
-	const char *self_abs;
+	/* as the developer types them; run: the debug build's snafu, which the commands run */
+	const char *casefile, *run, *script, *gdb;
+	const char *self_abs, *run_abs;
+	enum { DEBUG_READY, DEBUG_MISSING, DEBUG_OTHER_RUN, DEBUG_FAILS } debug;
+	char debug_cmd[3 * PATH_LEN]; /* the one command that builds the debug build */
+	char debug_err[256];          /* how its run differs, or how it failed */
 	const struct kernel_config *k;
 	struct run_result r;
 	struct sim_decision pre; /* the schedule's last preemption; step 0: none */
@@ -521,6 +539,101 @@ static void print_helpers(const struct plan *p)
 		       "  (gdb) snafu-futex\n");
 }
 
+/* The one command that builds the debug flavour into DIR (its bin/ directory). */
+static void debug_build_command(const char *dir, char *buf, size_t len)
+{
+	char w[PATH_LEN], w2[PATH_LEN], parent[PATH_LEN];
+
+	if (!strcmp(dir, DEBUG_BUILD_DEFAULT)) {
+		const char *sh = cli_shell_word(SNAFU_SOURCE_DIR "/build.sh", w, sizeof(w));
+		snprintf(buf, len, "%s%s debug", strchr(sh, '/') ? "" : "./", sh);
+		return;
+	}
+	snprintf(parent, sizeof(parent), "%s", dir);
+	char *slash = strrchr(parent, '/');
+	if (slash && !strcmp(slash, "/bin"))
+		*slash = 0;
+	const char *b = cli_shell_word(parent, w, sizeof(w));
+	snprintf(buf, len,
+		 "cmake -S %s -B %s -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug "
+		 "&& ninja -C %s snafu",
+		 cli_shell_word(SNAFU_SOURCE_DIR, w2, sizeof(w2)), b, b);
+}
+
+/* The snafu the commands run, into path: this one (self) where it is unoptimized, else
+ * the debug build's. Where that is missing, or replays another run than this one (p->r),
+ * p->debug says so, with the command that builds it. */
+static void find_debug_build(struct plan *p, const char *self, const char *casefile, char *path,
+			     size_t len)
+{
+	const char *env = getenv("SNAFU_DEBUG_BUILD");
+	const char *dir = env && *env ? env : SNAFU_DEBUG_BUILD;
+	char out[8192], kopt[128];
+	unsigned long long digest, steps;
+	const char *d;
+
+	p->debug = DEBUG_READY;
+	if (!RECORD_OPTIMIZED && !(env && *env)) {
+		snprintf(path, len, "%s", self);
+		return;
+	}
+	snprintf(path, len, "%s/snafu", dir);
+	debug_build_command(dir, p->debug_cmd, sizeof(p->debug_cmd));
+	if (access(path, X_OK)) {
+		p->debug = DEBUG_MISSING;
+		return;
+	}
+	if (!strcmp(casefile, "-"))
+		return; /* standard input, read already: nothing to replay it with */
+	snprintf(kopt, sizeof(kopt), "--kernel=%s", p->k->name);
+	char *const argv[] = {path, "replay", "--quiet",        "--digest",
+			      kopt, "--",     (char *)casefile, NULL};
+	int st = run_capture(argv, NULL, false, -1, out, sizeof(out), 120);
+	if ((d = strstr(out, "]: digest ")) &&
+	    sscanf(d, "]: digest %llx steps %llu", &digest, &steps) == 2) {
+		if (digest == p->r.digest && steps == p->r.steps)
+			return;
+		p->debug = DEBUG_OTHER_RUN;
+		snprintf(p->debug_err, sizeof(p->debug_err),
+			 "digest %016llx, %llu steps; here %016llx, %llu steps", digest, steps,
+			 (unsigned long long)p->r.digest, (unsigned long long)p->r.steps);
+		return;
+	}
+	p->debug = DEBUG_FAILS;
+	out[strcspn(out, "\n")] = 0;
+	snprintf(p->debug_err, sizeof(p->debug_err), "status %d: %.200s", st,
+		 out[0] ? out : "no output");
+}
+
+/* The line that says the debug build is not ready, with the command that builds it. */
+static void print_debug_why(const struct plan *p)
+{
+	switch (p->debug) {
+	case DEBUG_READY:
+		return;
+	case DEBUG_MISSING:
+		fprintf(
+		    stderr,
+		    "snafu record: no debug build yet (%s: not found), which the commands below "
+		    "run: at -O2 gdb shows stale values in the frames; build it with: %s\n",
+		    p->run, p->debug_cmd);
+		return;
+	case DEBUG_OTHER_RUN:
+		fprintf(stderr,
+			"snafu record: the debug build %s replays another run (%s): one of the two "
+			"is out of date; rebuild it with: %s\n",
+			p->run, p->debug_err, p->debug_cmd);
+		return;
+	case DEBUG_FAILS:
+		fprintf(
+		    stderr,
+		    "snafu record: the debug build %s does not replay the case (%s); rebuild it "
+		    "with: %s\n",
+		    p->run, p->debug_err, p->debug_cmd);
+		return;
+	}
+}
+
 static void print_fallback(const struct plan *p)
 {
 	unsigned long long n = p->at, from = p->pre.step && p->pre.step <= n ? p->pre.step : 1;
@@ -545,6 +658,7 @@ static void print_fallback(const struct plan *p)
 			why);
 		break;
 	}
+	print_debug_why(p);
 	fflush(stderr);
 
 	printf("snafu record: not recorded; the simulator replays the same run every time, so "
@@ -556,7 +670,7 @@ static void print_fallback(const struct plan *p)
 	else
 		printf("\nland on %s (the replay stops by SIGTRAP at step %llu):\n", landing(p), n);
 	printf("  " GDB_ENV "%s -x %s --args %s replay --kernel=%s --stop-at-step=%llu %s\n",
-	       p->gdb, p->script, p->self, p->k->name, n, p->casefile);
+	       p->gdb, p->script, p->run, p->k->name, n, p->casefile);
 	printf("  (gdb) run\n");
 	if (p->brk[0])
 		printf("  (gdb) break %s\n"
@@ -577,7 +691,7 @@ static void print_fallback(const struct plan *p)
 	       from, p->pre.step ? "the last preemption" : "the first scheduling point");
 	printf("  GLIBC_TUNABLES=" RECORD_TUNABLES " \\\n");
 	printf("  " GDB_ENV "%s -x %s --args %s replay --kernel=%s --stop-at-step=%llu %s\n",
-	       p->gdb, p->script, p->self, p->k->name, from, p->casefile);
+	       p->gdb, p->script, p->run, p->k->name, from, p->casefile);
 	printf("  (gdb) run\n"
 	       "  (gdb) record full\n"
 	       "  (gdb) break %s\n"
@@ -591,12 +705,12 @@ static void print_fallback(const struct plan *p)
 }
 
 /* rr can record: record, pack, print how to replay. 0, or 3 when rr failed after all. */
-static int record_with_rr(const struct plan *p, const char *self_abs, const char *casefile)
+static int record_with_rr(const struct plan *p, const char *casefile)
 {
 	char kopt[128], dir[PATH_LEN], out[PATH_LEN], w[PATH_LEN], w2[PATH_LEN];
 
 	snprintf(kopt, sizeof(kopt), "--kernel=%s", p->k->name);
-	char *const rec[] = {(char *)rr_path(), "record", "--print-trace-dir=3", (char *)self_abs,
+	char *const rec[] = {(char *)rr_path(), "record", "--print-trace-dir=3", (char *)p->run_abs,
 			     "replay",          kopt,     (char *)casefile,      NULL};
 	int st = run_capture(rec, NULL, false, 3, dir, sizeof(dir), 0);
 	dir[strcspn(dir, "\n")] = 0;
@@ -646,7 +760,7 @@ int cmd_record(int argc, char **argv)
 
 	static struct program prog;
 	static struct plan p;
-	char self[PATH_LEN], w1[PATH_LEN], w2[PATH_LEN], w3[PATH_LEN], w4[PATH_LEN];
+	char self[PATH_LEN], run[PATH_LEN], w1[PATH_LEN], w2[PATH_LEN], w3[PATH_LEN], w4[PATH_LEN];
 	if (!cli_exe_path(self, sizeof(self))) {
 		fprintf(stderr, "snafu record: cannot find my own executable\n");
 		return 2;
@@ -660,10 +774,12 @@ int cmd_record(int argc, char **argv)
 	plan_finding(&p);
 	p.k = k;
 	p.casefile = cli_shell_word(in, w1, sizeof(w1));
-	p.self = cli_shell_word(self, w2, sizeof(w2));
 	p.script = cli_shell_word(SNAFU_SOURCE_DIR "/repro/snafu-gdb.py", w3, sizeof(w3));
 	p.gdb = cli_shell_word(gdb_path(), w4, sizeof(w4));
 	p.self_abs = self;
+	find_debug_build(&p, self, in, run, sizeof(run));
+	p.run_abs = run;
+	p.run = cli_shell_word(run, w2, sizeof(w2));
 
 	char why[1024];
 	if (!installed(rr_path())) {
@@ -681,6 +797,10 @@ int cmd_record(int argc, char **argv)
 		print_fallback(&p);
 		return 3;
 	}
-	return record_with_rr(&p, self, in);
+	if (p.debug != DEBUG_READY) { /* nothing to record that gdb shows true values of */
+		print_fallback(&p);
+		return 3;
+	}
+	return record_with_rr(&p, in);
 }
 #endif

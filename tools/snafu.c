@@ -48,7 +48,8 @@ static const char *const ops_values[] = {"--dict", NULL};
 
 static const struct cli_command commands[] = {
     {"kernels", cmd_kernels, false, no_values,
-     "  kernels                 list the kernels snafu can run\n"},
+     "  kernels                 list the kernels snafu can run: name, what it is and\n"
+     "                          where it comes from (tag, patch, LKML message-id)\n"},
     {"replay", cmd_replay, true, replay_values,
      "  replay [OPTIONS] CASE.. run cases; exit 1 on a finding\n"
      "      --kernel=NAME       kernel to run (default " SNAFU_DEFAULT_KERNEL ")\n"
@@ -113,8 +114,9 @@ static int cmd_kernels(int argc, char **argv)
 {
 	if (argc > 1)
 		die_usage("no arguments", argv[1], 2);
+	/* one line a kernel, its name first: scripts take the names with awk '{print $1}' */
 	for_each_kernel (k)
-		printf("%-18s %s\n", k->name, k->summary);
+		printf("%-18s %s. Source: %s\n", k->name, k->summary, k->source);
 	return 0;
 }
 

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# What a kernel developer reads in a report besides the wait-for cycle: a Call Trace per
+# task, innermost first, with 2.6.11's function names (ref/kernel.h, kframe()); the
+# state of each rwsem of the cycle as a crash dump shows it (activity, wait list in
+# order); the lock a preemption at a lock function hit; lockdep's "stack backtrace:";
+# the sleeper's Call Trace in a lost wake-up. And none of it depends on the build: the
+# other flavour (gcc, no sanitizers) prints the same reports byte for byte.
+#   bash tests/test_report.sh BIN_DIR SRC_DIR [OTHER_BIN_DIR]
+set -uo pipefail
+bin=$1 src=$2 other=${3:-}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+cases=$src/repro/cases
+
+# frames FILE REGEX: the function names of the Call Trace that follows the first line
+# matching REGEX (past its indented lines), innermost first, one line; empty if the
+# block has none
+frames() {
+	awk -v re="$2" '
+		!found { if ($0 ~ re) found = 1; next }
+		!trace && /^Call Trace:$/ { trace = 1; next }
+		!trace && /^  / { next }
+		!trace { exit }
+		/^ \[<0>\] / { printf "%s%s", sep, $2; sep = " "; next }
+		{ exit }' "$1"
+}
+# want_frames WHAT FILE REGEX EXPECTED
+want_frames() {
+	local got
+	got=$(frames "$2" "$3")
+	if [ "$got" = "$4" ]; then ok; else
+		bad "$1: Call Trace '$got', want '$4'"
+		show_output
+	fi
+}
+
+# The article's deadlock: T1 faults in get_user() under its read hold of mmap_sem and
+# queues behind T2's down_write(), which waits for T1.
+run "$bin/snafu" replay "$cases/futex-wait-mmap-sem.case"
+check "futex-wait-mmap-sem: a deadlock, exit 1 (was $rc)" test "$rc" = 1
+want_frames "T1, blocked in the fault's down_read()" "$tmp/out" '^T1 \(pid 1\) state D, in sys_futex' \
+	"schedule down_read do_page_fault get_user futex_wait do_futex sys_futex"
+want_frames "T2, blocked in sys_mmap2()'s down_write()" "$tmp/out" '^T2 \(pid 2\) state D, in sys_mmap2' \
+	"schedule down_write sys_mmap2"
+check "a Call Trace block per task, two in all" test "$(grep -c '^Call Trace:$' "$tmp/out")" = 2
+check "the rwsem of the cycle: its activity and wait list, in queue order, once" \
+	test "$(grep -cx '  &mm->mmap_sem: activity 1, wait_list: T2 (write), T1 (read)' "$tmp/out")" = 1
+grep -A3 '^wait-for cycle:$' "$tmp/out" | grep -q '^lock state (struct rw_semaphore, lib/rwsem-spinlock.c):$' &&
+	ok || bad "no lock state after the wait-for cycle"
+cp "$tmp/out" "$tmp/lwn"
+
+# The same on the other rwsem users of the 2005 bug: the fault under mincore's
+# copy_to_user() and get_mempolicy's put_user().
+run "$bin/snafu" replay "$cases/mincore-mmap-sem.case"
+want_frames "mincore: T1" "$tmp/out" '^T1 \(pid 1\) state D' \
+	"schedule down_read do_page_fault copy_to_user mincore_vma sys_mincore"
+run "$bin/snafu" replay "$cases/get-mempolicy-mmap-sem.case"
+want_frames "get_mempolicy: T1" "$tmp/out" '^T1 \(pid 1\) state D' \
+	"schedule down_read do_page_fault put_user sys_get_mempolicy"
+
+# A preemption at a lock function names the lock (the table hides spinlocks' own rows).
+run "$bin/snafu" replay "$cases/futex-seto-missed-wakeup.case"
+check "the table names the lock of a preemption at spin_unlock" \
+	grep -qF '  [preempted at spin_unlock(&bh->lock): T2 runs]' "$tmp/out"
+check "... and not the bare function" test "$(grep -c 'preempted at spin_unlock:' "$tmp/out")" = 0
+run "$bin/snafu" replay "$cases/cmp-requeue-spurious-eagain.case"
+check "the table names the lock of a preemption at spin_lock" \
+	grep -qF '  [preempted at spin_lock(&bh->lock): T2 runs]' "$tmp/out"
+
+# A lost wake-up: where the sleeper sleeps.
+run "$bin/snafu" replay --kernel=2.6.10-seto "$cases/futex-seto-missed-wakeup.case"
+check "lost wake-up: exit 1 (was $rc)" test "$rc" = 1
+want_frames "the sleeper of a lost wake-up" "$tmp/out" '^T1 \(pid 1\) state S, in sys_futex, asleep' \
+	"schedule schedule_timeout futex_wait do_futex sys_futex"
+
+# Lockdep ends its report with where the task was, as lockdep's own does.
+run "$bin/snafu" replay "$cases/lockdep-futex-wait.case"
+check "lockdep: exit 1 (was $rc)" test "$rc" = 1
+want_frames "lockdep's stack backtrace" "$tmp/out" '^stack backtrace:$' "get_user futex_wait do_futex sys_futex"
+
+# No addresses, nothing of the build: the other flavour prints the same reports.
+if [ -n "$other" ] && [ -x "$other/snafu" ]; then
+	for c in futex-wait-mmap-sem lockdep-futex-wait futex-seto-missed-wakeup; do
+		"$bin/snafu" replay "$cases/$c.case" >"$tmp/a" 2>&1
+		"$other/snafu" replay "$cases/$c.case" >"$tmp/b" 2>&1
+		if cmp -s "$tmp/a" "$tmp/b"; then ok; else
+			bad "$c: the report differs between $bin and $other"
+			diff "$tmp/a" "$tmp/b" | head -20
+		fi
+	done
+fi
+run "$bin/snafu" replay "$cases/futex-wait-mmap-sem.case"
+check "the same report every run" cmp -s "$tmp/out" "$tmp/lwn"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
