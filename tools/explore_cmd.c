@@ -327,10 +327,6 @@ static void random_program(struct program *p)
 			case OP_MLOCK:
 				o->x = (uint8_t)rnd(2);
 				break;
-			case OP_MPROTECT:
-				o->x = (uint8_t)rnd(2);
-				o->y = (uint8_t)rnd(4);
-				break;
 			case OP_STORE:
 			case OP_FUTEX_WAKE:
 				o->x = (uint8_t)rnd(3);
@@ -344,6 +340,7 @@ static void random_program(struct program *p)
 				o->x = (uint8_t)(rnd(2) | rnd(2) << 4);
 				o->y = (uint8_t)rnd(2);
 				break;
+			case OP_MPROTECT:
 			case OP_GET_MEMPOLICY:
 				o->x = (uint8_t)rnd(2);
 				o->y = (uint8_t)rnd(4);
