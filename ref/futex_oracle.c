@@ -300,7 +300,9 @@ void fo_reset(void)
 void fo_wait_begin(unsigned long uaddr, int val)
 {
 	FO_BEGIN();
-	sim_touch(SIM_TOUCH_REC(me()));
+	/* no sim_touch(): a waker's wait_of_q() looks for its futex_q, and this record has
+	 * none until fo_wait_round(), so no other task's step sees this one (the serial
+	 * only names the wait) */
 	struct fo_wait *w = &fo.wait[me()];
 	*w = (struct fo_wait){
 	    .active = true, .serial = ++fo.serials, .uaddr = uaddr, .val = val, .woken_by = -1};

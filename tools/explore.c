@@ -300,18 +300,25 @@ static bool fp_empty(const struct fp *f)
 	return !(f->rd.w[0] | f->rd.w[1] | f->wr.w[0] | f->wr.w[1] | f->st.w[0] | f->st.w[1]);
 }
 
-/* Whether a step of one task touches nothing another task can see before that task runs
- * again: nothing at all, or only the VMA list read while it holds mmap_sem throughout
- * (a writer of the list holds it for write). A switch to another task just after such
- * a step is the switch just before it, with the step run later as part of the task's
- * next one, at the same cost: no choice is needed after it. */
-static bool quiet_step(const struct fp *f, bool held)
+/* Whether a step of one task is quiet: it writes nothing, and reads only what no other
+ * task will write again (FUTURE: what they may, fp_future_writes()): a mapping's address
+ * once no other task has its mmap to come, the VMA list once none has an op to come that
+ * takes mmap_sem for write, or while the task holds mmap_sem throughout. A switch to
+ * another task just after such a step is the switch just before it, with the step run
+ * later as part of the task's next one, at the same cost: no choice is needed after it,
+ * whether the task ran on into the step or was switched to. */
+static bool quiet_step(const struct fp *f, bool held, rset future)
 {
-	struct fp vmas = {0};
+	rset stable = {{0, 0}};
 
-	rs_bit(&vmas.rd, RB_VMAS);
-	return fp_empty(f) || (held && f->rd.w[0] == vmas.rd.w[0] && f->rd.w[1] == vmas.rd.w[1] &&
-			       !(f->wr.w[0] | f->wr.w[1] | f->st.w[0] | f->st.w[1]));
+	rs_range(&stable, RB_MAP, 8);
+	rs_bit(&stable, RB_VMAS);
+	stable.w[0] &= ~future.w[0];
+	stable.w[1] &= ~future.w[1];
+	if (held)
+		rs_bit(&stable, RB_VMAS);
+	return !(f->wr.w[0] | f->wr.w[1] | f->st.w[0] | f->st.w[1]) &&
+	       !(f->rd.w[0] & ~stable.w[0]) && !(f->rd.w[1] & ~stable.w[1]);
 }
 
 /* Cut the run just made into transitions and segments: tr.v[0] before the first node,
@@ -387,7 +394,8 @@ static size_t transitions(const struct program *p)
 			alone &= tr.seg[i].task == label;
 		}
 		held &= label && ctx[label].sem == SEM_HELD;
-		tr.v[k].quiet = k && alone && quiet_step(&tr.v[k].fp, held);
+		tr.v[k].quiet =
+		    k && alone && quiet_step(&tr.v[k].fp, held, fp_future_writes(p, ctx, label));
 	}
 	return nn;
 }
@@ -554,6 +562,21 @@ static bool asleep(const struct search *s, const struct dnode *d, int l)
 	return z->cost + 1 <= d->pre + (l != d->task);
 }
 
+/* The footprint of what a label did from a node: the transition to its child X, and if
+ * X is quiet (its choices are made before it), the transitions after it up to the first
+ * node that is not; false if that part was never run (a run cut short there). */
+static bool chain_fp(const struct search *s, uint32_t x, struct fp *f)
+{
+	*f = s->fps[s->nodes[x].fp_in];
+	while (s->nodes[x].quiet) {
+		x = s->nodes[x].child[s->nodes[x].task];
+		if (!x)
+			return false;
+		fp_or(f, &s->fps[s->nodes[x].fp_in]);
+	}
+	return true;
+}
+
 /* Queue label l at node n, unless it is run, queued or asleep there; false if the
  * bound forbids it. */
 static bool backtrack(struct search *s, uint32_t n, int l)
@@ -676,7 +699,7 @@ static void explore_run(struct search *s, struct work w, struct program *q)
 		if (parent != NO_NODE) {
 			const struct dnode *pd = &s->nodes[parent];
 			d->pre = (uint8_t)(pd->pre + (via != pd->task));
-			d->quiet = s->reduce && via == pd->task && d->task == via && tr.v[k].quiet;
+			d->quiet = s->reduce && d->task == via && tr.v[k].quiet;
 			s->nodes[parent].child[via] = id;
 		}
 		node_at[k] = id;
@@ -698,8 +721,7 @@ static void explore_run(struct search *s, struct work w, struct program *q)
 			if (k == depth)
 				for (int l = 0; l < NLABELS; l++)
 					if (l != via && pd->child[l] && !(sleep & L_BIT(l)) &&
-					    !s->nodes[pd->child[l]].quiet) {
-						sl[l].fp = s->fps[s->nodes[pd->child[l]].fp_in];
+					    chain_fp(s, pd->child[l], &sl[l].fp)) {
 						sl[l].cost = (uint8_t)(pd->pre + (l != pd->task) +
 								       (via != l));
 						sl[l].last = via;

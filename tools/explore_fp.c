@@ -222,6 +222,43 @@ void fp_reader_passes(const struct sim_trace_ev *ev, int n, bool *comm)
 	}
 }
 
+/* What the tasks other than T may still write of the VMA list and the mappings'
+ * addresses (RB_VMAS, RB_MAP), from the ops each has not finished (CTX: where each is;
+ * its current op counts): an op that takes mmap_sem for write (sys_mmap2, sys_munmap,
+ * sys_mprotect, sys_mlock, sys_madvise in 2.6.11) writes the list; an mmap, where its
+ * mapping landed. Nothing else writes them (fp_of_event()). */
+rset fp_future_writes(const struct program *p, const struct tctx *ctx, int t)
+{
+	rset w = {{0, 0}};
+
+	for (int i = 0; i < p->nops; i++) {
+		const struct op *o = &p->ops[i];
+		int u = o->task;
+		if (u == t || u < 1 || u > SIM_MAX_TASKS)
+			continue;
+		int first = 0; /* o's first instance among u's */
+		for (int j = 0; j < i; j++)
+			if (p->ops[j].task == u)
+				first += op_instances(p, j);
+		if (first + op_instances(p, i) < ctx[u].op) /* finished */
+			continue;
+		switch (o->kind) {
+		case OP_MMAP:
+			rs_bit(&w, RB_MAP + mmap_index_of(p, i) % 8);
+			/* fall through */
+		case OP_MUNMAP:
+		case OP_MPROTECT:
+		case OP_MLOCK:
+		case OP_MADVISE:
+			rs_bit(&w, RB_VMAS);
+			break;
+		default:
+			break;
+		}
+	}
+	return w;
+}
+
 /* What event E does, in the context C of its task (which it updates). The rules, each
  * an over-approximation (docs/explore.md, "The footprint"); COMM: a reader's pass
  * through wait_lock (fp_reader_passes()). */
@@ -347,7 +384,13 @@ void fp_of_event(const struct program *p, struct tctx *c, const struct sim_trace
 		rs_bit(&f->wr, RB_RUN + ((t - 1) & 7));
 		rs_bit(&f->wr, r_task(t));
 		break;
-	default: /* free text (kswapd's), or a kind this file does not know: everything */
+	case EV_NOTE:
+		/* kswapd names its pass (shrink_list(), try_to_unmap_one()): what the pass
+		 * touches is the reclaim op's rule above, and its locks' events */
+		if (c->kind == OP_RECLAIM && is(e->fn, "kswapd"))
+			break;
+		/* fall through */
+	default: /* other free text, or a kind this file does not know: everything */
 		f->rd = f->wr = rs_ones();
 	}
 }

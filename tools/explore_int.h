@@ -114,6 +114,7 @@ void fp_reader_passes(const struct sim_trace_ev *ev, int n, bool *comm);
 void fp_of_event(const struct program *p, struct tctx *c, const struct sim_trace_ev *e, bool comm,
 		 struct fp *f);
 void fp_touched(uint32_t m, struct fp *f);
+rset fp_future_writes(const struct program *p, const struct tctx *ctx, int t);
 
 /* ---- the search (explore.c) ---- */
 
