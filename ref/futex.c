@@ -147,12 +147,58 @@ static inline void futex_q_touch(const struct futex_q *q, const char *fn)
 
 /* 2.6.11 holds the lock of the bucket whose chain q->list is on at every list_add,
  * list_del and list_move of it (kernel/futex.c: queue_me(), unqueue_me(), wake_futex()
- * "The hash bucket lock must be held when this is called.", futex_requeue()). */
-static inline void assert_chain_locked(const struct futex_q *q, const char *fn)
+ * "The hash bucket lock must be held when this is called.", futex_requeue()). The four
+ * helpers below are the only writers of q->list, and each asserts it; like an inline
+ * function's WARN, a finding names the caller (lock-assert--bh_lock--wake_futex). */
+static inline void assert_bucket_locked(struct futex_hash_bucket *bh, const char *caller)
+{
+	lock_assert_held(&bh->lock, bh->lock.name, &bh->lock, false, caller);
+}
+
+static inline void assert_chain_locked(const struct futex_q *q, const char *caller)
 {
 	if (q->chain)
-		lock_assert_held(&q->chain->lock, q->chain->lock.name, &q->chain->lock, false, fn);
+		assert_bucket_locked(q->chain, caller);
 }
+
+/* list_add_tail() onto bh's chain: queue_me(), 2.6.12-jj's __queue_me() */
+static inline void futex_chain_add_from(struct futex_q *q, struct futex_hash_bucket *bh,
+					const char *caller)
+{
+	assert_bucket_locked(bh, caller);
+	list_add_tail(&q->list, &bh->chain);
+	q->chain = bh;
+}
+#define futex_chain_add(q, bh) futex_chain_add_from((q), (bh), __func__)
+
+/* list_del(): unqueue_me(), the waiter taking itself off */
+static inline void futex_chain_del_from(struct futex_q *q, const char *caller)
+{
+	assert_chain_locked(q, caller);
+	list_del(&q->list);
+	q->chain = NULL;
+}
+#define futex_chain_del(q) futex_chain_del_from((q), __func__)
+
+/* list_del_init(): wake_futex(); the waiter reads list_empty() without the lock */
+static inline void futex_chain_del_init_from(struct futex_q *q, const char *caller)
+{
+	assert_chain_locked(q, caller);
+	list_del_init(&q->list);
+	q->chain = NULL;
+}
+#define futex_chain_del_init(q) futex_chain_del_init_from((q), __func__)
+
+/* list_move_tail() onto bh2's chain: futex_requeue(), which holds both locks */
+static inline void futex_chain_move_from(struct futex_q *q, struct futex_hash_bucket *bh2,
+					 const char *caller)
+{
+	assert_chain_locked(q, caller);
+	assert_bucket_locked(bh2, caller);
+	list_move_tail(&q->list, &bh2->chain);
+	q->chain = bh2;
+}
+#define futex_chain_move(q, bh2) futex_chain_move_from((q), (bh2), __func__)
 
 /* include/linux/jhash.h (Bob Jenkins' lookup2), as 2.6.11 hashes futex keys; laid out as
  * in Linux, three steps a line. */
@@ -279,13 +325,11 @@ static void wake_futex(struct futex_q *q)
 {
 	kframe(); /* kernel/futex.c, wake_futex() */
 	futex_q_touch(q, __func__);
-	assert_chain_locked(q, __func__);
 	sim_touch(SIM_TOUCH_TASK(q->owner)); /* its list and lock_ptr, which it reads unlocked */
 	fo_woken(q);
 	/* every touch is checked, as KASAN would: the store to lock_ptr must come last */
 	futex_q_touch(q, __func__);
-	list_del_init(&q->list);
-	q->chain = NULL;
+	futex_chain_del_init(q);
 	futex_q_touch(q, __func__);
 	if (q->waiter)
 		wake_up_process(q->waiter);
@@ -305,11 +349,9 @@ static void queue_me(struct futex_q *q)
 	q->waiter = NULL;
 	q->lock_ptr = &bh->lock;
 	spin_lock(&bh->lock);
-	lockdep_assert_held(&bh->lock);
 	sim_touch(SIM_TOUCH_QUEUES); /* nqueued, which futex_requeue() reads unlocked */
 	bh->nqueued++;
-	list_add_tail(&q->list, &bh->chain);
-	q->chain = bh;
+	futex_chain_add(q, bh);
 	fo_queued(q, bh);
 	spin_unlock(&bh->lock);
 }
@@ -346,9 +388,7 @@ retry:
 			spin_unlock(lock_ptr);
 			goto retry;
 		}
-		assert_chain_locked(q, __func__); /* lock_ptr is the lock of q's chain */
-		list_del(&q->list);
-		q->chain = NULL;
+		futex_chain_del(q); /* asserts lock_ptr is the lock of q's chain */
 		fo_unqueued(q);
 		spin_unlock(lock_ptr);
 		ret = 1;
@@ -522,10 +562,7 @@ requeue:
 			wake_futex(this);
 		} else {
 			/* off bh1's chain, onto bh2's: futex_requeue() holds both locks */
-			assert_chain_locked(this, __func__);
-			lockdep_assert_held(&bh2->lock);
-			list_move_tail(&this->list, &bh2->chain);
-			this->chain = bh2;
+			futex_chain_move(this, bh2);
 			sim_touch(SIM_TOUCH_TASK(this->owner)); /* its lock_ptr */
 			this->lock_ptr = &bh2->lock;
 			this->key = key2;
@@ -587,9 +624,7 @@ retry:
 			ret = -EWOULDBLOCK;
 			goto out_release_sem;
 		}
-		lockdep_assert_held(&bh->lock);
-		list_add_tail(&q->list, &bh->chain);
-		q->chain = bh;
+		futex_chain_add(q, bh); /* __queue_me() */
 		fo_queued(q, bh);
 		spin_unlock(&bh->lock);
 		goto queued;
@@ -750,5 +785,30 @@ void futex_test_set_lock_ptr(struct futex_q *q, spinlock_t *lock)
 
 void futex_test_relist(struct futex_q *q)
 {
-	list_add_tail(&q->list, &hash_futex(&q->key)->chain);
+	futex_chain_add(q, hash_futex(&q->key));
+}
+
+static struct futex_hash_bucket *bucket_of(spinlock_t *lock)
+{
+	return container_of(lock, struct futex_hash_bucket, lock);
+}
+
+void futex_test_chain_add(struct futex_q *q, spinlock_t *lock)
+{
+	futex_chain_add(q, bucket_of(lock));
+}
+
+void futex_test_chain_del(struct futex_q *q)
+{
+	futex_chain_del(q);
+}
+
+void futex_test_chain_del_init(struct futex_q *q)
+{
+	futex_chain_del_init(q);
+}
+
+void futex_test_chain_move(struct futex_q *q, spinlock_t *lock)
+{
+	futex_chain_move(q, bucket_of(lock));
 }

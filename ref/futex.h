@@ -30,5 +30,12 @@ void futex_test_wake(struct futex_q *q);
 void futex_test_set_lock_ptr(struct futex_q *q, spinlock_t *lock);
 /* q, woken, back on its bucket's chain: a wake_futex() that forgot list_del_init(). */
 void futex_test_relist(struct futex_q *q);
+/* The helpers every change of a futex_q's chain goes through, called directly, under
+ * whatever locks the caller holds: add to the chain of the bucket whose lock is LOCK;
+ * list_del(); list_del_init(); move to LOCK's bucket. */
+void futex_test_chain_add(struct futex_q *q, spinlock_t *lock);
+void futex_test_chain_del(struct futex_q *q);
+void futex_test_chain_del_init(struct futex_q *q);
+void futex_test_chain_move(struct futex_q *q, spinlock_t *lock);
 
 #endif

@@ -179,6 +179,93 @@ KFRAME_INLINE void kframe_pop(const char *const *name)
 #define kframe_as(name) \
 	const char *const __kframe __attribute__((cleanup(kframe_pop), unused)) = kframe_push(name)
 #define kframe() kframe_as(__func__)
+
+/* Where each frame is in 2.6.11's source: the one table of it, for the source column of
+ * `snafu replay --trace` (kframe_source() in ref/report.c; docs/triage.md). A line for
+ * every name the model pushes (kframe(), kframe_as()) and every syscall the entry names
+ * (prog/ops.c's .syscall: the outermost frame), checked against the 2.6.11 tree
+ * (Antonio-Zhou/Linux-2.6.11); tests/test_trace.sh fails on a name pushed without a line
+ * here, and on a line nobody pushes.
+ *   KSRC(name, file)         the function of that name, in that file
+ *   KSRC_AS(name, file, fn)  the frame stands for fn in that file: down_read() and the
+ *                            rest are inlines of include/linux/rwsem.h around
+ *                            lib/rwsem-spinlock.c's __down_read() and the rest (ref/rwsem.c
+ *                            follows rwsem-spinlock.c), which hold what the model's
+ *                            functions do: the wait_lock, the queue, the sleep
+ *   KSRC_MACRO(name, file)   a macro of that file whose code is in its caller (get_user()
+ *                            calls arch/i386/lib/getuser.S's __get_user_4 from there,
+ *                            put_user() is inline asm): an event in it is its caller's */
+#define KFRAME_SOURCES(KSRC, KSRC_AS, KSRC_MACRO)                                 \
+	/* the syscalls (task_struct.syscall) */                                  \
+	KSRC(sys_mmap2, "arch/i386/kernel/sys_i386.c")                            \
+	KSRC(sys_munmap, "mm/mmap.c")                                             \
+	KSRC(sys_mprotect, "mm/mprotect.c")                                       \
+	KSRC(sys_futex, "kernel/futex.c")                                         \
+	KSRC(sys_get_mempolicy, "mm/mempolicy.c")                                 \
+	KSRC(sys_tgkill, "kernel/signal.c")                                       \
+	KSRC(sys_nanosleep, "kernel/timer.c")                                     \
+	KSRC(sys_madvise, "mm/madvise.c")                                         \
+	KSRC(sys_mincore, "mm/mincore.c")                                         \
+	KSRC(sys_mlock, "mm/mlock.c")                                             \
+	/* kernel/ */                                                             \
+	KSRC(do_futex, "kernel/futex.c")                                          \
+	KSRC(futex_wait, "kernel/futex.c")                                        \
+	KSRC(futex_wake, "kernel/futex.c")                                        \
+	KSRC(futex_requeue, "kernel/futex.c")                                     \
+	KSRC(queue_me, "kernel/futex.c")                                          \
+	KSRC(unqueue_me, "kernel/futex.c")                                        \
+	KSRC(wake_futex, "kernel/futex.c")                                        \
+	KSRC(schedule, "kernel/sched.c")                                          \
+	KSRC(__might_sleep, "kernel/sched.c")                                     \
+	KSRC(schedule_timeout, "kernel/timer.c")                                  \
+	KSRC(_spin_lock, "kernel/spinlock.c")                                     \
+	KSRC(_spin_unlock, "kernel/spinlock.c")                                   \
+	/* lib/ */                                                                \
+	KSRC_AS(down_read, "lib/rwsem-spinlock.c", __down_read)                   \
+	KSRC_AS(down_write, "lib/rwsem-spinlock.c", __down_write)                 \
+	KSRC_AS(down_read_trylock, "lib/rwsem-spinlock.c", __down_read_trylock)   \
+	KSRC_AS(down_write_trylock, "lib/rwsem-spinlock.c", __down_write_trylock) \
+	KSRC_AS(up_read, "lib/rwsem-spinlock.c", __up_read)                       \
+	KSRC_AS(up_write, "lib/rwsem-spinlock.c", __up_write)                     \
+	KSRC_AS(downgrade_write, "lib/rwsem-spinlock.c", __downgrade_write)       \
+	KSRC(__rwsem_do_wake, "lib/rwsem-spinlock.c")                             \
+	/* arch/i386/ and include/asm-i386/ */                                    \
+	KSRC(do_page_fault, "arch/i386/mm/fault.c")                               \
+	KSRC_MACRO(get_user, "include/asm-i386/uaccess.h")                        \
+	KSRC_MACRO(put_user, "include/asm-i386/uaccess.h")                        \
+	KSRC(copy_to_user, "arch/i386/lib/usercopy.c")                            \
+	KSRC(clear_user, "arch/i386/lib/usercopy.c")                              \
+	/* mm/ */                                                                 \
+	KSRC(handle_mm_fault, "mm/memory.c")                                      \
+	KSRC(handle_pte_fault, "mm/memory.c")                                     \
+	KSRC(do_anonymous_page, "mm/memory.c")                                    \
+	KSRC(do_wp_page, "mm/memory.c")                                           \
+	KSRC(do_swap_page, "mm/memory.c")                                         \
+	KSRC(do_no_page, "mm/memory.c")                                           \
+	KSRC(get_user_pages, "mm/memory.c")                                       \
+	KSRC(make_pages_present, "mm/memory.c")                                   \
+	KSRC(zap_pte_range, "mm/memory.c")                                        \
+	KSRC(zap_page_range, "mm/memory.c")                                       \
+	KSRC(do_mmap_pgoff, "mm/mmap.c")                                          \
+	KSRC(do_munmap, "mm/mmap.c")                                              \
+	KSRC(split_vma, "mm/mmap.c")                                              \
+	KSRC(mprotect_fixup, "mm/mprotect.c")                                     \
+	KSRC(change_protection, "mm/mprotect.c")                                  \
+	KSRC(lookup_node, "mm/mempolicy.c")                                       \
+	KSRC(copy_nodes_to_user, "mm/mempolicy.c")                                \
+	KSRC(mincore_vma, "mm/mincore.c")                                         \
+	KSRC(do_mlock, "mm/mlock.c")                                              \
+	KSRC(mlock_fixup, "mm/mlock.c")                                           \
+	KSRC(madvise_dontneed, "mm/madvise.c")                                    \
+	KSRC(page_referenced, "mm/rmap.c")                                        \
+	KSRC(try_to_unmap_one, "mm/rmap.c")                                       \
+	KSRC(shrink_list, "mm/vmscan.c")
+
+/* The 2.6.11 source of an event, "kernel/futex.c:futex_wait", from the two innermost
+ * frames of the task it happened in (INNER; OUTER, the one around it, for a macro's
+ * caller), as sim/trace.h keeps them; "-" for none (user mode, the timer); "?NAME" for a
+ * name KFRAME_SOURCES lacks. ref/report.c. */
+const char *kframe_source(const char *inner, const char *outer, char *buf, size_t len);
 /* The Call Trace of a stack and the syscall it is in, innermost first, into buf (""
  * when both are empty); call_trace_text() of a task (or none). ref/report.c. */
 void kstack_text(const struct kstack *ks, const char *syscall, char *buf, size_t len);

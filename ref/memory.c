@@ -1,7 +1,8 @@
 /* mm/memory.c, 2.6.11: page tables, the fault paths (handle_mm_fault, do_anonymous_page,
  * do_wp_page, do_swap_page, shmem's do_no_page), get_user_pages, zapping, and protection
  * changes (change_protection is mm/mprotect.c's). Every PTE change happens under
- * mm->page_table_lock, as in 2.6.11; mark_page_accessed is mm/swap.c's. */
+ * mm->page_table_lock, as in 2.6.11, through the helpers in ref/mm.h that assert it;
+ * mark_page_accessed is mm/swap.c's. */
 #include "mm.h"
 
 #include <stdlib.h>
@@ -129,16 +130,14 @@ static void do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, 
 			      bool write)
 {
 	kframe(); /* mm/memory.c, do_anonymous_page() */
-	lockdep_assert_held(&mm->page_table_lock);
 	if (!write) {
-		pte->page = ZERO_PAGE(0);
-		pte->flags = pte_flags_for(vma->vm_flags) & ~(unsigned)_PAGE_RW; /* wrprotect */
+		set_pte(mm, pte, ZERO_PAGE(0),
+			pte_flags_for(vma->vm_flags) & ~(unsigned)_PAGE_RW); /* wrprotect */
 		return;
 	}
-	struct page *page = alloc_zeroed_page();
-	page->referenced = true;
-	pte->page = page;
-	pte->flags = maybe_mkwrite(pte_flags_for(vma->vm_flags), vma) | _PAGE_ANON;
+	set_pte(mm, pte, alloc_zeroed_page(),
+		maybe_mkwrite(pte_flags_for(vma->vm_flags), vma) | _PAGE_ANON);
+	pte->page->referenced = true;
 }
 
 /* do_wp_page: a write to a present, read-only private page. The ZERO_PAGE is copied
@@ -147,13 +146,13 @@ static void do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, 
 static void do_wp_page(struct mm_struct *mm, struct vm_area_struct *vma, pte_t *pte)
 {
 	kframe(); /* mm/memory.c, do_wp_page() */
-	lockdep_assert_held(&mm->page_table_lock);
 	if (pte->page == ZERO_PAGE(0)) {
-		pte->page = alloc_zeroed_page();
-		pte->flags = maybe_mkwrite(pte_flags_for(vma->vm_flags), vma) | _PAGE_ANON;
+		/* break_cow(): ptep_establish(), set_pte() here */
+		set_pte(mm, pte, alloc_zeroed_page(),
+			maybe_mkwrite(pte_flags_for(vma->vm_flags), vma) | _PAGE_ANON);
 		return;
 	}
-	pte->flags = maybe_mkwrite(pte->flags | _PAGE_ACCESSED, vma);
+	ptep_set_access_flags(mm, pte, maybe_mkwrite(_PAGE_ACCESSED, vma));
 }
 
 /* do_swap_page: the page comes back (the model keeps it in the PTE), accessed, mapped
@@ -161,11 +160,12 @@ static void do_wp_page(struct mm_struct *mm, struct vm_area_struct *vma, pte_t *
 static void do_swap_page(struct mm_struct *mm, struct vm_area_struct *vma, pte_t *pte, bool write)
 {
 	kframe(); /* mm/memory.c, do_swap_page() */
-	lockdep_assert_held(&mm->page_table_lock);
+	unsigned flags = pte_flags_for(vma->vm_flags) | _PAGE_ANON;
+
 	mark_page_accessed(pte->page);
-	pte->flags = pte_flags_for(vma->vm_flags) | _PAGE_ANON;
 	if (write)
-		pte->flags = maybe_mkwrite(pte->flags, vma);
+		flags = maybe_mkwrite(flags, vma);
+	set_pte(mm, pte, pte->page, flags);
 }
 
 /* do_no_page -> shmem_nopage: the page cache's page. */
@@ -177,9 +177,7 @@ static void do_no_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigne
 	    shmem_getpage(vma->vm_file, ((addr - vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff);
 
 	mark_page_accessed(page);
-	lockdep_assert_held(&mm->page_table_lock);
-	pte->page = page;
-	pte->flags = pte_flags_for(vma->vm_flags);
+	set_pte(mm, pte, page, pte_flags_for(vma->vm_flags));
 }
 
 /* handle_pte_fault, 2.6.11: a missing PTE is a new page (shmem's do_no_page, or
@@ -202,8 +200,7 @@ void handle_pte_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned
 	} else if (write && !(pte->flags & _PAGE_RW)) {
 		do_wp_page(mm, vma, pte);
 	} else {
-		lockdep_assert_held(&mm->page_table_lock);
-		pte->flags |= _PAGE_ACCESSED; /* pte_mkyoung, ptep_set_access_flags */
+		ptep_set_access_flags(mm, pte, _PAGE_ACCESSED); /* pte_mkyoung */
 	}
 }
 
@@ -305,9 +302,7 @@ void zap_pte_range(struct mm_struct *mm, unsigned long start, unsigned long end)
 			continue;
 		struct page *page = pte->page;
 		bool anon = pte->flags & _PAGE_ANON;
-		lockdep_assert_held(&mm->page_table_lock);
-		pte->flags = 0;
-		pte->page = NULL;
+		pte_clear(mm, pte);
 		if (anon)
 			free_page(page);
 	}
@@ -332,10 +327,9 @@ void change_protection(struct mm_struct *mm, unsigned long start, unsigned long 
 		if (!pte || !(pte->flags & _PAGE_PRESENT))
 			continue;
 		/* change_pte_range(), under the lock change_protection() took (2.6.11
-		 * mm/mprotect.c) */
-		lockdep_assert_held(&mm->page_table_lock);
-		/* pte_modify keeps young */
-		pte->flags = pte_flags_for(vm_flags) | (pte->flags & (_PAGE_ANON | _PAGE_ACCESSED));
+		 * mm/mprotect.c): set_pte(pte_modify()), which keeps young */
+		set_pte(mm, pte, pte->page,
+			pte_flags_for(vm_flags) | (pte->flags & (_PAGE_ANON | _PAGE_ACCESSED)));
 	}
 	spin_unlock(&mm->page_table_lock);
 }
@@ -361,8 +355,9 @@ static void free_inode_if_unmapped(struct inode *inode)
 }
 
 /* exit_mmap without the locking: the run is over, every task is gone or abandoned, and
- * there is no current task to assert anything of (2.6.11's exit_mmap() holds
- * page_table_lock while it unmaps). */
+ * there is no current task to assert anything of, so __pte_clear() and a bare map_count
+ * (2.6.11's exit_mmap() holds page_table_lock while it unmaps, and no mmap_sem: the mm
+ * has no users left). */
 void mmput(struct mm_struct *mm)
 {
 	for (int i = 0; i < mm->map_count; i++) {
@@ -371,8 +366,7 @@ void mmput(struct mm_struct *mm)
 			pte_t *pte = pte_offset(mm, a);
 			if (pte->page && (pte->flags & _PAGE_ANON))
 				free_page(pte->page);
-			pte->page = NULL;
-			pte->flags = 0;
+			__pte_clear(pte);
 		}
 		if (vma->vm_file)
 			free_inode_if_unmapped(vma->vm_file);

@@ -27,8 +27,7 @@ static int mlock_fixup(struct mm_struct *mm, struct vm_area_struct *vma, unsigne
 		goto out;
 	/* vm_flags is protected by mmap_sem held for write; a page try_to_unmap_one()
 	 * takes just before this comes back in make_pages_present() */
-	lockdep_assert_held_write(&mm->mmap_sem);
-	find_vma(mm, start)->vm_flags = newflags;
+	vm_flags_reset(mm, find_vma(mm, start), newflags);
 	if ((newflags & VM_LOCKED) && !(newflags & VM_IO))
 		ret = make_pages_present(start, end);
 out:

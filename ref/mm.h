@@ -21,6 +21,8 @@
 
 #include "rwsem.h"
 
+#include <stdatomic.h>
+
 #define PAGE_SHIFT    12
 #define PAGE_SIZE     (1UL << PAGE_SHIFT)
 #define PAGE_MASK     (~(PAGE_SIZE - 1))
@@ -90,7 +92,8 @@ struct vm_area_struct {
 #define _PAGE_ACCESSED 0x20 /* "young": set by every access through the MMU */
 
 /* Both fields are atomic: Olof's check_user_page_readable() reads them with no lock,
- * as the MMU does; every write holds page_table_lock and clears flags before page. */
+ * as the MMU does; every write holds page_table_lock and clears flags before page.
+ * Writes go through the helpers after struct mm_struct. */
 typedef struct {
 	struct page *_Atomic page;
 	_Atomic unsigned flags;
@@ -112,6 +115,86 @@ struct mm_struct {
 
 struct mm_struct *mm_alloc(void);
 void mmput(struct mm_struct *mm); /* exit_mmap: tear everything down */
+
+/* PTE writes, each through the helper 2.6.11 names (include/asm-i386/pgtable-2level.h,
+ * pgtable.h, include/asm-generic/pgtable.h), which asserts page_table_lock. The MMU and
+ * check_user_page_readable() read PTEs with no lock and the fields are atomics, so
+ * ThreadSanitizer cannot see a writer that forgot the lock: only the assertion can.
+ * Linux's are macros, no frame of their own, so a finding names the caller (set_pte()
+ * in do_no_page(): lock-assert--page_table_lock--do_no_page). mm is the model's: the
+ * lock to assert. Each asserts before its arguments are evaluated: a finding ends the
+ * run, and must not leak the page a caller allocates in them (do_wp_page()). */
+static inline void pte_assert_locked(struct mm_struct *mm, const char *caller)
+{
+	lock_assert_held(&mm->page_table_lock, mm->page_table_lock.name, &mm->page_table_lock,
+			 false, caller);
+}
+
+/* The stores themselves, asserting nothing: only the macros below call them, and
+ * mmput(), where no task is left. */
+static inline void __set_pte(pte_t *ptep, struct page *page, unsigned flags)
+{
+	ptep->page = page;
+	ptep->flags = flags;
+}
+static inline void __pte_clear(pte_t *ptep)
+{
+	ptep->flags = 0;
+	ptep->page = NULL;
+}
+static inline void __ptep_set_access_flags(pte_t *ptep, unsigned bits)
+{
+	atomic_fetch_or(&ptep->flags, bits);
+}
+static inline int __ptep_clear_flush_young(pte_t *ptep)
+{
+	return (atomic_fetch_and(&ptep->flags, ~(unsigned)_PAGE_ACCESSED) & _PAGE_ACCESSED) != 0;
+}
+
+/* set_pte(): the page, then the flags: a lockless reader that sees _PAGE_PRESENT finds
+ * the page. Also 2.6.11's ptep_establish() (do_wp_page()'s break_cow()): set_pte() and
+ * a TLB flush, and the model has no TLB. */
+#define set_pte(mm, ptep, page, flags) \
+	(pte_assert_locked((mm), __func__), __set_pte((ptep), (page), (flags)))
+/* pte_clear() (ptep_get_and_clear() in zap_pte_range()): the flags, then the page. */
+#define pte_clear(mm, ptep) (pte_assert_locked((mm), __func__), __pte_clear(ptep))
+/* ptep_set_access_flags() (handle_pte_fault(), do_wp_page()'s reuse): 2.6.11 passes the
+ * old entry made young or writable; the model passes the bits to add, set atomically,
+ * as the MMU may set _PAGE_ACCESSED meanwhile. */
+#define ptep_set_access_flags(mm, ptep, bits) \
+	(pte_assert_locked((mm), __func__), __ptep_set_access_flags((ptep), (bits)))
+/* ptep_clear_flush_young() (page_referenced_one(), try_to_unmap_one()): clears
+ * _PAGE_ACCESSED atomically (test_and_clear_bit()); whether it was set. */
+#define ptep_clear_flush_young(mm, ptep) \
+	(pte_assert_locked((mm), __func__), __ptep_clear_flush_young(ptep))
+
+/* Changes to the VMA list (mm->mmap[], map_count) and to a linked VMA's fields, each
+ * through a helper (ref/mmap.c) that asserts mmap_sem held for write (2.6.11 mm/mmap.c:
+ * "The caller must hold down_write(current->mm->mmap_sem)"); as for the PTEs, a finding
+ * names the caller. exit_mmap() (mmput()) takes no mmap_sem: no task is left. */
+/* __vma_link() (by vma_link() and __insert_vm_struct()): a copy of vma, placed by its
+ * address; returns it. The caller checked map_count. */
+struct vm_area_struct *__vma_link_from(struct mm_struct *mm, const struct vm_area_struct *vma,
+				       const char *caller);
+#define __vma_link(mm, vma) __vma_link_from((mm), (vma), __func__)
+/* vma_adjust(): vma's new range and offset, then insert (if any) linked. vma is stale
+ * after an insert (the array moves). */
+void vma_adjust_from(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long start,
+		     unsigned long end, unsigned long pgoff, const struct vm_area_struct *insert,
+		     const char *caller);
+#define vma_adjust(mm, vma, start, end, pgoff, insert) \
+	vma_adjust_from((mm), (vma), (start), (end), (pgoff), (insert), __func__)
+/* detach_vmas_to_be_unmapped(): off the list goes every VMA inside [start, end) (the
+ * caller split at both ends), its inode reference dropped. */
+void detach_vmas_to_be_unmapped_from(struct mm_struct *mm, unsigned long start, unsigned long end,
+				     const char *caller);
+#define detach_vmas_to_be_unmapped(mm, start, end) \
+	detach_vmas_to_be_unmapped_from((mm), (start), (end), __func__)
+/* vma->vm_flags = flags (mprotect_fixup(), mlock_fixup(); 2.6.11 assigns it in place,
+ * the helper's name is Linux 6.3's, which asserts the same). */
+void vm_flags_reset_from(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long flags,
+			 const char *caller);
+#define vm_flags_reset(mm, vma, flags) vm_flags_reset_from((mm), (vma), (flags), __func__)
 
 /* mm/mmap.c */
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);

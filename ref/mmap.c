@@ -1,6 +1,7 @@
 /* mm/mmap.c, 2.6.11: VMAs (find_vma, split_vma), do_mmap_pgoff and do_munmap, and the
  * system calls mmap2 and munmap, each under mmap_sem held for write (mprotect is in
- * ref/mprotect.c). */
+ * ref/mprotect.c). The VMA list changes only through the helpers below, which assert
+ * that (ref/mm.h). */
 #include "mm.h"
 
 #include <stdlib.h>
@@ -58,32 +59,78 @@ static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len)
 	return addr;
 }
 
-static struct vm_area_struct *insert_vma(struct mm_struct *mm, int at)
+static void assert_mmap_sem_write(struct mm_struct *mm, const char *caller)
 {
+	lock_assert_held(&mm->mmap_sem, mm->mmap_sem.name, NULL, true, caller);
+}
+
+struct vm_area_struct *__vma_link_from(struct mm_struct *mm, const struct vm_area_struct *vma,
+				       const char *caller)
+{
+	int at = 0;
+
+	assert_mmap_sem_write(mm, caller);
+	while (at < mm->map_count && mm->mmap[at].vm_start < vma->vm_start)
+		at++;
 	memmove(&mm->mmap[at + 1], &mm->mmap[at],
 		sizeof(mm->mmap[0]) * (size_t)(mm->map_count - at));
 	mm->map_count++;
+	mm->mmap[at] = *vma;
 	return &mm->mmap[at];
+}
+
+void vma_adjust_from(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long start,
+		     unsigned long end, unsigned long pgoff, const struct vm_area_struct *insert,
+		     const char *caller)
+{
+	assert_mmap_sem_write(mm, caller);
+	vma->vm_start = start;
+	vma->vm_end = end;
+	vma->vm_pgoff = pgoff;
+	if (insert)
+		__vma_link_from(mm, insert, caller); /* __insert_vm_struct() */
+}
+
+void detach_vmas_to_be_unmapped_from(struct mm_struct *mm, unsigned long start, unsigned long end,
+				     const char *caller)
+{
+	int j = 0;
+
+	assert_mmap_sem_write(mm, caller);
+	for (int i = 0; i < mm->map_count; i++) {
+		struct vm_area_struct *v = &mm->mmap[i];
+		if (v->vm_start >= start && v->vm_end <= end) {
+			vma_put_file(v);
+			continue;
+		}
+		mm->mmap[j++] = *v;
+	}
+	mm->map_count = j;
+}
+
+void vm_flags_reset_from(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long flags,
+			 const char *caller)
+{
+	assert_mmap_sem_write(mm, caller);
+	vma->vm_flags = flags;
 }
 
 /* split_vma: cut the VMA at index i at addr; both halves keep the flags and file. Its
  * callers (do_munmap, mprotect_fixup, mlock_fixup) hold mmap_sem for write, as every
  * change to the VMAs in 2.6.11 (mm/mmap.c: do_mmap_pgoff(), "The caller must hold
- * down_write(current->mm->mmap_sem)"). */
+ * down_write(current->mm->mmap_sem)"): vma_adjust() asserts it. */
 static int split_vma(struct mm_struct *mm, int i, unsigned long addr)
 {
 	kframe(); /* mm/mmap.c, split_vma() */
-	lockdep_assert_held_write(&mm->mmap_sem);
 	if (mm->map_count == MAX_MAP_COUNT)
 		return -ENOMEM;
-	struct vm_area_struct *lo = insert_vma(mm, i);
-	*lo = mm->mmap[i + 1];
-	struct vm_area_struct *hi = &mm->mmap[i + 1];
-	lo->vm_end = addr;
-	hi->vm_pgoff += (addr - hi->vm_start) >> PAGE_SHIFT;
-	hi->vm_start = addr;
-	if (hi->vm_file)
-		hi->vm_file->i_mmap_count++;
+	struct vm_area_struct *vma = &mm->mmap[i], new = *vma;
+
+	new.vm_end = addr; /* new_below: "copy all, and then fixup" */
+	vma_adjust(mm, vma, addr, vma->vm_end,
+		   vma->vm_pgoff + ((addr - new.vm_start) >> PAGE_SHIFT), &new);
+	if (new.vm_file)
+		new.vm_file->i_mmap_count++; /* get_file() */
 	return 0;
 }
 
@@ -111,19 +158,14 @@ long do_mmap_pgoff(struct mm_struct *mm, unsigned long len, unsigned long prot, 
 	if (!addr)
 		return -ENOMEM;
 
-	int at = 0;
-	while (at < mm->map_count && mm->mmap[at].vm_start < addr)
-		at++;
-	lockdep_assert_held_write(&mm->mmap_sem); /* vma_link() */
-	struct vm_area_struct *vma = insert_vma(mm, at);
-	vma->vm_start = addr;
-	vma->vm_end = addr + len;
 	/* do_mmap_pgoff: the MAY bits always (anonymous memory, or /dev/zero opened for
 	 * reading and writing); MAP_SHARED adds VM_SHARED and VM_MAYSHARE */
-	vma->vm_flags = calc_vm_prot_bits(prot) | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC |
-			(flags & MAP_SHARED ? VM_SHARED | VM_MAYSHARE : 0);
-	vma->vm_pgoff = 0;
-	vma->vm_file = NULL;
+	struct vm_area_struct vma = {
+	    .vm_start = addr,
+	    .vm_end = addr + len,
+	    .vm_flags = calc_vm_prot_bits(prot) | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC |
+			(flags & MAP_SHARED ? VM_SHARED | VM_MAYSHARE : 0),
+	};
 	if (flags & MAP_SHARED) {
 		/* shmem_zero_setup: a fresh shmem object for this /dev/zero mapping */
 		struct inode *inode =
@@ -133,8 +175,9 @@ long do_mmap_pgoff(struct mm_struct *mm, unsigned long len, unsigned long prot, 
 		inode->i_ino = mm->next_ino++;
 		inode->i_mmap_count = 1;
 		inode->npages = len >> PAGE_SHIFT;
-		vma->vm_file = inode;
+		vma.vm_file = inode;
 	}
+	__vma_link(mm, &vma); /* vma_link() */
 	return (long)addr;
 }
 
@@ -155,17 +198,7 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 		return err;
 	/* unmap_region: PTEs first, while the VMAs still say which pages are private */
 	zap_page_range(mm, start, end);
-	lockdep_assert_held_write(&mm->mmap_sem); /* detach_vmas_to_be_unmapped() */
-	int j = 0;
-	for (int i = 0; i < mm->map_count; i++) {
-		struct vm_area_struct *v = &mm->mmap[i];
-		if (v->vm_start >= start && v->vm_end <= end) {
-			vma_put_file(v);
-			continue;
-		}
-		mm->mmap[j++] = *v;
-	}
-	mm->map_count = j;
+	detach_vmas_to_be_unmapped(mm, start, end);
 	return 0;
 }
 

@@ -24,9 +24,9 @@ static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma, unsi
 		error = split_at(mm, end);
 	if (error)
 		return error;
-	/* "vm_flags and vm_page_prot are protected by the mmap_sem held in write mode." */
-	lockdep_assert_held_write(&mm->mmap_sem);
-	find_vma(mm, start)->vm_flags = newflags; /* the split may have moved vma */
+	/* "vm_flags and vm_page_prot are protected by the mmap_sem held in write mode." (the
+	 * split may have moved vma) */
+	vm_flags_reset(mm, find_vma(mm, start), newflags);
 	change_protection(mm, start, end, newflags);
 	return 0;
 }

@@ -3,6 +3,8 @@
 #include "report.h"
 #include "kernel.h"
 
+#include "../sim/trace.h"
+
 #include <stdarg.h>
 #include <string.h>
 
@@ -94,6 +96,65 @@ void call_trace_text(const struct task_struct *t, char *buf, size_t len)
 	else
 		buf[0] = 0;
 }
+
+/* --- the 2.6.11 source of an event (ref/kernel.h's KFRAME_SOURCES) --- */
+
+static const struct ksource {
+	const char *name, *file, *fn; /* fn NULL: a macro, its caller's */
+} ksources[] = {
+#define KSRC(name, file)        {#name, file, #name},
+#define KSRC_AS(name, file, fn) {#name, file, #fn},
+#define KSRC_MACRO(name, file)  {#name, file, NULL},
+    KFRAME_SOURCES(KSRC, KSRC_AS, KSRC_MACRO)
+#undef KSRC
+#undef KSRC_AS
+#undef KSRC_MACRO
+};
+
+static const struct ksource *ksource_of(const char *name)
+{
+	for (size_t i = 0; name && i < sizeof(ksources) / sizeof(ksources[0]); i++)
+		if (!strcmp(ksources[i].name, name))
+			return &ksources[i];
+	return NULL;
+}
+
+const char *kframe_source(const char *inner, const char *outer, char *buf, size_t len)
+{
+	const struct ksource *k = ksource_of(inner);
+
+	if (!inner)
+		return "-";
+	if (k && !k->fn && outer) { /* a macro: where it was used */
+		inner = outer;
+		k = ksource_of(outer);
+	}
+	if (!k)
+		snprintf(buf, len, "?%s", inner);
+	else
+		snprintf(buf, len, "%s:%s", k->file, k->fn ? k->fn : k->name);
+	return buf;
+}
+
+#ifndef SNAFU_NATIVE
+/* sim/trace.h's hook: where the current task is, as the two innermost frames of its
+ * shadow call stack, the syscall it is in below them. Set once, at load. */
+static void kstack_where(struct sim_trace_where *w)
+{
+	const struct task_struct *t = (const struct task_struct *)sim_current();
+	unsigned d = t ? t->kstack.depth : 0;
+
+	if (!t)
+		return;
+	w->inner = d ? t->kstack.frame[(d - 1) % KSTACK_DEPTH] : t->syscall;
+	w->outer = d > 1 ? t->kstack.frame[(d - 2) % KSTACK_DEPTH] : d ? t->syscall : NULL;
+}
+
+__attribute__((constructor)) static void kstack_where_init(void)
+{
+	sim_trace_where_hook = kstack_where;
+}
+#endif
 
 void finding_call_trace(const struct task_struct *t)
 {

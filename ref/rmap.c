@@ -33,10 +33,8 @@ int page_referenced(struct mm_struct *mm, unsigned long address)
 	pte_t *pte = lru_page_pte(mm, address);
 	if (pte) {
 		referenced += atomic_exchange(&pte->page->referenced, false); /* TestClear */
-		referenced += (pte->flags & _PAGE_ACCESSED) != 0;
-		/* ptep_clear_flush_young() under page_referenced_one()'s page_table_lock */
-		lockdep_assert_held(&mm->page_table_lock);
-		pte->flags &= ~(unsigned)_PAGE_ACCESSED;
+		/* under page_referenced_one()'s page_table_lock */
+		referenced += ptep_clear_flush_young(mm, pte);
 	}
 	spin_unlock(&mm->page_table_lock);
 	return referenced;
@@ -56,21 +54,20 @@ int try_to_unmap_one(struct mm_struct *mm, unsigned long address)
 	 * (perhaps page_referenced skipped over this mm) then we should reactivate it." */
 	struct vm_area_struct *vma = find_vma(mm, address);
 	/* every PTE change below under try_to_unmap_one()'s page_table_lock ("to protect
-	 * us from page faults") */
-	lockdep_assert_held(&mm->page_table_lock);
-	if ((vma && vma->vm_start <= address && (vma->vm_flags & VM_LOCKED)) ||
-	    (pte->flags & _PAGE_ACCESSED)) {
-		pte->flags &= ~(unsigned)_PAGE_ACCESSED; /* ptep_clear_flush_young */
+	 * us from page faults"). Young is cleared for a VM_LOCKED page too, where 2.6.11's
+	 * || tests VM_LOCKED first and leaves it young. */
+	int young = ptep_clear_flush_young(mm, pte);
+	if ((vma && vma->vm_start <= address && (vma->vm_flags & VM_LOCKED)) || young) {
 		ret = SWAP_FAIL;
 		goto out_unmap;
 	}
 	if (pte->flags & _PAGE_ANON) {
-		/* to swap: the PTE keeps the page as its swap entry, not present */
-		pte->flags &= ~(unsigned)(_PAGE_PRESENT | _PAGE_RW | _PAGE_USER);
+		/* to swap: set_pte(swp_entry_to_pte()); the page stands for the entry */
+		set_pte(mm, pte, pte->page,
+			pte->flags & ~(unsigned)(_PAGE_PRESENT | _PAGE_RW | _PAGE_USER));
 	} else {
 		/* shmem: the page stays in the inode's page cache */
-		pte->flags = 0;
-		pte->page = NULL;
+		pte_clear(mm, pte);
 	}
 	ret = SWAP_SUCCESS;
 out_unmap:

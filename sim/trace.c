@@ -4,9 +4,10 @@
  * took the same path. It hashes string contents, never pointers, so it is the same in
  * every build (ASan, gcc release, TSan). The event log itself is kept only when
  * tracing is on (reports, `snafu replay --trace`); the fuzzer re-runs an input with
- * tracing on when it needs the report, which determinism makes exact.
+ * tracing on when it needs the report, which determinism makes exact. Beside each event
+ * kept, where it happened (sim/trace.h), which the digest leaves out.
  */
-#include "sim.h"
+#include "trace.h"
 #include "icov.h"
 
 #include <stdlib.h>
@@ -16,6 +17,8 @@
 
 bool sim_tracing, sim_digesting, sim_traced;
 static struct sim_trace_ev *log_buf;
+static struct sim_trace_where *where_buf; /* beside log_buf: sim/trace.h */
+void (*sim_trace_where_hook)(struct sim_trace_where *w);
 static int log_n, log_dropped;
 static uint64_t digest;
 
@@ -55,7 +58,8 @@ void sim_trace_reset(void)
 	digest = 0xcbf29ce484222325ULL;
 	if (sim_tracing && !log_buf) {
 		log_buf = malloc(sizeof(*log_buf) * TRACE_MAX);
-		if (!log_buf)
+		where_buf = malloc(sizeof(*where_buf) * TRACE_MAX);
+		if (!log_buf || !where_buf)
 			abort();
 	}
 }
@@ -77,9 +81,13 @@ void sim_trace_record(int kind, const char *fn, const char *obj, long arg, long 
 	if (log_n == TRACE_MAX) {
 		/* Keep the most recent half: the end of a run is what a report shows. */
 		memmove(log_buf, log_buf + TRACE_MAX / 2, sizeof(*log_buf) * (TRACE_MAX / 2));
+		memmove(where_buf, where_buf + TRACE_MAX / 2, sizeof(*where_buf) * (TRACE_MAX / 2));
 		log_n = TRACE_MAX / 2;
 		log_dropped += TRACE_MAX / 2;
 	}
+	where_buf[log_n] = (struct sim_trace_where){0};
+	if (sim_trace_where_hook)
+		sim_trace_where_hook(&where_buf[log_n]);
 	log_buf[log_n++] = (struct sim_trace_ev){
 	    .task = (uint8_t)id,
 	    .kind = (uint8_t)kind,
@@ -102,4 +110,9 @@ const struct sim_trace_ev *sim_trace_events(int *n, int *dropped)
 	*n = log_n;
 	*dropped = log_dropped;
 	return log_buf;
+}
+
+const struct sim_trace_where *sim_trace_wheres(void)
+{
+	return log_buf ? where_buf : NULL;
 }

@@ -19,27 +19,77 @@ int harness_exit(void)
 	return harness_failed ? 1 : 0;
 }
 
-void run_text(const char *text, const char *kernel, struct run_result *r)
+void harness_parse(const char *text, struct program *p)
+{
+	char err[PROG_ERR_LEN];
+
+	if (prog_parse(text, p, err, sizeof(err))) {
+		fprintf(stderr, "harness: bad test program: %s\n", err);
+		abort();
+	}
+}
+
+void run_text_with(const char *text, const char *kernel, unsigned oracles, struct run_result *r)
 {
 	static struct program p;
-	char err[256];
 	const struct kernel_config *k = kernel_by_name(kernel);
 
 	if (mm) { /* a run_tasks() run left its mm: tear it down before this run */
 		mmput(mm);
 		mm = NULL;
 	}
-	if (!k || prog_parse(text, &p, err, sizeof(err))) {
-		fprintf(stderr, "harness: bad test program (%s): %s\n", kernel,
-			k ? err : "unknown kernel");
+	if (!k) {
+		fprintf(stderr, "harness: bad test program: unknown kernel %s\n", kernel);
 		abort();
 	}
+	harness_parse(text, &p);
+	struct run_opts o = {.trace = true, .oracles = oracles};
+	prog_run(&p, k, &o, r);
+}
+
+void run_text(const char *text, const char *kernel, struct run_result *r)
+{
 	/* The unit tests check what the kernel does and the deadlock oracle: a verdict "ok"
 	 * there means no deadlock, hang, BUG or livelock. Lockdep's prediction, which
 	 * every get_user() under mmap_sem makes on 2.6.11-rc4 and olof-rfc, has tests of
 	 * its own (tests/test_lockdep.c, the lockdep cases of repro/cases/). */
-	struct run_opts o = {.trace = true, .oracles = ORACLES_DEFAULT & ~ORACLE_LOCKDEP};
-	prog_run(&p, k, &o, r);
+	run_text_with(text, kernel, ORACLES_UNIT, r);
+}
+
+bool want_ret(const struct run_result *r, int op, long want)
+{
+	return want == NOT_RUN ? !r->ran[op] : r->ran[op] && r->ret[op] == want;
+}
+
+int find_event(int from, int task, int op, int kind, const char *fn)
+{
+	int n, dropped;
+	const struct sim_trace_ev *ev = sim_trace_events(&n, &dropped);
+
+	if (from < 0)
+		return -1;
+	for (int i = from; i < n; i++)
+		if ((!task || ev[i].task == task) && (!op || ev[i].op == op) &&
+		    ev[i].kind == kind && (!fn || (ev[i].fn && !strcmp(ev[i].fn, fn))))
+			return i;
+	return -1;
+}
+
+int count_events(int kind, const char *fn)
+{
+	int c = 0;
+
+	for (int i = find_event(0, 0, 0, kind, fn); i >= 0; i = find_event(i + 1, 0, 0, kind, fn))
+		c++;
+	return c;
+}
+
+uint64_t xorshift64(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
 }
 
 static void body(struct sim_task *t)

@@ -29,9 +29,48 @@ int harness_exit(void);
 void harness_finding(enum sim_result res, const char *token, const char *what);
 void harness_no_finding(enum sim_result res, const char *what);
 
+/* Parse a text program into *p; a parse error is a bad test: it names the error and aborts. */
+void harness_parse(const char *text, struct program *p);
+
 /* Parse a text program (aborting on a parse error) and run it on a kernel, with the
- * trace and every oracle but lockdep (run_opts.oracles). */
+ * trace and every oracle but lockdep (run_opts.oracles): ORACLES_UNIT. run_text_with():
+ * with the oracles ORACLES instead. */
+#define ORACLES_UNIT (ORACLES_DEFAULT & ~ORACLE_LOCKDEP)
 void run_text(const char *text, const char *kernel, struct run_result *r);
+void run_text_with(const char *text, const char *kernel, unsigned oracles, struct run_result *r);
+
+/* A run_text() op's return value: `want` for op `op` (counted in the order written, all
+ * of task 1's first), or NOT_RUN, the op never returned. */
+#define NOT_RUN 1000
+bool want_ret(const struct run_result *r, int op, long want);
+#define CHECK_RET(r, op, want, kernel, what)                                                   \
+	CHECK(want_ret(r, op, want), "[%s] op %d (%s): got %s%ld, want %ld", kernel, op, what, \
+	      (r)->ran[op] ? "" : "(never returned) ", (r)->ret[op], (long)(want))
+
+/* The program of repro/cases/futex-absorbed-wakeup.case without its schedule: T1 wakes one
+ * waiter of a word holding 0 (op 3), T2 waits for 0, T3 for 1. With the case's preemptions,
+ * "preempt 1 at op 3 point 1 to 3" and "preempt 3 at op 1 point 8 to 2", T3's mismatching
+ * wait is queued ahead of T2 when the wake comes: the absorbed wake-up on 2.6.11. */
+#define ABSORBED_WAKEUP_PROGRAM                 \
+	"task 1\n"                              \
+	"  mmap futex pages=1 prot=rw shared\n" \
+	"  store futex val=0\n"                 \
+	"  futex_wake futex nr=1\n"             \
+	"task 2\n"                              \
+	"  futex_wait futex val=0\n"            \
+	"task 3\n"                              \
+	"  futex_wait futex val=1\n"
+
+/* Trace events of the run so far (sim_trace_events()): find_event(), the first at or after
+ * `from` (from < 0: none) of task `task` (0: any), op `op` (0: any; run_tasks() bodies have
+ * none), kind `kind` and function `fn` (NULL: any), or -1; count_events(), how many of any
+ * task and op have this kind and function. */
+int find_event(int from, int task, int op, int kind, const char *fn);
+int count_events(int kind, const char *fn);
+
+/* xorshift64 (13, 7, 17): the next number of the generator whose state (not 0) is *s, so
+ * that a test seeded with a constant draws the same inputs in every run. */
+uint64_t xorshift64(uint64_t *s);
 
 /* Run hand-written task bodies on the machine: each fn becomes task i+1 (a
  * task_struct), sharing one fresh mm, with the given preemptions. Returns how the

@@ -6,15 +6,13 @@
 # 2.6.11's known findings.
 # Skipped when afl++ is not installed (./build.sh afl installs it).
 set -uo pipefail
-bin=$1 src=$2
 if ! command -v afl-fuzz >/dev/null || ! command -v afl-clang-fast >/dev/null; then
 	echo "skipped: afl++ is not installed (Debian: apt-get install afl++, or ./build.sh afl)"
 	exit 77
 fi
-[ -x "$bin/snafu" ] || { echo "skipped: no snafu in $bin"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+[ -x "$1/snafu" ] || { echo "skipped: no snafu in $1"; exit 77; }
 . "$(dirname "$0")/lib.sh"
+setup_test "$@" # $bin, $src, $tmp
 
 SNAFU_AFL_BUILD=$tmp/afl "$src/ci/afl-build.sh" >"$tmp/build.log" 2>&1
 rc=$?

@@ -4,7 +4,9 @@
  *
  * Each rule is broken on purpose by a hand-written task body (run_tasks) that calls the
  * model's function without the lock, and the finding's token checked; the same call
- * with the lock is no finding. The assertions are always on: they do not need lockdep's
+ * with the lock is no finding. The write helpers that assert (set_pte(), __vma_link(),
+ * the futex chain's, ...) are also called directly, by bodies with no assertion of their
+ * own. The assertions are always on: they do not need lockdep's
  * checking (run_tasks turns it on; the bodies below turn it off where that matters).
  */
 #include "harness.h"
@@ -106,6 +108,86 @@ static void test_mmap_sem(void)
 	}
 }
 
+/* The helpers every VMA change goes through (ref/mmap.c), called directly by a body with
+ * no assertion of its own: each asserts mmap_sem held for write, and the finding names
+ * its caller. */
+enum vma_helper { V_LINK, V_ADJUST, V_DETACH, V_FLAGS, NVMA };
+static enum vma_helper vma_helper;
+enum hold { HOLD_NONE, HOLD_READ, HOLD_WRITE };
+static enum hold vma_hold;
+
+static void vma_helper_body(void)
+{
+	struct mm_struct *mm = current->mm;
+
+	addr = (unsigned long)sys_mmap2(0, 2 * P, RW, MAP_PRIVATE);
+	if (vma_hold == HOLD_READ)
+		down_read(&mm->mmap_sem);
+	if (vma_hold == HOLD_WRITE)
+		down_write(&mm->mmap_sem);
+	struct vm_area_struct *vma = find_vma(mm, addr), v = *vma;
+	switch (vma_helper) {
+	case V_LINK: /* a VMA after the mapping, in the free window */
+		v.vm_start = addr + 2 * P;
+		v.vm_end = addr + 3 * P;
+		CHECK(__vma_link(mm, &v)->vm_start == addr + 2 * P, "__vma_link: the copy");
+		CHECK_EQ(mm->map_count, 2, "__vma_link: two VMAs");
+		break;
+	case V_ADJUST: /* no insert: only vma_adjust()'s own assertion can see it */
+		vma_adjust(mm, vma, addr, addr + P, vma->vm_pgoff, NULL);
+		CHECK(mm->map_count == 1 && mm->mmap[0].vm_end == addr + P, "vma_adjust: shrunk");
+		break;
+	case V_DETACH: /* no page touched: nothing to zap first */
+		detach_vmas_to_be_unmapped(mm, addr, addr + 2 * P);
+		CHECK_EQ(mm->map_count, 0, "detach_vmas_to_be_unmapped: none left");
+		break;
+	case V_FLAGS:
+		vm_flags_reset(mm, vma, vma->vm_flags | VM_LOCKED);
+		CHECK(find_vma(mm, addr)->vm_flags & VM_LOCKED, "vm_flags_reset: VM_LOCKED");
+		break;
+	case NVMA:
+		break;
+	}
+	if (vma_hold == HOLD_READ)
+		up_read(&mm->mmap_sem);
+	if (vma_hold == HOLD_WRITE)
+		up_write(&mm->mmap_sem);
+}
+
+static void test_vma_helpers(void)
+{
+	static const char *const name[NVMA] = {"__vma_link", "vma_adjust",
+					       "detach_vmas_to_be_unmapped", "vm_flags_reset"};
+	task_fn fns[] = {vma_helper_body};
+	char what[96];
+
+	for_each_kernel (k) {
+		kcfg = k;
+		for (vma_helper = 0; vma_helper < NVMA; vma_helper++) {
+			for (vma_hold = HOLD_NONE; vma_hold <= HOLD_WRITE; vma_hold++) {
+				snprintf(what, sizeof(what), "%s, mmap_sem %s", name[vma_helper],
+					 vma_hold == HOLD_NONE   ? "not held"
+					 : vma_hold == HOLD_READ ? "held for read"
+								 : "held for write");
+				if (vma_hold == HOLD_WRITE)
+					harness_no_finding(run(1, fns), what);
+				else
+					harness_finding(
+					    run(1, fns),
+					    "lock-assert--mmap_sem-write--vma_helper_body", what);
+			}
+		}
+	}
+	kcfg = kernel_by_name("2.6.11");
+	vma_helper = V_FLAGS;
+	vma_hold = HOLD_READ;
+	run(1, fns);
+	CHECK(!strcmp(finding.title,
+		      "WARNING: lock not held for write: &mm->mmap_sem in vma_helper_body") &&
+		  strstr(finding.body, "holds it for read only"),
+	      "title '%s', body:\n%s", finding.title, finding.body);
+}
+
 /* The report: the title, what the task holds, where it is (its Call Trace: split_at() is
  * the model's, split_vma() 2.6.11's; the test's task is in no syscall), the interleaving
  * (report_print()). */
@@ -197,6 +279,77 @@ static void test_page_table_lock(void)
 		      "WARNING: lock not held: &mm->page_table_lock in do_anonymous_page") &&
 		  strstr(finding.body, "does not hold it") &&
 		  strstr(finding.body, "holds #0: &mm->mmap_sem (read), taken at pte_body"),
+	      "title '%s', body:\n%s", finding.title, finding.body);
+}
+
+/* The helpers every PTE change goes through (ref/mm.h), called directly by a body with no
+ * assertion of its own, on the ZERO_PAGE's PTE (a read fault's: no page to lose). */
+enum pte_helper { H_SET_PTE, H_PTE_CLEAR, H_ACCESS_FLAGS, H_CLEAR_YOUNG, NHELPERS };
+static enum pte_helper pte_helper;
+
+static void pte_helper_body(void)
+{
+	struct mm_struct *mm = current->mm;
+	uint32_t v;
+
+	addr = (unsigned long)sys_mmap2(0, P, RW, MAP_PRIVATE);
+	CHECK_EQ(user_load(addr, &v), 0, "the read");
+	pte_t *pte = pte_offset(mm, addr);
+	unsigned flags = pte->flags;
+	if (pte_locked)
+		spin_lock(&mm->page_table_lock);
+	switch (pte_helper) {
+	case H_SET_PTE:
+		set_pte(mm, pte, ZERO_PAGE(addr), flags & ~(unsigned)_PAGE_ACCESSED);
+		CHECK(pte->page == ZERO_PAGE(addr) &&
+			  pte->flags == (flags & ~(unsigned)_PAGE_ACCESSED),
+		      "set_pte: page and flags");
+		break;
+	case H_PTE_CLEAR:
+		pte_clear(mm, pte);
+		CHECK(!pte->page && !pte->flags, "pte_clear: none");
+		break;
+	case H_ACCESS_FLAGS:
+		pte->flags &= ~(unsigned)_PAGE_ACCESSED; /* the test's own, under the lock or not */
+		ptep_set_access_flags(mm, pte, _PAGE_ACCESSED);
+		CHECK(pte->flags == flags, "ptep_set_access_flags: young again");
+		break;
+	case H_CLEAR_YOUNG:
+		CHECK_EQ(ptep_clear_flush_young(mm, pte), 1, "ptep_clear_flush_young: was young");
+		CHECK(pte->flags == (flags & ~(unsigned)_PAGE_ACCESSED),
+		      "ptep_clear_flush_young: old");
+		break;
+	case NHELPERS:
+		break;
+	}
+	if (pte_locked)
+		spin_unlock(&mm->page_table_lock);
+}
+
+static void test_pte_helpers(void)
+{
+	static const char *const name[NHELPERS] = {"set_pte", "pte_clear", "ptep_set_access_flags",
+						   "ptep_clear_flush_young"};
+	task_fn fns[] = {pte_helper_body};
+
+	for_each_kernel (k) {
+		kcfg = k;
+		for (pte_helper = 0; pte_helper < NHELPERS; pte_helper++) {
+			pte_locked = false;
+			harness_finding(run(1, fns),
+					"lock-assert--page_table_lock--pte_helper_body",
+					name[pte_helper]);
+			pte_locked = true;
+			harness_no_finding(run(1, fns), name[pte_helper]);
+		}
+	}
+	kcfg = kernel_by_name("2.6.11");
+	pte_helper = H_SET_PTE;
+	pte_locked = false;
+	run(1, fns);
+	CHECK(!strcmp(finding.title,
+		      "WARNING: lock not held: &mm->page_table_lock in pte_helper_body") &&
+		  strstr(finding.body, "does not hold it"),
 	      "title '%s', body:\n%s", finding.title, finding.body);
 }
 
@@ -296,6 +449,104 @@ static void test_bucket_lock(void)
 		 bucket[1]->index);
 	CHECK(strstr(finding.body, want[0]) && strstr(finding.body, want[1]),
 	      "want '%s' and '%s' in:\n%s", want[0], want[1], finding.body);
+}
+
+/* The helpers every change of a futex_q's chain goes through (ref/futex.c), called
+ * directly (futex_test_chain_*()) by a body with no assertion of its own: each asserts
+ * the lock of the bucket whose chain it changes; a move both. T1 waits; T2 is the body,
+ * which leaves T1 queued in its own bucket or ends at the finding. */
+enum chain_case {
+	CH_DEL,       /* list_del(), no lock */
+	CH_DEL_INIT,  /* list_del_init(), no lock */
+	CH_ADD,       /* list_add_tail(), no lock (unlinked under it first) */
+	CH_MOVE_FROM, /* list_move_tail(), only the leaving chain's lock */
+	CH_MOVE_TO,   /* list_move_tail(), only the new chain's lock */
+	CH_RELIST,    /* futex_test_relist() after the wake, no lock */
+	CH_LOCKED,    /* each of them under the locks, then the wake: no finding */
+	NCHAIN
+};
+static enum chain_case chain_case;
+
+static void chain_body(void)
+{
+	find_buckets();
+	q = futex_test_first_waiter(addr);
+	CHECK(q != NULL, "T1 is queued");
+	switch (chain_case) {
+	case CH_DEL:
+		futex_test_chain_del(q);
+		break;
+	case CH_DEL_INIT:
+		futex_test_chain_del_init(q);
+		break;
+	case CH_ADD:
+		spin_lock(bucket[0]);
+		futex_test_chain_del_init(q);
+		spin_unlock(bucket[0]);
+		futex_test_chain_add(q, bucket[0]);
+		break;
+	case CH_MOVE_FROM:
+		spin_lock(bucket[0]);
+		futex_test_chain_move(q, bucket[1]);
+		spin_unlock(bucket[0]);
+		break;
+	case CH_MOVE_TO:
+		spin_lock(bucket[1]);
+		futex_test_chain_move(q, bucket[1]);
+		spin_unlock(bucket[1]);
+		break;
+	case CH_RELIST:
+		spin_lock(bucket[0]);
+		futex_test_wake(q);
+		spin_unlock(bucket[0]);
+		futex_test_relist(q);
+		break;
+	case CH_LOCKED:
+		spin_lock(bucket[0]);
+		futex_test_chain_del(q);
+		futex_test_chain_add(q, bucket[0]);
+		futex_test_chain_del_init(q);
+		futex_test_chain_add(q, bucket[0]);
+		spin_lock_nested(bucket[1], SINGLE_DEPTH_NESTING);
+		futex_test_chain_move(q, bucket[1]);
+		futex_test_chain_move(q, bucket[0]);
+		spin_unlock(bucket[1]);
+		futex_test_wake(q);
+		spin_unlock(bucket[0]);
+		break;
+	case NCHAIN:
+		break;
+	}
+}
+
+static void test_chain_helpers(void)
+{
+	static const char *const fn[NCHAIN] = {"futex_test_chain_del",  "futex_test_chain_del_init",
+					       "futex_test_chain_add",  "futex_test_chain_move",
+					       "futex_test_chain_move", "futex_test_relist"};
+	task_fn fns[] = {waiter, chain_body};
+	char token[96];
+
+	for_each_kernel (k) {
+		kcfg = k;
+		for (chain_case = 0; chain_case < CH_LOCKED; chain_case++) {
+			snprintf(token, sizeof(token), "lock-assert--bh_lock--%s", fn[chain_case]);
+			harness_finding(run(2, fns), token, token);
+		}
+		chain_case = CH_LOCKED;
+		harness_no_finding(run(2, fns), "each chain helper under its locks");
+		CHECK_EQ(waited, 0, "woken: futex_wait returned 0");
+	}
+	/* a move asserts both: the report names the bucket lock missing */
+	kcfg = kernel_by_name("2.6.11");
+	char want[96];
+	for (chain_case = CH_MOVE_FROM; chain_case <= CH_MOVE_TO; chain_case++) {
+		run(2, fns);
+		snprintf(want, sizeof(want),
+			 "(&bh->lock (futex_queues[%d])) in futex_test_chain_move",
+			 bucket[chain_case == CH_MOVE_FROM ? 1 : 0]->index);
+		CHECK(strstr(finding.body, want), "want '%s' in:\n%s", want, finding.body);
+	}
 }
 
 /* --- the futex_q once its waker is done with it --- */
@@ -543,9 +794,12 @@ static void test_instance_order(void)
 int main(void)
 {
 	test_mmap_sem();
+	test_vma_helpers();
 	test_report();
 	test_page_table_lock();
+	test_pte_helpers();
 	test_bucket_lock();
+	test_chain_helpers();
 	test_use_after_wake();
 	test_lock_ptr_cleared();
 	test_zero_page();

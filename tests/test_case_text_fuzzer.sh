@@ -6,11 +6,8 @@
 # a libFuzzer timeout or leak. Prints the executions per second. Also: the dictionary has
 # every op name of prog/ops.c's op_table[] and every kernel name of ref/kernels.c.
 set -uo pipefail
-bin=$1 src=$2
-[ -x "$bin/futex_mm_fuzzer" ] || { echo "skipped: no libFuzzer targets in this build (gcc?)"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib.sh"
+setup_test --fuzzer "$@" # $bin, $src, $tmp
 dict=$src/fuzz/case_text_fuzzer.dict
 
 [ -x "$bin/case_text_fuzzer" ] && ok || { bad "no case_text_fuzzer beside futex_mm_fuzzer"; exit 1; }

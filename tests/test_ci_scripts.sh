@@ -9,11 +9,8 @@
 # in futex_mm_fuzzer_planted) is sorted by its DEDUP_TOKEN. ./build.sh --help prints its
 # usage.
 set -uo pipefail
-bin=$1 src=$2 tsan=${4:-}
-[ -x "$bin/futex_mm_fuzzer" ] || { echo "skipped: no futex_mm_fuzzer in this build (gcc?)"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib.sh"
+setup_test --fuzzer "$@" # $bin, $src, $tsan, $tmp
 kernels=$("$bin/snafu" kernels | awk '{print $1}')
 
 # 1. known-findings.txt: KERNEL SIGNATURE, listed kernels; a saved case shows each one
@@ -112,16 +109,10 @@ done
 # 5. A sanitizer finding is sorted by its DEDUP_TOKEN (fuzz/fuzz_support.c): an ASan bug
 #    planted in every input (SNAFU_PLANT, fuzz/planted.c), ci/fuzz.sh on bin/ links whose
 #    futex_mm_fuzzer is futex_mm_fuzzer_planted.
-planted=$bin/futex_mm_fuzzer_planted
 sig=asan-heap-use-after-free--planted_read_freed--planted_use_after_free
 mkdir -p "$tmp/pbin" "$tmp/pin"
 printf '\0' >"$tmp/pin/x"
-if [ ! -x "$planted" ]; then
-	bad "no futex_mm_fuzzer_planted beside futex_mm_fuzzer (CMakeLists.txt)"
-elif SNAFU_PLANT=asan-fuzz "$planted" -runs=1 "$tmp/pin/x" >"$tmp/probe.log" 2>&1 ||
-	! grep -q 'ERROR: AddressSanitizer' "$tmp/probe.log"; then
-	echo "note: no ASan in this build; sanitizer findings in ci/fuzz.sh not checked"
-else
+if planted_asan asan-fuzz "$tmp/pin/x" "sanitizer findings in ci/fuzz.sh"; then
 	ln -s "$planted" "$tmp/pbin/futex_mm_fuzzer"
 	ln -s "$bin/snafu" "$tmp/pbin/snafu"
 	: >"$tmp/none.txt"

@@ -9,32 +9,13 @@
 # round-tripping through `snafu show`, for the saved cases and for pseudo-random bytes
 # (a fixed-seed generator: every run tests the same files).
 set -u
-bin=${1:?usage: test_cli.sh BIN_DIR SRC_DIR [OTHER_BIN_DIR]}
-src=${2:?usage: test_cli.sh BIN_DIR SRC_DIR [OTHER_BIN_DIR]}
-other=${3:-}
-snafu=$bin/snafu
-[ -x "$snafu" ] || {
-	echo "test_cli.sh: $snafu: not an executable"
-	exit 2
-}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-cli.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+setup_test "$@" # $src, $other, $snafu, $tmp
 if [ -n "$other" ] && [ ! -x "$other/snafu" ]; then
 	echo "note: no snafu in the other build $other; not comparing digests with it"
 	other=
 fi
 
-. "$(dirname "$0")/lib.sh"
-
-# run COMMAND...: $rc, and stdout and stderr in $tmp/out and $tmp/err
-run() {
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
-show_output() { # the first lines of what the last run printed, for a failure message
-	sed -n '1,5s/^/    stdout: /p' "$tmp/out"
-	sed -n '1,5s/^/    stderr: /p' "$tmp/err"
-}
 lines() { # lines FILE: newline-terminated lines, plus one for an unterminated tail
 	local n
 	n=$(wc -l <"$1")
@@ -809,6 +790,47 @@ printf 'task 1\n  %s\n' "$long" >"$tmp/ten/longword.case"
 run "$snafu" show "$tmp/ten/longword.case"
 expect_error "a 100 KB word in a case" "$tmp/ten/longword.case:2:3: expected "
 check "a 100 KB word: cut with ..." grep -q "k\.\.\.'" "$tmp/err"
+
+# --- issue 24: record's and replay's --help say what is new, and list every flag ------------
+# record: its commands run the -O0 debug build (./build.sh debug, build-debug/); replay: the
+# report's Call Trace and lock state, --trace's source column; snafu --help says the same.
+# The flags each takes are read from its parser (tools/snafu.c's cmd_replay(),
+# tools/record.c's cmd_record()): its --help lists every one of them and no other, and
+# every flag listed is taken (run with it, no usage error).
+flags_parsed() { # flags_parsed FILE FUNCTION: the --flags FUNCTION compares its arguments with
+	awk -v f="$2" '$0 ~ "^(static )?int " f "\\(" && !/;$/ {on = 1} on && /^}/ {on = 0} on' "$1" |
+		grep -oE '"--[a-z-]+=?"' | tr -d '"=' | sort -u | tr '\n' ' '
+}
+flags_listed() { # flags_listed CMD: the --flags on the option lines of CMD's --help
+	"$snafu" "$1" --help | grep -oE '^      --[a-z-]+' | tr -d ' ' | sort -u | tr '\n' ' '
+}
+for c in "replay $src/tools/snafu.c" "record $src/tools/record.c"; do
+	set -- $c
+	parsed=$(flags_parsed "$2" "cmd_$1") listed=$(flags_listed "$1")
+	check "$1: flags found in cmd_$1() ($parsed)" test -n "$parsed"
+	check "$1 --help lists every flag it takes and no other: listed '$listed', taken '$parsed'" \
+		test "$parsed" = "$listed"
+done
+art=$src/repro/cases/futex-wait-mmap-sem.case
+for f in --kernel=2.6.11 --check --repeat=2 --digest --trace --no-schedule --oracles=deadlock \
+	--quiet --stop-at-step=100000; do
+	grep -q -- "${f%%=*}" <<<"$(flags_listed replay)" || bad "replay: $f not in its --help"
+	run "$snafu" replay "$f" "$art"
+	check "replay $f: taken (exit $rc: 0 or 1)" test "$rc" -le 1 -a -z "$(grep 'expected' "$tmp/err")"
+done
+SNAFU_RR=/nonexistent/rr SNAFU_GDB=/nonexistent/gdb run "$snafu" record --kernel=2.6.11-rc4 "$art"
+check "record --kernel=NAME: taken (exit $rc: 3, the fallback)" test "$rc" = 3
+run "$snafu" record --help
+check "record --help: the -O0 debug build" grep -q -- "-O0 debug build, build-debug/bin/snafu" "$tmp/out"
+check "record --help: ./build.sh debug" grep -q "(./build.sh debug makes it" "$tmp/out"
+run "$snafu" replay --help
+check "replay --help: the report's Call Trace" grep -q "locks held and Call Trace" "$tmp/out"
+check "replay --help: the lock state" grep -q "each rwsem's lock state (activity, wait_list)" "$tmp/out"
+check "replay --help: --trace's source column" grep -q "its 2.6.11 source (file:function" "$tmp/out"
+run "$snafu" --help
+for what in "-O0 debug build" "./build.sh debug" "Call Trace" "lock state" "2.6.11 source (file:function"; do
+	check "snafu --help: $what" grep -qF -- "$what" "$tmp/out"
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -28,29 +28,21 @@
 		}                                 \
 	} while (0)
 
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-
-static uint64_t xorshift(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
+static uint64_t rng = 0x9e3779b97f4a7c15ull; /* xorshift64()'s state */
 
 /* A pseudo-random input of 0..MAX_SIZE bytes. Some inputs are biased toward what the
  * decoder treats specially (many mmaps, bytes >= 128 for large values, each-page
  * bits), so those paths are not left to chance. */
 static size_t gen_input(uint8_t *buf)
 {
-	size_t n = (size_t)(xorshift() % (MAX_SIZE + 1));
-	int style = (int)(xorshift() % 4);
+	size_t n = (size_t)(xorshift64(&rng) % (MAX_SIZE + 1));
+	int style = (int)(xorshift64(&rng) % 4);
 
 	for (size_t i = 0; i < n; i++) {
-		uint8_t b = (uint8_t)(xorshift() >> 24);
+		uint8_t b = (uint8_t)(xorshift64(&rng) >> 24);
 		switch (style) {
 		case 1: /* mostly mmaps: kind codes 0..7 are mmap */
-			if (i % OP_BYTES == 1 && (xorshift() & 1))
+			if (i % OP_BYTES == 1 && (xorshift64(&rng) & 1))
 				b &= 0x1f;
 			break;
 		case 2: /* large values and each-page everywhere */
@@ -319,9 +311,9 @@ static void test_runs(void)
 
 	rng = 0x2545f4914f6cdd1dull;
 	for (int i = 0; i < NRUNS; i++) {
-		size_t n = (size_t)(xorshift() % (MAX_SIZE + 1));
+		size_t n = (size_t)(xorshift64(&rng) % (MAX_SIZE + 1));
 		for (size_t j = 0; j < n; j++)
-			in[j] = (uint8_t)(xorshift() >> 24);
+			in[j] = (uint8_t)(xorshift64(&rng) >> 24);
 		decode_payload(in, n, &p1);
 		int k = 0;
 		for_each_kernel (kc) {

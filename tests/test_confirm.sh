@@ -13,12 +13,8 @@
 #
 #   bash tests/test_confirm.sh BIN_DIR SRC_DIR
 set -u
-bin=${1:?usage: test_confirm.sh BIN_DIR SRC_DIR}
-src=${2:?usage: test_confirm.sh BIN_DIR SRC_DIR}
-snafu=$bin/snafu
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-confirm.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib.sh"
+setup_test "$@" # $src, $snafu, $tmp
 lwn=$src/repro/cases/lockdep-futex-wait.case
 harmless=$src/repro/cases/lockdep-mlock-harmless.case
 zero=$src/repro/cases/olof-rfc-zero-page.case

@@ -5,12 +5,8 @@
 #
 #   bash tests/test_corpus.sh BIN_DIR SRC_DIR
 set -u
-bin=${1:?usage: test_corpus.sh BIN_DIR SRC_DIR}
-src=$(cd "${2:?usage: test_corpus.sh BIN_DIR SRC_DIR}" && pwd) || exit 2
-. "$src/tests/lib.sh"
-snafu=$bin/snafu
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-corpus.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+setup_test "$@" # $bin, $src, $snafu, $tmp
 
 out=$("$src/fuzz/make-corpus.sh" --check "$bin" 2>&1)
 check "make-corpus.sh --check: $out" test -z "$out"

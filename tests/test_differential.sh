@@ -12,8 +12,8 @@
 #
 #   bash tests/test_differential.sh BIN_DIR SRC_DIR
 set -u
-bin=${1:?usage: test_differential.sh BIN_DIR SRC_DIR}
-src=${2:?usage: test_differential.sh BIN_DIR SRC_DIR}
+. "$(dirname "$0")/lib.sh"
+setup_test "$@" # $bin, $src, $tmp
 diff=$bin/differential
 [ -x "$diff" ] || {
 	echo "skipped: no $diff"
@@ -23,9 +23,6 @@ diff=$bin/differential
 	echo "skipped: the host side runs on Linux x86-64 only, this is $(uname -s)-$(uname -m)"
 	exit 77
 }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-differential.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-. "$(dirname "$0")/lib.sh"
 
 "$diff" --programs=5000 --seed=1 --print=3 >"$tmp/out" 2>&1
 rc=$?

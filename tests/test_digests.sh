@@ -8,15 +8,8 @@
 #   bash tests/test_digests.sh BIN_DIR SRC_DIR [OTHER_BIN_DIR] [TSAN_BIN_DIR]
 #   bash tests/test_digests.sh BIN_DIR SRC_DIR --record   rewrites tests/digests.txt
 set -u
-bin=${1:?usage: test_digests.sh BIN_DIR SRC_DIR}
-src=$(cd "${2:?usage: test_digests.sh BIN_DIR SRC_DIR}" && pwd) || exit 2
-snafu=$bin/snafu
-[ -x "$snafu" ] || {
-	echo "test_digests.sh: $snafu: not an executable"
-	exit 2
-}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-digests.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+setup_test "$@" # $src, $snafu, $tmp
 
 # 100 byte strings of 2..257 bytes from a fixed linear congruential generator (bash
 # arithmetic only, so every machine makes the same ones), each behind the byte form's

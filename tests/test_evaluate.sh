@@ -11,19 +11,10 @@
 #
 #   bash tests/test_evaluate.sh BIN_DIR SRC_DIR [OTHER_BIN_DIR]
 set -u
-bin=${1:?usage: test_evaluate.sh BIN_DIR SRC_DIR [OTHER_BIN_DIR]}
-src=${2:?usage: test_evaluate.sh BIN_DIR SRC_DIR [OTHER_BIN_DIR]}
-snafu=$bin/snafu
-[ -x "$bin/futex_mm_fuzzer" ] || {
-	echo "skipped: no futex_mm_fuzzer in this build (gcc?)"
-	exit 77
-}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-evaluate.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-tmp=$(cd "$tmp" && pwd -P) # as snafu names paths under it (/proc/self/exe): no symlinks
+. "$(dirname "$0")/lib.sh"
+setup_test --fuzzer "$@" # $src, $snafu, $tmp
 here=$PWD
 
-. "$(dirname "$0")/lib.sh"
 # expect_error WHAT: the last run exited 2, printed nothing on stdout and one line on
 # stderr
 expect_error() {

@@ -11,19 +11,10 @@
 #
 #   bash tests/test_evaluate_bounds.sh BIN_DIR SRC_DIR
 set -u
-bin=${1:?usage: test_evaluate_bounds.sh BIN_DIR SRC_DIR}
-src=${2:?usage: test_evaluate_bounds.sh BIN_DIR SRC_DIR}
-snafu=$bin/snafu
-[ -x "$bin/futex_mm_fuzzer" ] || {
-	echo "skipped: no futex_mm_fuzzer in this build (gcc?)"
-	exit 77
-}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-evaluate-bounds.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-tmp=$(cd "$tmp" && pwd -P)
+. "$(dirname "$0")/lib.sh"
+setup_test --fuzzer "$@" # $src, $snafu, $tmp
 here=$PWD
 
-. "$(dirname "$0")/lib.sh"
 mapfile -t kernels < <("$snafu" kernels | awk '{print $1}')
 # rows FILE: the plain table's rows, from the line after the header to the first blank one
 rows() { awk 'NR == 1 { next } /^$/ { exit } { print }' "$1"; }

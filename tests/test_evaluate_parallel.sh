@@ -13,15 +13,9 @@
 #
 #   bash tests/test_evaluate_parallel.sh BIN_DIR SRC_DIR
 set -u
-bin=${1:?usage: test_evaluate_parallel.sh BIN_DIR SRC_DIR}
-src=${2:?usage: test_evaluate_parallel.sh BIN_DIR SRC_DIR}
-[ -x "$bin/futex_mm_fuzzer" ] || {
-	echo "skipped: no futex_mm_fuzzer in this build (gcc?)"
-	exit 77
-}
 . "$(dirname "$0")/lib.sh"
+setup_test --fuzzer "$@" # $bin, $src, $tmp
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-evaluate-parallel.XXXXXX")
 shm=
 if [ -d /dev/shm ] && [ -w /dev/shm ] &&
 	[ "$(stat -f -c %T /dev/shm 2>/dev/null)" != "$(stat -f -c %T "$tmp")" ]; then

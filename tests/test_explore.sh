@@ -10,12 +10,8 @@
 #
 #   bash tests/test_explore.sh BIN_DIR SRC_DIR
 set -u
-bin=${1:?usage: test_explore.sh BIN_DIR SRC_DIR}
-src=${2:?usage: test_explore.sh BIN_DIR SRC_DIR}
-snafu=$bin/snafu
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-explore.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib.sh"
+setup_test "$@" # $src, $snafu, $tmp
 cases=$src/repro/cases
 lwn=$cases/lockdep-futex-wait.case
 dl=deadlock--do_page_fault--futex_wait

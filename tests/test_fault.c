@@ -19,19 +19,7 @@
 #define PRIV (MAP_PRIVATE | MAP_ANONYMOUS)
 #define RW   (PROT_READ | PROT_WRITE)
 
-/* order, note() and nap(): tests/harness.h */
-
-/* Trace events so far with this kind and function name (NULL: any), in the whole run. */
-static int count_events(int kind, const char *fn)
-{
-	int n, dropped, c = 0;
-	const struct sim_trace_ev *ev = sim_trace_events(&n, &dropped);
-
-	for (int i = 0; i < n; i++)
-		if (ev[i].kind == kind && (!fn || (ev[i].fn && !strcmp(ev[i].fn, fn))))
-			c++;
-	return c;
-}
+/* order, note() and nap(), count_events() and find_event(): tests/harness.h */
 
 static int nfaults(void)
 {
@@ -67,6 +55,13 @@ static enum sim_result run(int n, const task_fn *fns)
 	return run_tasks(n, fns, NULL, 0);
 }
 
+/* One hand-written task body alone (WHAT names it): it runs to the end, mmap_sem free. */
+static void run_alone(task_fn fn, const char *what)
+{
+	CHECK_EQ(run(1, &fn), SIM_OK, what);
+	check_sem_free();
+}
+
 /* run_text() after run_tasks(): the harness tears run_tasks()' mm down only at its next
  * call, and mm_alloc() reuses the one page table, so drop those pages first. */
 static void run_prog(const char *text, const char *kernel, struct run_result *r)
@@ -98,10 +93,7 @@ static void present_t1(void)
 
 static void test_present_page_does_not_fault(void)
 {
-	task_fn fns[] = {present_t1};
-
-	CHECK_EQ(run(1, fns), SIM_OK, "run");
-	check_sem_free();
+	run_alone(present_t1, "a present page");
 }
 
 /* --- absent page: the fault takes mmap_sem for read, installs the page, releases it --- */
@@ -133,10 +125,7 @@ static void absent_t1(void)
 
 static void test_absent_page_faults_in(void)
 {
-	task_fn fns[] = {absent_t1};
-
-	CHECK_EQ(run(1, fns), SIM_OK, "run");
-	check_sem_free();
+	run_alone(absent_t1, "an absent page");
 }
 
 /* --- bad address: SIGSEGV from user mode, -EFAULT through the fixup from the kernel --- */
@@ -164,10 +153,7 @@ static void bad_t1(void)
 
 static void test_bad_address(void)
 {
-	task_fn fns[] = {bad_t1};
-
-	CHECK_EQ(run(1, fns), SIM_OK, "run");
-	check_sem_free();
+	run_alone(bad_t1, "bad addresses");
 }
 
 /* The same from a program: a user load of NULL or of an unmapped page is a SIGSEGV (the
@@ -272,10 +258,7 @@ static void ro_t1(void)
 
 static void test_write_to_read_only(void)
 {
-	task_fn fns[] = {ro_t1};
-
-	CHECK_EQ(run(1, fns), SIM_OK, "run");
-	check_sem_free();
+	run_alone(ro_t1, "writes to a read-only mapping");
 }
 
 /* --- atomic context: with the preempt count raised a fault takes no mmap_sem and
@@ -306,10 +289,7 @@ static void atomic_t1(void)
 
 static void test_atomic_fault_takes_no_sem(void)
 {
-	task_fn fns[] = {atomic_t1};
-
-	CHECK_EQ(run(1, fns), SIM_OK, "run");
-	check_sem_free();
+	run_alone(atomic_t1, "a fault in atomic context");
 }
 
 /* With mmap_sem held for write by another task, the atomic fault still returns at once,
@@ -426,19 +406,6 @@ static void test_sleep_in_atomic(void)
  * drops mmap_sem before the get_user() that faults the page in; 2.6.11-rc4's get_user()
  * fault takes mmap_sem for read a second time (the trylock succeeds: nobody waits), and
  * so does every kernel that reads the word as it does, but with PF_MMAP_SEM. */
-static int find_event(int from, int kind, const char *fn)
-{
-	int n, dropped;
-	const struct sim_trace_ev *ev = sim_trace_events(&n, &dropped);
-
-	if (from < 0)
-		return -1;
-	for (int i = from; i < n; i++)
-		if (ev[i].kind == kind && (!fn || (ev[i].fn && !strcmp(ev[i].fn, fn))))
-			return i;
-	return -1;
-}
-
 static void test_futex_read_fault_paths(void)
 {
 	const char *text = "task 1\n"
@@ -453,31 +420,32 @@ static void test_futex_read_fault_paths(void)
 		run_prog(text, kn, &r);
 		CHECK(r.ret[1] == -EWOULDBLOCK, "[%s] futex_wait: %ld", kn, r.ret[1]);
 		if (k->futex_read == FUTEX_READ_LOCKED_RETRY) { /* 2.6.11 */
-			int d = find_event(0, EV_LOCK, "down_read");
-			int c = find_event(d, EV_UACCESS, "__copy_from_user_inatomic");
-			int f = find_event(c, EV_FAULT, NULL);
-			int u = find_event(d, EV_UNLOCK, "up_read");
-			int g = find_event(d, EV_UACCESS, "get_user");
-			int t = find_event(d, EV_LOCK, "down_read_trylock");
+			int d = find_event(0, 0, 0, EV_LOCK, "down_read");
+			int c = find_event(d, 0, 0, EV_UACCESS, "__copy_from_user_inatomic");
+			int f = find_event(c, 0, 0, EV_FAULT, NULL);
+			int u = find_event(d, 0, 0, EV_UNLOCK, "up_read");
+			int g = find_event(d, 0, 0, EV_UACCESS, "get_user");
+			int t = find_event(d, 0, 0, EV_LOCK, "down_read_trylock");
 			CHECK(d >= 0 && c > d && f > c,
 			      "[%s] the inatomic read faults (d=%d c=%d f=%d)", kn, d, c, f);
 			CHECK(u > f && g > u && t > g,
 			      "[%s] no trylock in the inatomic fault; up_read, then get_user "
 			      "faults and takes mmap_sem (f=%d u=%d g=%d t=%d)",
 			      kn, f, u, g, t);
-			CHECK(find_event(0, EV_TRYFAIL, NULL) == -1, "[%s] no failed trylock", kn);
+			CHECK(find_event(0, 0, 0, EV_TRYFAIL, NULL) == -1, "[%s] no failed trylock",
+			      kn);
 		}
 		if (k->futex_read == FUTEX_READ_GET_USER) { /* 2.6.11-rc4 and its variants */
-			CHECK(find_event(0, EV_UACCESS, "__copy_from_user_inatomic") == -1,
+			CHECK(find_event(0, 0, 0, EV_UACCESS, "__copy_from_user_inatomic") == -1,
 			      "[%s] has no inatomic read", kn);
 		}
 		/* the fault takes mmap_sem again, unless PF_MMAP_SEM says the task holds it */
 		if (k->futex_read == FUTEX_READ_GET_USER && !k->pf_mmap_sem) {
-			int d = find_event(0, EV_LOCK, "down_read");
-			int g = find_event(d, EV_UACCESS, "get_user");
-			int f = find_event(g, EV_FAULT, NULL);
-			int t = find_event(d, EV_LOCK, "down_read_trylock");
-			int u = find_event(d, EV_UNLOCK, "up_read");
+			int d = find_event(0, 0, 0, EV_LOCK, "down_read");
+			int g = find_event(d, 0, 0, EV_UACCESS, "get_user");
+			int f = find_event(g, 0, 0, EV_FAULT, NULL);
+			int t = find_event(d, 0, 0, EV_LOCK, "down_read_trylock");
+			int u = find_event(d, 0, 0, EV_UNLOCK, "up_read");
 			CHECK(d >= 0 && g > d && f > g && t > f && u > t,
 			      "[%s] get_user faults with mmap_sem held and the fault takes it "
 			      "again (d=%d g=%d f=%d t=%d u=%d)",
@@ -516,7 +484,6 @@ static void munmap_t1(void)
 
 static void test_partial_munmap_splits(void)
 {
-	task_fn fns[] = {munmap_t1};
 	const char *text = "task 1\n"
 			   "  mmap m pages=3 prot=rw\n"
 			   "  store m val=1\n"
@@ -531,8 +498,7 @@ static void test_partial_munmap_splits(void)
 			   "  futex_wait m+4096 val=2 timeout=1\n";
 	struct run_result r;
 
-	CHECK_EQ(run(1, fns), SIM_OK, "run");
-	check_sem_free();
+	run_alone(munmap_t1, "a partial munmap");
 	for_each_kernel (k) {
 		run_prog(text, k->name, &r);
 		CHECK(!strcmp(r.verdict, "ok"), "[%s] verdict %s", k->name, r.verdict);
@@ -586,7 +552,6 @@ static void mprotect_t1(void)
 
 static void test_mprotect_splits(void)
 {
-	task_fn fns[] = {mprotect_t1};
 	const char *text = "task 1\n"
 			   "  mmap m pages=3 prot=rw\n"
 			   "  mprotect m+4096 pages=1 prot=r\n"
@@ -598,8 +563,7 @@ static void test_mprotect_splits(void)
 			   "  futex_wait m+8192 val=3 timeout=1\n";
 	struct run_result r;
 
-	CHECK_EQ(run(1, fns), SIM_OK, "run");
-	check_sem_free();
+	run_alone(mprotect_t1, "mprotect of the middle page");
 	for_each_kernel (k) {
 		run_prog(text, k->name, &r);
 		CHECK(!strcmp(r.verdict, "ok"), "[%s] verdict %s", k->name, r.verdict);

@@ -37,22 +37,15 @@ static bool faults_first(const struct kernel_config *k)
 	return k->futex_read == FUTEX_READ_CHECK_PAGE;
 }
 
-#define NOT_RUN 1000 /* the op never returned */
-
 struct want {
-	int op; /* in the order written, all of task 1's first */
-	long ret;
+	int op;   /* in the order written, all of task 1's first */
+	long ret; /* or NOT_RUN (tests/harness.h) */
 };
 
 /* WANT({op, ret}, ...): the expected return values, as an array and its length */
 #define WANT(...)                           \
 	(const struct want[]){__VA_ARGS__}, \
 	    (int)(sizeof((const struct want[]){__VA_ARGS__}) / sizeof(struct want))
-
-static bool want_ok(const struct run_result *r, const struct want *w)
-{
-	return w->ret == NOT_RUN ? !r->ran[w->op] : r->ran[w->op] && r->ret[w->op] == w->ret;
-}
 
 /* Run the program on each listed kernel `which` is true of and compare the ops' return values;
  * every case must end without a finding and without a SIGSEGV. */
@@ -70,13 +63,27 @@ static void check_case(const char *name, kernel_pred which, const char *text,
 		CHECK_EQ(r.segv, 0, name);
 		for (int i = 0; i < nwant; i++) {
 			const struct want *w = &want[i];
-			CHECK(want_ok(&r, w), "%s [%s]: op %d: got %s%ld, want %s%ld", name,
-			      k->name, w->op, r.ran[w->op] ? "" : "(never returned) ", r.ret[w->op],
-			      w->ret == NOT_RUN ? "never returned " : "",
+			CHECK(want_ret(&r, w->op, w->ret), "%s [%s]: op %d: got %s%ld, want %s%ld",
+			      name, k->name, w->op, r.ran[w->op] ? "" : "(never returned) ",
+			      r.ret[w->op], w->ret == NOT_RUN ? "never returned " : "",
 			      w->ret == NOT_RUN ? 0L : w->ret);
 		}
 	}
 }
+
+/* Three waiters on WORD in the mapping f (MAP: its mmap arguments), queued in task order
+ * (ops 1-3), and the waker, task 4, whose `sleep 1` (op 4) ends once all three sleep; then
+ * WAKER, the waker's ops 5, 6, ... */
+#define THREE_WAITERS(map, word, waker) \
+	"task 1\n"                      \
+	"  mmap f " map "\n"            \
+	"  futex_wait " word " val=0\n" \
+	"task 2\n"                      \
+	"  futex_wait " word " val=0\n" \
+	"task 3\n"                      \
+	"  futex_wait " word " val=0\n" \
+	"task 4\n"                      \
+	"  sleep 1\n" waker
 
 /* futex_wait: its return values */
 static void test_wait(void)
@@ -147,24 +154,18 @@ static void test_errors(void)
 		   WANT({2, -EFAULT}, {3, -EFAULT}, {5, -EFAULT}));
 	/* PROT_NONE: 2.6.11's get_futex_key() says -EACCES (modern kernels -EFAULT); futex_wake
 	 * never reads the word, so it says -EACCES on every kernel */
-	check_case("PROT_NONE, get_futex_key first", key_first,
-		   "task 1\n"
-		   "  mmap m pages=1 prot=none\n"
-		   "  futex_wait m val=0\n"
-		   "  futex_wake m nr=1\n"
-		   "  futex_cmp_requeue m m+4 val=0 nr_wake=1 nr_requeue=1\n"
-		   "  futex_requeue m m+4 nr_wake=1 nr_requeue=1\n",
+	const char *prot_none = "task 1\n"
+				"  mmap m pages=1 prot=none\n"
+				"  futex_wait m val=0\n"
+				"  futex_wake m nr=1\n"
+				"  futex_cmp_requeue m m+4 val=0 nr_wake=1 nr_requeue=1\n"
+				"  futex_requeue m m+4 nr_wake=1 nr_requeue=1\n";
+	check_case("PROT_NONE, get_futex_key first", key_first, prot_none,
 		   WANT({1, -EACCES}, {2, -EACCES}, {3, -EACCES}, {4, -EACCES}));
 	/* ... but olof-rfc's check_user_page_readable() loop runs before get_futex_key() in
 	 * futex_wait and futex_requeue: its get_user() fault fails the VM_READ check in
 	 * do_page_fault, so those return -EFAULT */
-	check_case("PROT_NONE, olof-rfc faults first", faults_first,
-		   "task 1\n"
-		   "  mmap m pages=1 prot=none\n"
-		   "  futex_wait m val=0\n"
-		   "  futex_wake m nr=1\n"
-		   "  futex_cmp_requeue m m+4 val=0 nr_wake=1 nr_requeue=1\n"
-		   "  futex_requeue m m+4 nr_wake=1 nr_requeue=1\n",
+	check_case("PROT_NONE, olof-rfc faults first", faults_first, prot_none,
 		   WANT({1, -EFAULT}, {2, -EACCES}, {3, -EFAULT}, {4, -EFAULT}));
 	/* a futex word must be 4-byte aligned: -EINVAL (get_futex_key) */
 	check_case("misaligned word", every,
@@ -263,32 +264,16 @@ static void test_requeue(void)
 	/* selftest futex_requeue scaled to three waiters: (nr_wake 1, nr_requeue 2) returns 3
 	 * (the one woken plus the two moved), then a wake of f2 returns 2 */
 	check_case("CMP_REQUEUE three waiters (1, 2)", every,
-		   "task 1\n"
-		   "  mmap f pages=1 prot=rw\n"
-		   "  futex_wait f val=0\n"
-		   "task 2\n"
-		   "  futex_wait f val=0\n"
-		   "task 3\n"
-		   "  futex_wait f val=0\n"
-		   "task 4\n"
-		   "  sleep 1\n"
-		   "  futex_cmp_requeue f f+4 val=0 nr_wake=1 nr_requeue=2\n"
-		   "  futex_wake f+4 nr=127\n",
+		   THREE_WAITERS("pages=1 prot=rw", "f",
+				 "  futex_cmp_requeue f f+4 val=0 nr_wake=1 nr_requeue=2\n"
+				 "  futex_wake f+4 nr=127\n"),
 		   WANT({1, 0}, {2, 0}, {3, 0}, {5, 3}, {6, 2}));
 	/* requeue moves at most nr_requeue: (0, 1) of three leaves two on f1 */
 	check_case("CMP_REQUEUE (0, 1) of three", every,
-		   "task 1\n"
-		   "  mmap f pages=2 prot=rw shared\n"
-		   "  futex_wait f val=0\n"
-		   "task 2\n"
-		   "  futex_wait f val=0\n"
-		   "task 3\n"
-		   "  futex_wait f val=0\n"
-		   "task 4\n"
-		   "  sleep 1\n"
-		   "  futex_cmp_requeue f f+4096 val=0 nr_wake=0 nr_requeue=1\n"
-		   "  futex_wake f+4096 nr=127\n"
-		   "  futex_wake f nr=127\n",
+		   THREE_WAITERS("pages=2 prot=rw shared", "f",
+				 "  futex_cmp_requeue f f+4096 val=0 nr_wake=0 nr_requeue=1\n"
+				 "  futex_wake f+4096 nr=127\n"
+				 "  futex_wake f nr=127\n"),
 		   WANT({1, 0}, {2, 0}, {3, 0}, {5, 1}, {6, 1}, {7, 2}));
 	/* LTP futex_cmp_requeue02: a value mismatch gives -EAGAIN and moves nobody */
 	check_case("CMP_REQUEUE value mismatch", every,
@@ -310,19 +295,11 @@ static void test_requeue(void)
 		   WANT({1, -EAGAIN}, {2, 0}));
 	/* plain FUTEX_REQUEUE: the same counts, and it never compares the word */
 	check_case("REQUEUE three waiters (1, 2)", every,
-		   "task 1\n"
-		   "  mmap f pages=1 prot=rw\n"
-		   "  futex_wait f val=0\n"
-		   "task 2\n"
-		   "  futex_wait f val=0\n"
-		   "task 3\n"
-		   "  futex_wait f val=0\n"
-		   "task 4\n"
-		   "  sleep 1\n"
-		   "  store f val=9\n"
-		   "  futex_requeue f f+4 nr_wake=1 nr_requeue=2\n"
-		   "  futex_wake f nr=127\n"
-		   "  futex_wake f+4 nr=127\n",
+		   THREE_WAITERS("pages=1 prot=rw", "f",
+				 "  store f val=9\n"
+				 "  futex_requeue f f+4 nr_wake=1 nr_requeue=2\n"
+				 "  futex_wake f nr=127\n"
+				 "  futex_wake f+4 nr=127\n"),
 		   WANT({1, 0}, {2, 0}, {3, 0}, {6, 3}, {7, 0}, {8, 2}));
 }
 
@@ -336,17 +313,9 @@ static void test_wake_i_of_n(void)
 	for (int shared = 0; shared <= 1; shared++) {
 		for (int i = 1; i <= 3; i++) {
 			snprintf(text, sizeof(text),
-				 "task 1\n"
-				 "  mmap f pages=1 prot=rw%s\n"
-				 "  futex_wait f+64 val=0\n"
-				 "task 2\n"
-				 "  futex_wait f+64 val=0\n"
-				 "task 3\n"
-				 "  futex_wait f+64 val=0\n"
-				 "task 4\n"
-				 "  sleep 1\n"
-				 "  futex_wake f+64 nr=%d\n"
-				 "  futex_wake f+64 nr=127\n",
+				 THREE_WAITERS("pages=1 prot=rw%s", "f+64",
+					       "  futex_wake f+64 nr=%d\n"
+					       "  futex_wake f+64 nr=127\n"),
 				 shared ? " shared" : "", i);
 			for_each_kernel (k) {
 				const char *kn = k->name;
@@ -371,16 +340,7 @@ static void test_wake_i_of_n(void)
  * to sleep in futex_wait, so its wake finds all three queued. */
 static void test_waker_runs_after_waiters_sleep(void)
 {
-	const char *text = "task 1\n"
-			   "  mmap f pages=1 prot=rw\n"
-			   "  futex_wait f val=0\n"
-			   "task 2\n"
-			   "  futex_wait f val=0\n"
-			   "task 3\n"
-			   "  futex_wait f val=0\n"
-			   "task 4\n"
-			   "  sleep 1\n"
-			   "  futex_wake f nr=127\n";
+	const char *text = THREE_WAITERS("pages=1 prot=rw", "f", "  futex_wake f nr=127\n");
 	struct run_result r;
 
 	for_each_kernel (k) {
@@ -407,16 +367,7 @@ static void test_waker_runs_after_waiters_sleep(void)
 /* Without the second wake, the waiters after the first i never return. */
 static void test_wake_leaves_the_rest_asleep(void)
 {
-	const char *text = "task 1\n"
-			   "  mmap f pages=1 prot=rw\n"
-			   "  futex_wait f val=0\n"
-			   "task 2\n"
-			   "  futex_wait f val=0\n"
-			   "task 3\n"
-			   "  futex_wait f val=0\n"
-			   "task 4\n"
-			   "  sleep 1\n"
-			   "  futex_wake f nr=2\n";
+	const char *text = THREE_WAITERS("pages=1 prot=rw", "f", "  futex_wake f nr=2\n");
 	struct run_result r;
 
 	for_each_kernel (k) {

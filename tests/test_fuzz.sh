@@ -11,11 +11,8 @@
 # current directory; ASan and UBSan reports carry a stable DEDUP_TOKEN of ours (bugs
 # planted in futex_mm_fuzzer_planted, fuzz/planted.c).
 set -uo pipefail
-bin=$1 src=$2
-[ -x "$bin/futex_mm_fuzzer" ] || { echo "skipped: no futex_mm_fuzzer in this build (gcc?)"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib.sh"
+setup_test --fuzzer "$@" # $bin, $src, $tmp
 
 # 1. From an empty corpus, a few fixed seeds, at most 50,000 executions each, the
 #    deadlock oracle alone (--oracles=deadlock). The get_mempolicy entry is the same mmap_sem
@@ -209,13 +206,7 @@ rm -rf "$tmp/inst"
 
 # 9. Sanitizer findings: a DEDUP_TOKEN of ours, "asan-"/"ubsan-" KIND, then the top two
 #    frames in ref/ or prog/ (else in another directory of ours); the same in every run.
-planted=$bin/futex_mm_fuzzer_planted
-if [ ! -x "$planted" ]; then
-	bad "no futex_mm_fuzzer_planted beside futex_mm_fuzzer (CMakeLists.txt)"
-elif SNAFU_PLANT=asan-prog "$planted" -runs=1 "$tmp/dl/deadlock.bin" >"$tmp/plant.log" 2>&1 ||
-	! grep -q 'ERROR: AddressSanitizer' "$tmp/plant.log"; then
-	echo "note: no ASan in this build; sanitizer tokens not checked"
-else
+if planted_asan asan-prog "$tmp/dl/deadlock.bin" "sanitizer tokens"; then
 	token_of() { # PLANT: the first DEDUP_TOKEN of a run with that bug planted
 		SNAFU_PLANT=$1 "$planted" --kernel=2.6.11 -runs=1 "$tmp/dl/deadlock.bin" >"$tmp/plant.log" 2>&1
 		grep -m1 '^DEDUP_TOKEN: ' "$tmp/plant.log" | cut -d' ' -f2

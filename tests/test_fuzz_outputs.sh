@@ -11,15 +11,8 @@
 #
 #   bash tests/test_fuzz_outputs.sh BIN_DIR SRC_DIR
 set -u
-bin=${1:?usage: test_fuzz_outputs.sh BIN_DIR SRC_DIR}
-snafu=$bin/snafu
-[ -x "$bin/futex_mm_fuzzer" ] || {
-	echo "skipped: no futex_mm_fuzzer in this build (gcc?)"
-	exit 77
-}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-outputs.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib.sh"
+setup_test --fuzzer "$@" # $snafu, $tmp
 cd "$tmp" || exit 2
 refused() { # refused WHAT LINE: exit 2, that one line, no fuzzer run
 	if [ "$rc" = 2 ] && [ "$(wc -l <err)" = 1 ] && grep -qxF "$2" err && [ ! -e o/2.6.12-jj/fuzz.log ]; then ok; else
@@ -106,6 +99,31 @@ check "the reproduce line, pasted, replays the deadlock" grep -q "^DEDUP_TOKEN: 
 line=$(sed -n 's/^picture it with: //p' out | head -1)
 (eval "$line") >paste.out 2>&1
 check "the picture line, pasted, writes the picture" test -s "my dir/found/2.6.11-rc4/$(ls "my dir/found/2.6.11-rc4" | grep '\.case$' | grep -v confirmed | head -1).html"
+
+# --- issue 24: the fuzzer's log past a file-size limit ----------------------------------
+# The driver copies the fuzzer's output into OUT/KERNEL/fuzz.log itself, every write
+# checked: past `ulimit -f 1` (SIGXFSZ ignored, as the shell's trap '' XFSZ does) the
+# log's write fails, one line names the log and what failed, the run exits 2, the log is
+# whole or not there, and the findings are still sorted, saved and counted: the
+# executions come from the fuzzer's output, not from a cut log ("?" before). Standard
+# output and error go to a pipe, to a cat outside the limit.
+rm -rf o f
+(
+	trap '' XFSZ
+	ulimit -f 1
+	"$snafu" fuzz --kernel=2.6.11-rc4 --seed=1 --jobs=1 --runs=20000 --fresh --out=o --found=f
+	echo $? >rc
+) 2>&1 | cat >xfsz.out
+rc=$(cat rc)
+check "fuzz.log past the limit: exit 2 (got $rc)" test "$rc" = 2
+check "fuzz.log past the limit: one line names it and what failed" grep -qE \
+	"^snafu fuzz: o/2\.6\.11-rc4/fuzz\.log: cannot write: File too large after [0-9]+ bytes; removed \(a file is whole or not there\)\$" xfsz.out
+check "fuzz.log past the limit: whole or not there" test ! -e o/2.6.11-rc4/fuzz.log
+check "fuzz.log past the limit: the finding saved" test -n "$(ls f/2.6.11-rc4/*.case f/2.6.11-rc4/*.input 2>/dev/null)"
+check "fuzz.log past the limit: its executions counted" grep -qE \
+	"^fuzz: 2\.6\.11-rc4: finding after [0-9]+ executions" xfsz.out
+check "fuzz.log past the limit: no '?' in the table" grep -qE "^2\.6\.11-rc4 +[0-9]+ " xfsz.out
+check "fuzz.log past the limit: no temporary left" test -z "$(find f o -name '*.tmp' 2>/dev/null)"
 
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

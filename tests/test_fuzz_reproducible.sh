@@ -7,16 +7,10 @@
 #
 #   bash tests/test_fuzz_reproducible.sh BIN_DIR SRC_DIR
 set -u
-bin=${1:?usage: test_fuzz_reproducible.sh BIN_DIR SRC_DIR}
-snafu=$bin/snafu
-[ -x "$bin/futex_mm_fuzzer" ] || {
-	echo "skipped: no futex_mm_fuzzer in this build (gcc?)"
-	exit 77
-}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-repro.XXXXXX")
+. "$(dirname "$0")/lib.sh"
+setup_test --fuzzer "$@" # $snafu, $tmp
 spinner=
 trap '[ -n "$spinner" ] && kill "$spinner" 2>/dev/null; rm -rf "$tmp"' EXIT
-. "$(dirname "$0")/lib.sh"
 cd "$tmp" || exit 2
 : >EMPTY
 

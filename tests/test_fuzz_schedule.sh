@@ -10,12 +10,9 @@
 # writes PCT schedules. No executions to a finding are asserted
 # (tests/test_schedule_search.c has the rest).
 set -uo pipefail
-bin=$1 src=$2
-[ -x "$bin/futex_mm_fuzzer" ] || { echo "skipped: no futex_mm_fuzzer in this build (gcc?)"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib.sh"
-fz=$bin/futex_mm_fuzzer snafu=$bin/snafu
+setup_test --fuzzer "$@" # $bin, $src, $snafu, $tmp
+fz=$bin/futex_mm_fuzzer
 
 # 1. The flags
 for bad in --interleaving-coverage=2 --interleaving-coverage= --schedule=random --schedule=; do

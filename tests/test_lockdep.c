@@ -46,6 +46,16 @@ static void check_silent(const char *what)
 	CHECK(!pred()->made, "%s [%s]: a report '%s'", what, kcfg->name, pred()->token);
 }
 
+/* The report of the prediction (lockdep_finding()): its title, the lock the task is
+ * trying to acquire (WANTED) and the lock it holds (HELD), as lines of its body. */
+static void check_report(const char *title, const char *wanted, const char *held)
+{
+	lockdep_finding();
+	CHECK(!strcmp(finding.title, title), "title '%s'", finding.title);
+	CHECK(strstr(finding.body, wanted), "wanted:\n%s", finding.body);
+	CHECK(strstr(finding.body, held), "held:\n%s", finding.body);
+}
+
 /* --- the recursive-read rule: a fair rwsem reports a second down_read(); the kernels
  * whose rwsem lets the holder in again do not --- */
 
@@ -200,15 +210,10 @@ static void test_might_fault(void)
 	/* the report names the access and its caller */
 	kcfg = kernel_by_name("2.6.11-rc4");
 	run(1, &under[0].fn);
-	lockdep_finding();
-	CHECK(!strcmp(finding.title, "possible recursive locking detected"), "title '%s'",
-	      finding.title);
-	CHECK(strstr(finding.body, "T1 (pid 1) is trying to acquire &mm->mmap_sem (read) in "
-				   "might_fault(), from get_user() in get_user_under_mmap_sem"),
-	      "wanted:\n%s", finding.body);
-	CHECK(strstr(finding.body, "holds #0: &mm->mmap_sem (read), taken at "
-				   "get_user_under_mmap_sem"),
-	      "held:\n%s", finding.body);
+	check_report("possible recursive locking detected",
+		     "T1 (pid 1) is trying to acquire &mm->mmap_sem (read) in might_fault(), from "
+		     "get_user() in get_user_under_mmap_sem",
+		     "holds #0: &mm->mmap_sem (read), taken at get_user_under_mmap_sem");
 }
 
 /* --- circular dependencies --- */
@@ -260,14 +265,9 @@ static void test_circular_report(void)
 
 	kcfg = kernel_by_name("2.6.11");
 	run(2, two);
-	lockdep_finding();
-	CHECK(!strcmp(finding.title, "possible circular locking dependency detected"), "title '%s'",
-	      finding.title);
-	CHECK(strstr(finding.body, "T2 (pid 2) is trying to acquire &x->lock_a (write) at "
-				   "b_then_a"),
-	      "wanted:\n%s", finding.body);
-	CHECK(strstr(finding.body, "&x->lock_b (write), taken at b_then_a"), "held:\n%s",
-	      finding.body);
+	check_report("possible circular locking dependency detected",
+		     "T2 (pid 2) is trying to acquire &x->lock_a (write) at b_then_a",
+		     "&x->lock_b (write), taken at b_then_a");
 	CHECK(strstr(finding.body, "&x->lock_a -> &x->lock_b: T1 held &x->lock_a (taken at "
 				   "a_then_b) when it took &x->lock_b at a_then_b"),
 	      "chain:\n%s", finding.body);
@@ -330,11 +330,9 @@ static void run_case(const char *text, const struct kernel_config *k, bool lockd
 		     struct run_result *r)
 {
 	static struct program p;
-	char err[256];
 	struct run_opts o = {.oracles = lockdep ? ORACLES_DEFAULT : ORACLE_DEADLOCK};
 
-	if (prog_parse(text, &p, err, sizeof(err)))
-		CHECK(false, "parse: %s", err);
+	harness_parse(text, &p);
 	prog_run(&p, k, &o, r);
 }
 

@@ -22,9 +22,7 @@
 #define PRIV (MAP_PRIVATE | MAP_ANONYMOUS)
 #define RW   (PROT_READ | PROT_WRITE)
 
-#define NOT_RUN 1000 /* want_ret(): the op never returned */
-
-/* order, note() and nap(): tests/harness.h */
+/* order, note() and nap(), find_event(), count_events(), CHECK_RET: tests/harness.h */
 static unsigned long addr1, addr2; /* set up by task 1 for the others */
 
 /* The kernels where a reader holding mmap_sem never queues behind a writer when it asks
@@ -55,29 +53,13 @@ static void check_sem_free(const char *kernel)
 	      "[%s] mmap_sem not free after the run (activity %d)", kernel, mm->mmap_sem.activity);
 }
 
-/* Events of the run so far: the first at or after `from` of this task (0: any), op (0: any;
- * run_tasks() bodies have none), kind and function (NULL: any). */
-static int find_event(int from, int task, int op, int kind, const char *fn)
+/* Run the task bodies on kernel k: they run to the end, in the order `want`, and leave
+ * mmap_sem free. */
+static void check_run(const struct kernel_config *k, int n, const task_fn *fns, const char *want)
 {
-	int n, dropped;
-	const struct sim_trace_ev *ev = sim_trace_events(&n, &dropped);
-
-	if (from < 0)
-		return -1;
-	for (int i = from; i < n; i++)
-		if ((!task || ev[i].task == task) && (!op || ev[i].op == op) &&
-		    ev[i].kind == kind && (!fn || (ev[i].fn && !strcmp(ev[i].fn, fn))))
-			return i;
-	return -1;
-}
-
-static int count_events(int kind, const char *fn)
-{
-	int c = 0;
-
-	for (int i = find_event(0, 0, 0, kind, fn); i >= 0; i = find_event(i + 1, 0, 0, kind, fn))
-		c++;
-	return c;
+	CHECK_EQ(run(k, n, fns), SIM_OK, k->name);
+	check_order(k->name, want);
+	check_sem_free(k->name);
 }
 
 /* down_read_trylock() calls, granted or not */
@@ -109,16 +91,6 @@ static bool mmap_sem_head_waits(int pid, unsigned flags)
 	struct rwsem_waiter *w = list_entry(sem->wait_list.next, struct rwsem_waiter, list);
 	return w->task && w->task->pid == pid && w->flags == flags;
 }
-
-/* A text program's op `op` returned `want` (NOT_RUN: it never returned). */
-static bool want_ret(const struct run_result *r, int op, long want)
-{
-	return want == NOT_RUN ? !r->ran[op] : r->ran[op] && r->ret[op] == want;
-}
-
-#define CHECK_RET(r, op, want, kernel, what)                                                   \
-	CHECK(want_ret(r, op, want), "[%s] op %d (%s): got %s%ld, want %ld", kernel, op, what, \
-	      (r)->ran[op] ? "" : "(never returned) ", (r)->ret[op], (long)(want))
 
 static void check_ok(const struct run_result *r, const char *kernel)
 {
@@ -188,12 +160,9 @@ static void test_reclaim_takes_no_mmap_sem(void)
 {
 	task_fn fns[] = {reclaim_writer_t1, reclaim_kswapd_t2};
 
-	for_each_kernel (k) {
-		CHECK_EQ(run(k, 2, fns), SIM_OK, k->name);
-		/* the faults in T2's loads, not the reclaim, waited for the writer */
-		check_order(k->name, "T1:down_write T2:reclaim T1:up_write T2:load");
-		check_sem_free(k->name);
-	}
+	/* the faults in T2's loads, not the reclaim, waited for the writer */
+	for_each_kernel (k)
+		check_run(k, 2, fns, "T1:down_write T2:reclaim T1:up_write T2:load");
 }
 
 /* Reclaim's effects from a program: a page in use takes two passes (the first finds it
@@ -299,11 +268,8 @@ static void test_madvise_takes_mmap_sem_for_write(void)
 {
 	task_fn fns[] = {madvise_reader_t1, madvise_t2};
 
-	for_each_kernel (k) {
-		CHECK_EQ(run(k, 2, fns), SIM_OK, k->name);
-		check_order(k->name, "T1:down_read T1:up_read T2:madvise");
-		check_sem_free(k->name);
-	}
+	for_each_kernel (k)
+		check_run(k, 2, fns, "T1:down_read T1:up_read T2:madvise");
 }
 
 /* MADV_DONTNEED zaps only the range: private pages come back zeroed (a swapped-out one
@@ -439,12 +405,8 @@ static void test_mincore_takes_mmap_sem_for_read(void)
 	task_fn writer[] = {mincore_writer_t1, mincore_t2};
 
 	for_each_kernel (k) {
-		CHECK_EQ(run(k, 2, readers), SIM_OK, k->name);
-		check_order(k->name, "T1:down_read T2:mincore T1:up_read");
-		check_sem_free(k->name);
-		CHECK_EQ(run(k, 2, writer), SIM_OK, k->name);
-		check_order(k->name, "T1:down_write T1:up_write T2:mincore");
-		check_sem_free(k->name);
+		check_run(k, 2, readers, "T1:down_read T2:mincore T1:up_read");
+		check_run(k, 2, writer, "T1:down_write T1:up_write T2:mincore");
 	}
 }
 
@@ -633,13 +595,10 @@ static void test_recursive_read_with_writer_waiting(void)
 
 	for_each_kernel (k) {
 		const char *kn = k->name;
-		enum sim_result res = run(k, 2, fns);
 		if (k->rwsem != RWSEM_FAIR) {
-			CHECK_EQ(res, SIM_OK, kn);
-			check_order(kn, "T1:read T1:again T1:up T2:write");
-			check_sem_free(kn);
+			check_run(k, 2, fns, "T1:read T1:again T1:up T2:write");
 		} else {
-			CHECK_EQ(res, SIM_HANG, kn);
+			CHECK_EQ(run(k, 2, fns), SIM_HANG, kn);
 			CHECK(!strcmp(finding.token, "deadlock--depth_t1--depth_t1"),
 			      "[%s] token %s", kn, finding.token);
 			check_order(kn, "T1:read");
@@ -670,15 +629,10 @@ static void test_reader_preference(void)
 {
 	task_fn fns[] = {pref_t1, depth_t2, pref_t3};
 
-	for_each_kernel (k) {
-		const char *kn = k->name;
-		CHECK_EQ(run(k, 3, fns), SIM_OK, kn);
-		if (k->rwsem == RWSEM_READER_PREF)
-			check_order(kn, "T1:read T3:read T3:up T1:up T2:write");
-		else
-			check_order(kn, "T1:read T1:up T2:write T3:read T3:up");
-		check_sem_free(kn);
-	}
+	for_each_kernel (k)
+		check_run(k, 3, fns,
+			  k->rwsem == RWSEM_READER_PREF ? "T1:read T3:read T3:up T1:up T2:write"
+							: "T1:read T1:up T2:write T3:read T3:up");
 }
 
 /* pf-mmap-sem: holding mmap_sem sets PF_MMAP_SEM, and a fault then takes no lock (no
@@ -744,13 +698,10 @@ static void test_fault_under_mmap_sem_with_writer(void)
 
 	for_each_kernel (k) {
 		const char *kn = k->name;
-		enum sim_result res = run(k, 2, fns);
 		if (reenters(k)) {
-			CHECK_EQ(res, SIM_OK, kn);
-			check_order(kn, "T1:read T1:get_user T2:mmap");
-			check_sem_free(kn);
+			check_run(k, 2, fns, "T1:read T1:get_user T2:mmap");
 		} else {
-			CHECK_EQ(res, SIM_HANG, kn);
+			CHECK_EQ(run(k, 2, fns), SIM_HANG, kn);
 			CHECK(!strcmp(finding.token, "deadlock--do_page_fault--fault_t1"),
 			      "[%s] token %s", kn, finding.token);
 		}

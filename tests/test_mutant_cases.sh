@@ -6,10 +6,8 @@
 # takes seconds), `snafu replay --check` passes; on this tree, unmutated, it fails (a
 # case the unmutated model also gives kills nothing).
 set -uo pipefail
-bin=$1 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib.sh"
+setup_test "$@" # $bin, $src, $tmp
 command -v python3 >/dev/null || { echo "skipped: no python3"; exit 77; }
 apply=$src/bench/mutants/apply.py
 

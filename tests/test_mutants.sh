@@ -5,10 +5,8 @@
 # one line naming the mutant file and the block, exit 2, and writes nothing; it applies
 # a good one; run.sh refuses bad usage with one line, exit 2.
 set -uo pipefail
-src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib.sh"
+setup_test "$@" # $src, $tmp
 apply=$src/bench/mutants/apply.py
 command -v python3 >/dev/null || { echo "skipped: no python3"; exit 77; }
 

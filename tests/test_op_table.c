@@ -30,15 +30,7 @@
  * table's syscall and trace fields. */
 #define WANT_TRACE 0xfd6be3fca1f38d16ull
 
-static uint64_t rng = 0x2545f4914f6cdd1dull;
-
-static uint64_t xorshift(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
+static uint64_t rng = 0x2545f4914f6cdd1dull; /* xorshift64()'s state */
 
 static uint64_t fnv(uint64_t h, const void *data, size_t n)
 {
@@ -98,14 +90,14 @@ static uint64_t bytes_digest(uint64_t *trace)
 	*trace = h;
 
 	for (int i = 0; i < NBYTES; i++) {
-		size_t n = (size_t)(xorshift() % 700);
-		int style = (int)(xorshift() % 3);
+		size_t n = (size_t)(xorshift64(&rng) % 700);
+		int style = (int)(xorshift64(&rng) % 3);
 		for (size_t j = 0; j < n; j++) {
-			buf[j] = (uint8_t)(xorshift() >> 24);
+			buf[j] = (uint8_t)(xorshift64(&rng) >> 24);
 			if (style == 1)
 				buf[j] |= 0xc0; /* big values, each-page */
 			if (style == 2 && j % OP_BYTES == 1)
-				buf[j] &= (uint8_t)(xorshift() & 0xff); /* low kind codes */
+				buf[j] &= (uint8_t)(xorshift64(&rng) & 0xff); /* low kind codes */
 		}
 		/* recorded as the bytes after the header: decode them behind it (an empty
 		 * string then as the header alone, which decodes the same: two tasks) */
@@ -196,25 +188,25 @@ static uint64_t text_digest(void)
 
 	for (int i = 0; i < NTEXT; i++) {
 		/* one draw a statement: the order of a call's arguments is unspecified */
-		int pages0 = 1 + (int)(xorshift() % 3) * 64;
-		int pages1 = 1 + (int)(xorshift() % 2) * 31;
-		const char *name = names[xorshift() % N(names)];
+		int pages0 = 1 + (int)(xorshift64(&rng) % 3) * 64;
+		int pages1 = 1 + (int)(xorshift64(&rng) % 2) * 31;
+		const char *name = names[xorshift64(&rng) % N(names)];
 		int n = snprintf(text, sizeof(text),
 				 "task 1\n  mmap m0 pages=%d prot=rw\ntask 2\n  mmap m1 pages=%d "
 				 "prot=rw shared\n  %s",
 				 pages0, pages1, name);
 		static const int nops_of[10] = {0, 1, 1, 1, 1, 1, 1, 2, 2, 3};
-		int nops = nops_of[xorshift() % 10], nargs = (int)(xorshift() % 4);
+		int nops = nops_of[xorshift64(&rng) % 10], nargs = (int)(xorshift64(&rng) % 4);
 		for (int j = 0; j < nops; j++)
 			n += snprintf(text + n, sizeof(text) - (size_t)n, " %s",
-				      operands[xorshift() % N(operands)]);
+				      operands[xorshift64(&rng) % N(operands)]);
 		for (int j = 0; j < nargs; j++)
 			n += snprintf(text + n, sizeof(text) - (size_t)n, " %s",
-				      args[xorshift() % N(args)]);
+				      args[xorshift64(&rng) % N(args)]);
 		/* what futex_wait, futex_cmp_requeue and mprotect require, often */
 		static const char *const tail[6] = {"",       "",        "",
 						    " val=1", " prot=r", " val=2 prot=x"};
-		snprintf(text + n, sizeof(text) - (size_t)n, "%s\n", tail[xorshift() % 6]);
+		snprintf(text + n, sizeof(text) - (size_t)n, "%s\n", tail[xorshift64(&rng) % 6]);
 		int rc = prog_parse(text, &p, err, sizeof(err));
 		h = fnv(h, &rc, sizeof(rc));
 		if (rc == 0)

@@ -19,16 +19,8 @@
 #define MISSED "lost-wakeup--missed--futex_wait"
 #define WRONG  "wrong-result--futex_cmp_requeue"
 
-static const char absorbed[] = "task 1\n"
-			       "  mmap futex pages=1 prot=rw shared\n"
-			       "  store futex val=0\n"
-			       "  futex_wake futex nr=1\n"
-			       "task 2\n"
-			       "  futex_wait futex val=0\n"
-			       "task 3\n"
-			       "  futex_wait futex val=1\n"
-			       "preempt 1 at op 3 point 1 to 3\n"
-			       "preempt 3 at op 1 point 8 to 2\n";
+static const char absorbed[] = ABSORBED_WAKEUP_PROGRAM "preempt 1 at op 3 point 1 to 3\n"
+						       "preempt 3 at op 1 point 8 to 2\n";
 
 static const char missed[] = "task 1\n"
 			     "  mmap futex pages=1 prot=rw shared\n"
@@ -47,17 +39,15 @@ static const char eagain[] = "task 1\n"
 			     "  futex_wait futex val=0\n"
 			     "preempt 1 at op 3 point 6 to 2\n";
 
-static void run_with(const char *text, const char *k, unsigned oracles, struct run_result *r)
+/* A view exists exactly when the run's verdict is its finding WANT: whether it is. */
+static bool view_iff_verdict(const char *kn, bool view, const struct run_result *r,
+			     const char *want)
 {
-	static struct program p;
-	char err[256];
+	bool found = !strcmp(r->verdict, want);
 
-	if (prog_parse(text, &p, err, sizeof(err))) {
-		fprintf(stderr, "test_oracle_views: bad program: %s\n", err);
-		abort();
-	}
-	struct run_opts o = {.trace = true, .oracles = oracles};
-	prog_run(&p, kernel_by_name(k), &o, r);
+	CHECK(view == found, "[%s] a view %s a verdict %s", kn, found ? "without" : "with",
+	      r->verdict);
+	return found;
 }
 
 /* The report holds the line the view's facts make. */
@@ -113,10 +103,9 @@ static void test_lost(const char *text, bool want_missed)
 
 	for_each_kernel (k) {
 		const char *kn = k->name;
-		run_with(text, kn, ORACLES_DEFAULT & ~ORACLE_LOCKDEP, &r);
-		bool lost = !strcmp(r.verdict, want_missed ? MISSED : LOST);
-		CHECK(futex_oracle_lost(&v) == lost, "[%s] a view %s a verdict %s", kn,
-		      lost ? "without" : "with", r.verdict);
+		run_text(text, kn, &r);
+		bool lost =
+		    view_iff_verdict(kn, futex_oracle_lost(&v), &r, want_missed ? MISSED : LOST);
 		CHECK(!futex_oracle_wrong_result(&e), "[%s] a wrong result", kn);
 		if (!lost)
 			continue;
@@ -124,7 +113,7 @@ static void test_lost(const char *text, bool want_missed)
 		check_lost(kn, &v);
 		/* the books do not depend on the oracles asked for */
 		struct fo_lost_view again;
-		run_with(text, kn, ORACLE_DEADLOCK, &r);
+		run_text_with(text, kn, ORACLE_DEADLOCK, &r);
 		CHECK(!strcmp(r.verdict, "ok"), "[%s] --oracles=deadlock: %s", kn, r.verdict);
 		CHECK(futex_oracle_lost(&again) && !memcmp(&again, &v, sizeof(v)),
 		      "[%s] the view changed with the oracles", kn);
@@ -139,10 +128,8 @@ static void test_wrong_result(void)
 
 	for_each_kernel (k) {
 		const char *kn = k->name;
-		run_with(eagain, kn, ORACLES_DEFAULT & ~ORACLE_LOCKDEP, &r);
-		bool wrong = !strcmp(r.verdict, WRONG);
-		CHECK(futex_oracle_wrong_result(&v) == wrong, "[%s] a view %s a verdict %s", kn,
-		      wrong ? "without" : "with", r.verdict);
+		run_text(eagain, kn, &r);
+		bool wrong = view_iff_verdict(kn, futex_oracle_wrong_result(&v), &r, WRONG);
 		CHECK(!futex_oracle_lost(&l), "[%s] a lost wake-up", kn);
 		if (!wrong)
 			continue;

@@ -15,20 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NOT_RUN 1000 /* the op never returned */
-#define LOST    "lost-wakeup--absorbed--futex_wait"
-#define MISSED  "lost-wakeup--missed--futex_wait"
-#define WRONG   "wrong-result--futex_cmp_requeue"
+#define LOST   "lost-wakeup--absorbed--futex_wait"
+#define MISSED "lost-wakeup--missed--futex_wait"
+#define WRONG  "wrong-result--futex_cmp_requeue"
 
-static bool want_ret(const struct run_result *r, int op, long want)
-{
-	return want == NOT_RUN ? !r->ran[op] : r->ran[op] && r->ret[op] == want;
-}
-
-#define CHECK_RET(r, op, want, kernel, what)                                                   \
-	CHECK(want_ret(r, op, want), "[%s] op %d (%s): got %s%ld, want %ld", kernel, op, what, \
-	      (r)->ran[op] ? "" : "(never returned) ", (r)->ret[op], (long)(want))
-
+/* The runs are run_text()'s (tests/harness.h: CHECK_RET and NOT_RUN too), with the trace
+ * and every oracle but lockdep, whose prediction on the kernels that read the word under
+ * mmap_sem (test_lockdep.c) would otherwise name them first; or run_text_with()'s, with
+ * the oracles chosen. */
 #define CHECK_VERDICT(r, want, kernel, what)                                             \
 	CHECK(!strcmp((r)->verdict, want), "[%s] %s: verdict %s, want %s", kernel, what, \
 	      (r)->verdict, want)
@@ -43,23 +37,6 @@ static bool queues_first(const struct kernel_config *k)
 static bool has_nqueued(const struct kernel_config *k)
 {
 	return k->futex_read != FUTEX_READ_BUCKET_LOCKED;
-}
-
-/* Run TEXT on kernel K with the oracles ORACLES and the trace on; 0: the default set but
- * lockdep, whose prediction on the kernels that read the word under mmap_sem
- * (test_lockdep.c) would otherwise name these runs first. */
-static void run_with(const char *text, const char *k, unsigned oracles, struct run_result *r)
-{
-	static struct program p;
-	char err[256];
-
-	if (prog_parse(text, &p, err, sizeof(err))) {
-		fprintf(stderr, "test_oracles: bad program: %s\n", err);
-		abort();
-	}
-	struct run_opts o = {.trace = true,
-			     .oracles = oracles ? oracles : ORACLES_DEFAULT & ~ORACLE_LOCKDEP};
-	prog_run(&p, kernel_by_name(k), &o, r);
 }
 
 /* The point of the last user access of `task`'s op `op` in a run of TEXT: the futex
@@ -77,6 +54,18 @@ static int read_point(const char *text, const char *kernel, int task, int op)
 	return point;
 }
 
+/* PROG and one more preemption, into buf: `task` at its op `op`, AFTER points from its
+ * read of the word (0: just before it, 1: just after), to task `to`. Returns the point of
+ * the read. */
+static int preempt_at_read(char *buf, size_t len, const char *prog, const char *kernel, int task,
+			   int op, int after, int to)
+{
+	int p = read_point(prog, kernel, task, op);
+
+	snprintf(buf, len, "%spreempt %d at op %d point %d to %d\n", prog, task, op, p + after, to);
+	return p;
+}
+
 /* Jelinek's scenario (repro/cases/futex-absorbed-wakeup.case): T3 waits for 1 on a word
  * holding 0, queued ahead of T2, which waits for 0 and sleeps; T1 wakes one. T3 is
  * preempted just after its read; TAIL goes after T1's wake. Ops: T1 1 mmap, 2 store, 3 wake,
@@ -92,9 +81,8 @@ static void absorbed_text(char *buf, size_t len, const char *kernel, const char 
 		 "task 3\n  futex_wait f val=1\n"
 		 "preempt 1 at op 3 point 1 to 3\n",
 		 t1_tail, t2_wait);
-	int p = read_point(prog, kernel, 3, 1);
+	int p = preempt_at_read(buf, len, prog, kernel, 3, 1, 1, 2);
 	CHECK(p > 0, "[%s] T3's read point %d", kernel, p);
-	snprintf(buf, len, "%spreempt 3 at op 1 point %d to 2\n", prog, p + 1);
 }
 
 static void test_absorbed(void)
@@ -105,7 +93,7 @@ static void test_absorbed(void)
 	for_each_kernel (k) {
 		const char *kn = k->name;
 		absorbed_text(text, sizeof(text), kn, "", "futex_wait f val=0");
-		run_with(text, kn, 0, &r);
+		run_text(text, kn, &r);
 		CHECK_EQ(r.unfired, 0, kn);
 		CHECK_VERDICT(&r, queues_first(k) ? LOST : "ok", kn, "absorbed wake-up");
 		/* T1's wake (op 3), T2's wait (op 4), T3's wait (op 5) */
@@ -125,30 +113,30 @@ static void test_absorbed(void)
 
 		/* the same run, other oracles: the same digest, no finding */
 		uint64_t digest = r.digest;
-		run_with(text, kn, ORACLE_DEADLOCK | ORACLE_RESULT, &r);
+		run_text_with(text, kn, ORACLE_DEADLOCK | ORACLE_RESULT, &r);
 		CHECK_VERDICT(&r, "ok", kn, "--oracles=deadlock,result");
 		CHECK(r.digest == digest, "[%s] the oracles change the run", kn);
-		run_with(text, kn, ORACLE_LOST_WAKEUP, &r);
+		run_text_with(text, kn, ORACLE_LOST_WAKEUP, &r);
 		CHECK_VERDICT(&r, LOST, kn, "--oracles=lost-wakeup");
 
 		/* T2 woken after all by a second wake: nothing lost for good */
 		absorbed_text(text, sizeof(text), kn, "  futex_wake f nr=1\n",
 			      "futex_wait f val=0");
-		run_with(text, kn, 0, &r);
+		run_text(text, kn, &r);
 		CHECK_VERDICT(&r, "ok", kn, "passed over, then woken");
 		CHECK_RET(&r, 4, 0, kn, "T2 woken by the second wake");
 		/* ... or by its timeout, or a signal: not asleep when the run ends */
 		absorbed_text(text, sizeof(text), kn, "", "futex_wait f val=0 timeout=5");
-		run_with(text, kn, 0, &r);
+		run_text(text, kn, &r);
 		CHECK_VERDICT(&r, "ok", kn, "passed over, then timed out");
 		CHECK_RET(&r, 3, -ETIMEDOUT, kn, "T2 times out");
 		absorbed_text(text, sizeof(text), kn, "  kill 2\n", "futex_wait f val=0");
-		run_with(text, kn, 0, &r);
+		run_text(text, kn, &r);
 		CHECK_VERDICT(&r, "ok", kn, "passed over, then a signal");
 		CHECK_RET(&r, 4, -EINTR, kn, "T2 interrupted");
 		/* T2 waits for another value: it reads 0 != 2 and never waits */
 		absorbed_text(text, sizeof(text), kn, "", "futex_wait f val=2");
-		run_with(text, kn, 0, &r);
+		run_text(text, kn, &r);
 		CHECK_VERDICT(&r, "ok", kn, "no waiter passed over");
 	}
 }
@@ -171,10 +159,8 @@ static void test_absorbed_by_requeue(void)
 		const char *kn = k->name;
 		for (int moved = 0; moved < 2; moved++) {
 			snprintf(prog, sizeof(prog), base, moved ? "f+4" : "f");
-			int p = read_point(prog, kn, 3, 1);
-			snprintf(text, sizeof(text), "%spreempt 3 at op 1 point %d to 2\n", prog,
-				 p + 1);
-			run_with(text, kn, 0, &r);
+			preempt_at_read(text, sizeof(text), prog, kn, 3, 1, 1, 2);
+			run_text(text, kn, &r);
 			CHECK_EQ(r.unfired, 0, kn);
 			CHECK_VERDICT(&r, queues_first(k) && !moved ? LOST : "ok", kn,
 				      moved ? "T2 moved to f+4" : "absorbed by FUTEX_REQUEUE");
@@ -198,9 +184,8 @@ static void seto_text(char *buf, size_t len, const char *kernel, const char *sto
 		 "task 1\n  mmap f pages=1 prot=rw shared\n  store f val=0\n  futex_wait f val=0\n"
 		 "task 2\n%s  futex_wake f nr=1\n",
 		 store);
-	int p = read_point(prog, kernel, 1, 3);
+	int p = preempt_at_read(buf, len, prog, kernel, 1, 3, at, 2);
 	CHECK(p > 0, "[%s] T1's read point %d", kernel, p);
-	snprintf(buf, len, "%spreempt 1 at op 3 point %d to 2\n", prog, p + at);
 }
 
 static void test_seto(void)
@@ -214,7 +199,7 @@ static void test_seto(void)
 
 		/* the word changes between T1's read and the wake */
 		seto_text(text, sizeof(text), kn, "  store f val=1\n", 1);
-		run_with(text, kn, 0, &r);
+		run_text(text, kn, &r);
 		CHECK_EQ(r.unfired, 0, kn);
 		CHECK_VERDICT(&r, seto ? MISSED : "ok", kn, "wake between read and queue_me");
 		CHECK_RET(&r, 2, seto ? NOT_RUN : 0, kn, "T1's wait");
@@ -228,13 +213,13 @@ static void test_seto(void)
 		/* the waker runs before the waiter reads: T1 reads 1 and does not wait (on a
 		 * queue-first kernel the wake finds it queued: its wait returns 0) */
 		seto_text(text, sizeof(text), kn, "  store f val=1\n", 0);
-		run_with(text, kn, 0, &r);
+		run_text(text, kn, &r);
 		CHECK_VERDICT(&r, "ok", kn, "wake before the read");
 		CHECK_RET(&r, 2, queues_first(k) ? 0 : -EWOULDBLOCK, kn, "T1 reads the new value");
 
 		/* a wake that changes nothing: T1 sleeps on, as it would after a wake-up too */
 		seto_text(text, sizeof(text), kn, "", 1);
-		run_with(text, kn, 0, &r);
+		run_text(text, kn, &r);
 		CHECK_VERDICT(&r, "ok", kn, "a wake without a store");
 		CHECK_RET(&r, 2, seto ? NOT_RUN : 0, kn, "T1's wait");
 		CHECK_RET(&r, 3, seto ? 0 : 1, kn, "T2's wake");
@@ -255,9 +240,8 @@ static void test_cmp_requeue(void)
 		const char *kn = k->name;
 		/* the word equals val throughout */
 		snprintf(prog, sizeof(prog), base, "", 0);
-		int p = read_point(prog, kn, 1, 3);
-		snprintf(text, sizeof(text), "%spreempt 1 at op 3 point %d to 2\n", prog, p + 1);
-		run_with(text, kn, 0, &r);
+		preempt_at_read(text, sizeof(text), prog, kn, 1, 3, 1, 2);
+		run_text(text, kn, &r);
 		CHECK_EQ(r.unfired, 0, kn);
 		CHECK_VERDICT(&r, has_nqueued(k) ? WRONG : "ok", kn, "nqueued's -EAGAIN");
 		CHECK_RET(&r, 2, has_nqueued(k) ? -EAGAIN : 0, kn, "FUTEX_CMP_REQUEUE");
@@ -266,22 +250,21 @@ static void test_cmp_requeue(void)
 				  strstr(finding.body, "the bucket's count went from 0 to 1") &&
 				  strstr(finding.body, "T2 queued a waiter there"),
 			      "[%s] the report:\n%s", kn, finding.body);
-			run_with(text, kn, ORACLE_DEADLOCK | ORACLE_LOST_WAKEUP, &r);
+			run_text_with(text, kn, ORACLE_DEADLOCK | ORACLE_LOST_WAKEUP, &r);
 			CHECK_VERDICT(&r, "ok", kn, "--oracles=deadlock,lost-wakeup");
 		}
 
 		/* T2 changes the word before it queues: -EAGAIN is what the caller asked for */
 		snprintf(prog, sizeof(prog), base, "  store f val=1\n", 1);
-		p = read_point(prog, kn, 1, 3);
-		snprintf(text, sizeof(text), "%spreempt 1 at op 3 point %d to 2\n", prog, p + 1);
-		run_with(text, kn, 0, &r);
+		preempt_at_read(text, sizeof(text), prog, kn, 1, 3, 1, 2);
+		run_text(text, kn, &r);
 		CHECK_VERDICT(&r, "ok", kn, "the word changed during the call");
 
 		/* the plain mismatch */
 		snprintf(text, sizeof(text),
 			 "task 1\n  mmap f pages=1 prot=rw shared\n  store f val=1\n"
 			 "  futex_cmp_requeue f f+4 val=0 nr_wake=1 nr_requeue=0\n");
-		run_with(text, kn, 0, &r);
+		run_text(text, kn, &r);
 		CHECK_VERDICT(&r, "ok", kn, "a plain mismatch");
 		CHECK_RET(&r, 2, -EAGAIN, kn, "FUTEX_CMP_REQUEUE, mismatch");
 	}
@@ -295,10 +278,10 @@ static void test_deadlock_oracle_off(void)
 			   "preempt 1 at op 2 point 7 to 2\n";
 	struct run_result r;
 
-	run_with(text, "2.6.11-rc4", 0, &r);
+	run_text(text, "2.6.11-rc4", &r);
 	CHECK_VERDICT(&r, "deadlock--do_page_fault--futex_wait", "2.6.11-rc4", "default");
 	CHECK(r.result == SIM_HANG, "result %d", r.result);
-	run_with(text, "2.6.11-rc4", ORACLE_LOST_WAKEUP | ORACLE_RESULT, &r);
+	run_text_with(text, "2.6.11-rc4", ORACLE_LOST_WAKEUP | ORACLE_RESULT, &r);
 	CHECK_VERDICT(&r, "ok", "2.6.11-rc4", "--oracles=lost-wakeup,result");
 	CHECK(r.result == SIM_OK, "result %d", r.result);
 }

@@ -6,14 +6,12 @@
 # target, case_text_fuzzer; MSan is refused with a reason. The build goes through CMake
 # (-DSNAFU_OSS_FUZZ=ON); the kernels are the ones `snafu kernels` lists.
 set -uo pipefail
-bin=$1 src=$2
+. "$(dirname "$0")/lib.sh"
+setup_test "$@" # $bin, $src, $tmp
 command -v clang >/dev/null && command -v clang++ >/dev/null ||
 	{ echo "skipped: no clang/clang++"; exit 77; }
 command -v python3 >/dev/null || { echo "skipped: no python3 (to unzip the seed corpora)"; exit 77; }
 command -v cmake >/dev/null || { echo "skipped: no cmake"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-. "$(dirname "$0")/lib.sh"
 
 mkdir -p "$tmp/out" "$tmp/work"
 flags="-fsanitize=address,fuzzer-no-link -g"
@@ -41,6 +39,25 @@ grep -q 'SNAFU_OSS_FUZZ=ON' "$src/ci/oss-fuzz-build.sh" &&
 	! grep -q 'ci/lib.sh\|srcs_of\|listed_kernels\|kernels\.c' "$src/ci/oss-fuzz-build.sh" &&
 	ok || bad "ci/oss-fuzz-build.sh does not build through CMake alone"
 
+# unzip_seeds T DIR: $OUT/T_seed_corpus.zip, unzipped into a fresh $tmp/corpus (beside a
+# fresh $tmp/art for the run's artifacts), holds as many files as the seed corpus DIR
+unzip_seeds() {
+	local n seeds
+	rm -rf "$tmp/corpus" "$tmp/art" && mkdir -p "$tmp/corpus" "$tmp/art"
+	python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' \
+		"$tmp/out/${1}_seed_corpus.zip" "$tmp/corpus" 2>/dev/null
+	n=$(find "$tmp/corpus" -type f | wc -l)
+	seeds=$(find "$2" -maxdepth 1 -type f | wc -l)
+	[ "$n" = "$seeds" ] && ok || bad "$1: seed corpus zip holds $n files, ${2#"$src/"} $seeds"
+}
+# run_target T: as OSS-Fuzz runs it, no flags but the options file's, from the seed corpus:
+# 3000 runs, its output in $tmp/T.log, its exit status in $rc
+run_target() {
+	(cd "$tmp/out" && ./"$1" -runs=3000 -seed=1 -dict="$1.dict" -artifact_prefix="$tmp/art/" \
+		"$tmp/corpus") >"$tmp/$1.log" 2>&1
+	rc=$?
+}
+
 for k in $want; do
 	t=futex_mm_fuzzer_$(tr '.-' '__' <<<"$k")
 	for f in "$t.dict" "$t.options" "${t}_seed_corpus.zip"; do
@@ -48,17 +65,9 @@ for k in $want; do
 	done
 	grep -qx "dict = $t.dict" "$tmp/out/$t.options" 2>/dev/null && ok ||
 		bad "$t.options does not name $t.dict"
-	rm -rf "$tmp/corpus" "$tmp/art" && mkdir -p "$tmp/corpus" "$tmp/art"
-	python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' \
-		"$tmp/out/${t}_seed_corpus.zip" "$tmp/corpus" 2>/dev/null
-	n=$(find "$tmp/corpus" -type f | wc -l)
-	seeds=$(find "$src/corpus/futex_mm_fuzzer" -maxdepth 1 -type f | wc -l)
-	[ "$n" = "$seeds" ] && ok || bad "$t: seed corpus zip holds $n files, corpus/futex_mm_fuzzer $seeds"
+	unzip_seeds "$t" "$src/corpus/futex_mm_fuzzer"
 	[ -x "$tmp/out/$t" ] || continue
-	# as OSS-Fuzz runs it: no flags but the options file's, from the seed corpus
-	(cd "$tmp/out" && ./"$t" -runs=3000 -seed=1 -dict="$t.dict" -artifact_prefix="$tmp/art/" \
-		"$tmp/corpus") >"$tmp/$t.log" 2>&1
-	rc=$?
+	run_target "$t"
 	if [ $rc = 0 ] && [ -z "$(ls -A "$tmp/art")" ] && grep -qxF "futex_mm_fuzzer: kernel $k" "$tmp/$t.log" &&
 		grep -q "^Done 3000 runs" "$tmp/$t.log"; then
 		ok
@@ -73,16 +82,9 @@ t=case_text_fuzzer
 for f in "$t" "$t.dict" "$t.options" "${t}_seed_corpus.zip"; do
 	[ -s "$tmp/out/$f" ] && ok || bad "\$OUT/$f missing or empty"
 done
-rm -rf "$tmp/corpus" "$tmp/art" && mkdir -p "$tmp/corpus" "$tmp/art"
-python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' \
-	"$tmp/out/${t}_seed_corpus.zip" "$tmp/corpus" 2>/dev/null
-n=$(find "$tmp/corpus" -type f | wc -l)
-seeds=$(find "$src/corpus/$t" -maxdepth 1 -type f | wc -l)
-[ "$n" = "$seeds" ] && ok || bad "$t: seed corpus zip holds $n files, corpus/$t $seeds"
+unzip_seeds "$t" "$src/corpus/$t"
 if [ -x "$tmp/out/$t" ]; then
-	(cd "$tmp/out" && ./"$t" -runs=3000 -seed=1 -dict="$t.dict" -artifact_prefix="$tmp/art/" "$tmp/corpus") \
-		>"$tmp/$t.log" 2>&1
-	rc=$?
+	run_target "$t"
 	[ $rc = 0 ] && [ -z "$(ls -A "$tmp/art")" ] && grep -q "^Done 3000 runs" "$tmp/$t.log" && ok ||
 		{ bad "$t: exit $rc"; grep -m3 'DEDUP_TOKEN\|SUMMARY\|ERROR' "$tmp/$t.log"; }
 fi

@@ -24,18 +24,12 @@
 # A self-test runs the checker on a document with a wrong output line, a wrong exit
 # status and an unknown option first: each must be caught, or this test fails.
 set -u
-bin=${1:?usage: test_readme.sh BIN_DIR SRC_DIR [OTHER_BIN_DIR] [TSAN_BIN_DIR]}
-src=${2:?usage: test_readme.sh BIN_DIR SRC_DIR [OTHER_BIN_DIR] [TSAN_BIN_DIR]}
-bin=$(cd "$bin" && pwd) src=$(cd "$src" && pwd)
-[ -x "$bin/snafu" ] || {
-	echo "test_readme.sh: $bin/snafu: not an executable"
-	exit 2
-}
+. "$(dirname "$0")/lib.sh"
+setup_test "$@" # $bin, $src, $tmp
 command -v python3 >/dev/null || {
 	echo "skipped: no python3"
 	exit 77
 }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-readme.XXXXXX")
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 
 # The tree the commands see: build/bin is the build under test, the rest read-only copies.

@@ -28,34 +28,13 @@
 #
 #   bash tests/test_record.sh BIN_DIR SRC_DIR
 set -uo pipefail
-bin=${1:?usage: test_record.sh BIN_DIR SRC_DIR}
-src=${2:?usage: test_record.sh BIN_DIR SRC_DIR}
-bin=$(cd "$bin" && pwd)
-snafu=$bin/snafu
-[ -x "$snafu" ] || {
-	echo "test_record.sh: $snafu: not an executable"
-	exit 2
-}
+. "$(dirname "$0")/lib.sh" # has, hasnt
+setup_test "$@"            # $src, $snafu, $tmp
 case_file=repro/cases/futex-wait-mmap-sem.case
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-record.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
 cd "$src" || exit 2
 export ASAN_OPTIONS=detect_leaks=0 # LeakSanitizer does not work under ptrace (gdb)
 unset SNAFU_GDB
 
-. "$(dirname "$0")/lib.sh"
-has() { # has FILE WHAT PATTERN: grep -E PATTERN in FILE
-	if grep -qE -- "$3" "$1"; then ok; else
-		bad "$2: no /$3/ in $1"
-		sed 's/^/    | /' "$1" | head -60
-	fi
-}
-hasnt() { # hasnt FILE WHAT PATTERN
-	if grep -qE -- "$3" "$1"; then
-		bad "$2: /$3/ in $1"
-		sed 's/^/    | /' "$1" | head -60
-	else ok; fi
-}
 lines() { # lines FILE WHAT N: FILE has N lines
 	if [ "$(wc -l <"$1")" = "$3" ]; then ok; else
 		bad "$2: $(wc -l <"$1") lines, expected $3"

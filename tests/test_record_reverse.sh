@@ -18,33 +18,17 @@
 #
 #   bash tests/test_record_reverse.sh BIN_DIR SRC_DIR
 set -uo pipefail
-bin=${1:?usage: test_record_reverse.sh BIN_DIR SRC_DIR}
-src=${2:?usage: test_record_reverse.sh BIN_DIR SRC_DIR}
-bin=$(cd "$bin" && pwd)
-snafu=$bin/snafu
-[ -x "$snafu" ] || {
-	echo "test_record_reverse.sh: $snafu: not an executable"
-	exit 2
-}
+. "$(dirname "$0")/lib.sh" # has
+setup_test "$@"            # $src, $snafu, $tmp
 if ! command -v gdb >/dev/null; then
 	echo "skipped: no gdb here (Debian: apt-get install gdb)"
 	exit 77
 fi
 case_file=repro/cases/futex-wait-mmap-sem.case
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-record-reverse.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
 cd "$src" || exit 2
 export ASAN_OPTIONS=detect_leaks=0 # LeakSanitizer does not work under ptrace (gdb)
 export SNAFU_RR=/nonexistent/rr    # the fallback, also where rr can record
 unset SNAFU_GDB
-
-. "$(dirname "$0")/lib.sh"
-has() { # has FILE WHAT PATTERN: grep -E PATTERN in FILE
-	if grep -qE -- "$3" "$1"; then ok; else
-		bad "$2: no /$3/ in $1"
-		sed 's/^/    | /' "$1" | head -60
-	fi
-}
 
 # --- gdb's recorder on this machine -------------------------------------------------------
 timeout 300 gdb -nx -batch -iex 'set debuginfod enabled off' -ex starti -ex 'record full' \

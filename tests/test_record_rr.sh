@@ -9,21 +9,13 @@
 #
 #   bash tests/test_record_rr.sh BIN_DIR SRC_DIR
 set -uo pipefail
-bin=${1:?usage: test_record_rr.sh BIN_DIR SRC_DIR}
-src=${2:?usage: test_record_rr.sh BIN_DIR SRC_DIR}
-bin=$(cd "$bin" && pwd)
-snafu=$bin/snafu
+. "$(dirname "$0")/lib.sh" # has
+setup_test "$@"            # $src, $snafu, $tmp
 case_file=repro/cases/futex-wait-mmap-sem.case
-[ -x "$snafu" ] || {
-	echo "test_record_rr.sh: $snafu: not an executable"
-	exit 2
-}
 if ! command -v rr >/dev/null; then
 	echo "skipped: rr is not installed (Debian: apt-get install rr, or ./build.sh test installs it)"
 	exit 77
 fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-record-rr.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/probe" "$tmp/traces"
 if ! _RR_TRACE_DIR=$tmp/probe timeout 300 rr record -n /bin/true >/dev/null 2>"$tmp/probe.err"; then
 	echo "skipped: rr cannot record here: $(grep -m1 -E 'FATAL|rror' "$tmp/probe.err" ||
@@ -37,14 +29,6 @@ fi
 cd "$src" || exit 2
 export _RR_TRACE_DIR=$tmp/traces # rr's traces go here, removed at the end
 export ASAN_OPTIONS=detect_leaks=0
-
-. "$(dirname "$0")/lib.sh"
-has() { # has FILE WHAT PATTERN
-	if grep -qE -- "$3" "$1"; then ok; else
-		bad "$2: no /$3/ in $1"
-		sed 's/^/    | /' "$1" | head -60
-	fi
-}
 
 "$snafu" record "$case_file" >"$tmp/out" 2>"$tmp/err"
 rc=$?

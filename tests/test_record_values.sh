@@ -21,11 +21,7 @@
 #   bash tests/test_record_values.sh BIN_DIR SRC_DIR
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
-usage="usage: test_record_values.sh BIN_DIR SRC_DIR"
-snafu=$(cd "${1:?$usage}" && pwd)/snafu src=${2:?$usage}
-[ -x "$snafu" ] || { echo "test_record_values.sh: $snafu: not an executable" && exit 2; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-record-values.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+setup_test "$@" # $src, $snafu, $tmp
 cd "$src" || exit 2
 export ASAN_OPTIONS=detect_leaks=0 SNAFU_RR=/nonexistent/rr # gdb's fallback, where rr records too
 unset SNAFU_GDB SNAFU_DEBUG_BUILD

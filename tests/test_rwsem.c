@@ -60,6 +60,31 @@ static void check_idle(void)
 	CHECK(list_empty(&sem.wait_list), "wait list not empty after the run");
 }
 
+/* Run the task bodies: they run to the end, in the order `want`, and leave the lock idle. */
+static void check_run(int n, const task_fn *fns, const char *want)
+{
+	enum sim_result res = run(n, fns);
+
+	CHECK(res == SIM_OK, "the run for order %s: result %d", want, res);
+	check_order(want);
+	check_idle();
+}
+
+/* The plain reader and writer: take the lock, note it, release it. */
+static void reader(void)
+{
+	down_read(&sem);
+	note("read");
+	up_read(&sem);
+}
+
+static void writer(void)
+{
+	down_write(&sem);
+	note("write");
+	up_write(&sem);
+}
+
 /* --- a reader is granted at once when no writer is active and nobody waits --- */
 
 static void granted_t1(void)
@@ -88,9 +113,7 @@ static void test_reader_granted_at_once(void)
 {
 	task_fn fns[] = {granted_t1, granted_t2};
 
-	CHECK_EQ(run(2, fns), SIM_OK, "run");
-	check_order("T1:read T2:read T2:up T1:up");
-	check_idle();
+	check_run(2, fns, "T1:read T2:read T2:up T1:up");
 }
 
 /* --- fairness: a reader queues behind a waiting writer even while readers hold the
@@ -119,20 +142,11 @@ static void fair_t2(void)
 	note("up");
 }
 
-static void fair_t3(void)
-{
-	down_read(&sem);
-	note("read");
-	up_read(&sem);
-}
-
 static void test_reader_queues_behind_writer(void)
 {
-	task_fn fns[] = {fair_t1, fair_t2, fair_t3};
+	task_fn fns[] = {fair_t1, fair_t2, reader};
 
-	CHECK_EQ(run(3, fns), SIM_OK, "run");
-	check_order("T1:read T1:up T2:write T2:up T3:read");
-	check_idle();
+	check_run(3, fns, "T1:read T1:up T2:write T2:up T3:read");
 }
 
 /* --- a writer waits for every reader; the last up_read wakes the head writer --- */
@@ -163,20 +177,11 @@ static void readers_t2(void)
 	CHECK_EQ(harness_task(3)->state, TASK_RUNNING, "T3 woken");
 }
 
-static void readers_t3(void)
-{
-	down_write(&sem);
-	note("write");
-	up_write(&sem);
-}
-
 static void test_writer_waits_for_all_readers(void)
 {
-	task_fn fns[] = {readers_t1, readers_t2, readers_t3};
+	task_fn fns[] = {readers_t1, readers_t2, writer};
 
-	CHECK_EQ(run(3, fns), SIM_OK, "run");
-	check_order("T1:read T2:read T1:up T2:up T3:write");
-	check_idle();
+	check_run(3, fns, "T1:read T2:read T1:up T2:up T3:write");
 }
 
 /* --- up_write with a writer at the head wakes that writer alone --- */
@@ -203,20 +208,11 @@ static void wakew_t2(void)
 	note("up");
 }
 
-static void wakew_t3(void)
-{
-	down_read(&sem);
-	note("read");
-	up_read(&sem);
-}
-
 static void test_up_write_wakes_writer_alone(void)
 {
-	task_fn fns[] = {wakew_t1, wakew_t2, wakew_t3};
+	task_fn fns[] = {wakew_t1, wakew_t2, reader};
 
-	CHECK_EQ(run(3, fns), SIM_OK, "run");
-	check_order("T1:write T1:up T2:write T2:up T3:read");
-	check_idle();
+	check_run(3, fns, "T1:write T1:up T2:write T2:up T3:read");
 }
 
 /* --- up_write with readers at the head wakes all of them, up to the first writer:
@@ -239,13 +235,6 @@ static void waker_t1(void)
 	CHECK_EQ(harness_task(5)->state, TASK_UNINTERRUPTIBLE, "T5 not woken");
 }
 
-static void waker_reader(void)
-{
-	down_read(&sem);
-	note("read");
-	up_read(&sem);
-}
-
 static void waker_writer(void)
 {
 	down_write(&sem);
@@ -256,11 +245,9 @@ static void waker_writer(void)
 
 static void test_up_write_wakes_readers_up_to_writer(void)
 {
-	task_fn fns[] = {waker_t1, waker_reader, waker_reader, waker_writer, waker_reader};
+	task_fn fns[] = {waker_t1, reader, reader, waker_writer, reader};
 
-	CHECK_EQ(run(5, fns), SIM_OK, "run");
-	check_order("T1:write T1:up T2:read T3:read T4:write T5:read");
-	check_idle();
+	check_run(5, fns, "T1:write T1:up T2:read T3:read T4:write T5:read");
 }
 
 /* --- trylocks fail whenever the lock could not be granted at once: a queued waiter
@@ -302,9 +289,7 @@ static void test_trylocks(void)
 {
 	task_fn fns[] = {try_t1, try_t2, try_t3};
 
-	CHECK_EQ(run(3, fns), SIM_OK, "run");
-	check_order("T2:write T3:done");
-	check_idle();
+	check_run(3, fns, "T2:write T3:done");
 }
 
 /* --- downgrade_write wakes readers only: the readers at the head join the downgraded
@@ -328,11 +313,9 @@ static void down_t1(void)
 
 static void test_downgrade_wakes_readers(void)
 {
-	task_fn fns[] = {down_t1, waker_reader, waker_reader, waker_writer, waker_reader};
+	task_fn fns[] = {down_t1, reader, reader, waker_writer, reader};
 
-	CHECK_EQ(run(5, fns), SIM_OK, "run");
-	check_order("T1:write T1:downgrade T2:read T3:read T4:write T5:read");
-	check_idle();
+	check_run(5, fns, "T1:write T1:downgrade T2:read T3:read T4:write T5:read");
 }
 
 /* ... and with a writer at the head downgrade_write wakes nobody; the writer gets the
@@ -352,20 +335,11 @@ static void downw_t1(void)
 	CHECK_EQ(sem.activity, -1, "up_read of the last reader granted T2 the write lock");
 }
 
-static void downw_t2(void)
-{
-	down_write(&sem);
-	note("write");
-	up_write(&sem);
-}
-
 static void test_downgrade_with_writer_at_head(void)
 {
-	task_fn fns[] = {downw_t1, downw_t2, waker_reader};
+	task_fn fns[] = {downw_t1, writer, reader};
 
-	CHECK_EQ(run(3, fns), SIM_OK, "run");
-	check_order("T1:write T1:up T2:write T3:read");
-	check_idle();
+	check_run(3, fns, "T1:write T1:up T2:write T3:read");
 }
 
 /* --- the hang detector: T1 holds the lock for read, T2 queues for write, T1 asks for

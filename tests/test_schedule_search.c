@@ -17,14 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char absorbed[] = "task 1\n"
-			       "  mmap futex pages=1 prot=rw shared\n"
-			       "  store futex val=0\n"
-			       "  futex_wake futex nr=1\n"
-			       "task 2\n"
-			       "  futex_wait futex val=0\n"
-			       "task 3\n"
-			       "  futex_wait futex val=1\n";
+static const char absorbed[] = ABSORBED_WAKEUP_PROGRAM;
 
 static const char lwn[] = "task 1\n"
 			  "  mmap m0 pages=1 prot=rw shared\n"
@@ -34,19 +27,9 @@ static const char lwn[] = "task 1\n"
 			  "  munmap m1\n"
 			  "preempt 1 at op 2 point 7 to 2\n";
 
-static void parse(const char *text, struct program *p)
-{
-	char err[PROG_ERR_LEN];
-
-	if (prog_parse(text, p, err, sizeof(err))) {
-		fprintf(stderr, "test_schedule_search: bad program: %s\n", err);
-		abort();
-	}
-}
-
 static void run(const struct program *p, const char *kernel, struct run_result *r)
 {
-	struct run_opts o = {.oracles = ORACLES_DEFAULT & ~ORACLE_LOCKDEP};
+	struct run_opts o = {.oracles = ORACLES_UNIT};
 
 	prog_run(p, kernel_by_name(kernel), &o, r);
 }
@@ -68,7 +51,7 @@ static void test_icov_deterministic(const char *text, const char *kernel)
 	static struct program p;
 	static struct run_result plain, a, b;
 
-	parse(text, &p);
+	harness_parse(text, &p);
 	sim_icov_set(NULL);
 	run(&p, kernel, &plain);
 	memset(map_a, 0, sizeof(map_a));
@@ -94,7 +77,7 @@ static void test_icov_sees_schedule(void)
 	static struct program p;
 	static struct run_result r;
 
-	parse(absorbed, &p);
+	harness_parse(absorbed, &p);
 	memset(map_a, 0, sizeof(map_a));
 	sim_icov_set(map_a);
 	run(&p, "2.6.11", &r);
@@ -129,7 +112,7 @@ static void random_pct(const char *text, int nchange, struct program *p)
 	static struct program base;
 	static uint8_t buf[PROG_MAX_ENCODED];
 
-	parse(text, &base);
+	harness_parse(text, &base);
 	base.npreempts = 0;
 	size_t n = prog_encode(&base, buf, sizeof(buf)) - 1; /* drop the count byte */
 	buf[n++] = (uint8_t)rnd(256);                        /* the priorities */
@@ -206,7 +189,7 @@ static void test_pct_minimizes(void)
 	FILE *f = fmemopen(text, sizeof(text), "w");
 	prog_print(&m, f);
 	fclose(f);
-	parse(text, &back);
+	harness_parse(text, &back);
 	run(&back, "2.6.11", &r);
 	CHECK(!strcmp(r.verdict, "lost-wakeup--absorbed--futex_wait") && r.unfired == 0,
 	      "the minimized case replays %s (%d unfired):\n%s", r.verdict, r.unfired, text);

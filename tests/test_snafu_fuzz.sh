@@ -14,17 +14,8 @@
 #
 #   bash tests/test_snafu_fuzz.sh BIN_DIR SRC_DIR
 set -u
-bin=${1:?usage: test_snafu_fuzz.sh BIN_DIR SRC_DIR}
-src=${2:?usage: test_snafu_fuzz.sh BIN_DIR SRC_DIR}
-snafu=$bin/snafu
-[ -x "$bin/futex_mm_fuzzer" ] || {
-	echo "skipped: no futex_mm_fuzzer in this build (gcc?)"
-	exit 77
-}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-fuzz.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-tmp=$(cd "$tmp" && pwd -P)
 . "$(dirname "$0")/lib.sh"
+setup_test --fuzzer "$@" # $bin, $src, $snafu, $tmp
 cd / || exit 2 # every path is printed whole
 
 # 1. Bad usage: one line naming the argument, exit 2, nothing on stdout, nothing written.

@@ -2,10 +2,8 @@
 # snafu stress, bounded by time (it runs real threads; nothing here asserts a timing):
 # Olof's testcase on the merged fix runs without a hang; bad flags get one line and 2.
 set -uo pipefail
-bin=$1 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib.sh"
+setup_test "$@" # $bin, $src, $tmp
 
 "$bin/snafu" stress --kernel=2.6.11 --seconds=3 >"$tmp/out" 2>&1
 rc=$?

@@ -17,18 +17,10 @@
 # wrong -EAGAIN and the queue_me() that moved nqueued; the acquisition and the held lock),
 # and the HTML draws them in red; Chromium shows the lost wake-up's arrow and band.
 set -u
-bin=${1:?usage: test_trace.sh BIN_DIR SRC_DIR}
-src=${2:?usage: test_trace.sh BIN_DIR SRC_DIR}
-snafu=$bin/snafu
-[ -x "$snafu" ] || {
-	echo "test_trace.sh: $snafu: not an executable"
-	exit 2
-}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/snafu-trace.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+setup_test "$@" # $src, $snafu, $tmp
 case_=$src/repro/cases/futex-wait-mmap-sem.case
 
-. "$(dirname "$0")/lib.sh"
 expect_rc() { # expect_rc WHAT RC
 	if [ "$rc" = "$2" ]; then ok; else
 		bad "$1: exit $rc, want $2"
@@ -318,6 +310,91 @@ done
 check "no temporaries left" test -z "$(find "$tmp" -name '*.tmp.*')"
 check "nothing written for a bad -o" test ! -e "$tmp/x.txt"
 
+# --- the trace's source column (issue 24): the 2.6.11 file and function of each event ---
+# `snafu replay --trace` gives each event the file:function of 2.6.11 it happened in, from
+# ref/kernel.h's one table (KFRAME_SOURCES). Every name the model pushes on its shadow call
+# stack (kframe(): its function's name, kframe_as("NAME")) and every syscall the entry
+# names (prog/ops.c) has a line there, and every line is for a name that is pushed. Every
+# case on every kernel it names traces with no event of an unknown source ("?NAME"), "-"
+# only in user mode, and the columns line up; the article's cases name the files a kernel
+# developer opens, a macro (get_user, put_user) its caller's; the report's Call Trace stays
+# the kernel's own (names, no files).
+pushed=$( (
+	for f in "$src"/ref/*.c "$src"/ref/*.h; do
+		awk '
+		/^[A-Za-z_][^;]*\(/ && !/;[ \t]*$/ {
+			s = $0
+			gsub(/__attribute__\(\([^)]*\)\)/, "", s)
+			if (match(s, /[A-Za-z_][A-Za-z0-9_]*\(/))
+				fn = substr(s, RSTART, RLENGTH - 1)
+		}
+		/^[ \t]+kframe\(\);/ { print fn }
+		/^[ \t]+kframe_as\("/ { s = $0; sub(/.*kframe_as\("/, "", s); sub(/".*/, "", s); print s }' "$f"
+	done
+	grep -oE '\.syscall = "[a-z0-9_]+"' "$src/prog/ops.c" | cut -d'"' -f2
+) | sort -u)
+listed=$(grep -oE '^[[:space:]]+KSRC(_AS|_MACRO)?\([A-Za-z0-9_]+' "$src/ref/kernel.h" | sed 's/.*(//' | sort)
+check "source table: the names pushed are found ($(wc -w <<<"$pushed") of them)" test "$(wc -w <<<"$pushed")" -ge 40
+check "source table: one line a name" test -z "$(uniq -d <<<"$listed")"
+missing=$(comm -23 <(echo "$pushed") <(echo "$listed") | tr '\n' ' ')
+check "source table: every name pushed has its 2.6.11 file (missing: ${missing:-none})" test -z "$missing"
+stale=$(comm -13 <(echo "$pushed") <(echo "$listed") | tr '\n' ' ')
+check "source table: no line for a name nobody pushes (${stale:-none})" test -z "$stale"
+
+srcs=()
+for c in "$src"/repro/cases/*.case; do
+	for k in $(awk '$1 == "expect" && $2 != "*" {print $2}' "$c"); do
+		out=$tmp/src-$(basename "$c" .case)-$k.txt
+		"$snafu" replay --trace --quiet --kernel="$k" "$c" >"$out" 2>"$tmp/err"
+		rc=$?
+		if [ $rc -le 1 ] && [ -s "$out" ]; then srcs+=("$out"); else
+			bad "replay --trace --kernel=$k $c: exit $rc: $(head -1 "$tmp/err")"; fi
+	done
+done
+check "every case, every kernel: each event's source known, aligned, '-' only in user mode" \
+	python3 - "${srcs[@]}" <<'EOF'
+import re, sys
+events = 0
+for path in sys.argv[1:]:
+    lines = open(path).read().split("\n")
+    head = lines[0]
+    fn, src, obj = head.index("function"), head.index("source (2.6.11)"), head.index("object / argument")
+    for n, line in enumerate(lines[1:], 2):
+        if not line.startswith("T"):
+            continue
+        events += 1
+        where = "%s:%d: %s" % (path, n, line)
+        assert len(line) >= obj and line[fn - 1] == " " and line[src - 1] == " " and line[obj - 1] == " ", where
+        s, f = line[src:obj].strip(), line[fn:src].strip()
+        assert s and " " not in s, where
+        if s == "-":
+            assert line.split()[2] == "user" or f.startswith("user ") or f == "signal delivered" \
+                or line.startswith("T0 "), where
+        else:
+            assert re.fullmatch(r"[a-z0-9_/.-]+\.[chS]:[A-Za-z_][A-Za-z0-9_]*", s), where
+print(events, "events in", len(sys.argv) - 1, "traces")
+assert events > 1000
+EOF
+run "$snafu" replay --trace --quiet "$case_"
+t=$tmp/out
+check "trace: the header names the source column" grep -qE '^task op\.point +event +function +source \(2\.6\.11\) +object / argument$' "$t"
+check "trace: T2's sys_mmap2 in arch/i386/kernel/sys_i386.c" grep -qE '^T2 +1\.0 +syscall +sys_mmap2 +arch/i386/kernel/sys_i386\.c:sys_mmap2 +1 pages, private$' "$t"
+check "trace: T1's sys_futex in kernel/futex.c" grep -qE '^T1 +2\.0 +syscall +sys_futex +kernel/futex\.c:sys_futex +FUTEX_WAIT, val 1$' "$t"
+check "trace: the get_user in futex_wait" grep -qE '^T1 +2\.7 +uaccess +get_user +kernel/futex\.c:futex_wait +0x40000000 0$' "$t"
+check "trace: queue_me's spin_unlock" grep -qE '^T1 +2\.5 +unlock +spin_unlock +kernel/futex\.c:queue_me +&bh->lock$' "$t"
+check "trace: the fault in do_page_fault" grep -qE '^T1 +2\.8 +fault +do_page_fault +arch/i386/mm/fault\.c:do_page_fault +read 0x40000000 0$' "$t"
+check "trace: the trylock that fails in __down_read_trylock" grep -qE '^T1 +2\.11 +tryfail +down_read_trylock +lib/rwsem-spinlock\.c:__down_read_trylock +&mm->mmap_sem$' "$t"
+check "trace: T1 asleep in __down_read (lib/rwsem-spinlock.c)" grep -qE '^T1 +2\.14 +sleep +down_read +lib/rwsem-spinlock\.c:__down_read +&mm->mmap_sem$' "$t"
+check "trace: T2 asleep in __down_write" grep -qE '^T2 +1\.4 +sleep +down_write +lib/rwsem-spinlock\.c:__down_write +&mm->mmap_sem$' "$t"
+check "trace: schedule in kernel/sched.c" grep -qE '^T1 +2\.15 +point +schedule +kernel/sched\.c:schedule *$' "$t"
+run "$snafu" replay --trace --quiet "$src/repro/cases/get-mempolicy-mmap-sem.case"
+check "trace: the put_user in sys_get_mempolicy (mm/mempolicy.c)" grep -qE '^T1 +2\.5 +uaccess +put_user +mm/mempolicy\.c:sys_get_mempolicy +0x40000000 0$' "$tmp/out"
+run "$snafu" replay "$case_"
+sed -n '/^Call Trace:/,/^[^ ]/{/^ /p}' "$tmp/out" >"$tmp/calltrace"
+check "report: Call Trace lines as the kernel prints them, no files" test -s "$tmp/calltrace" -a \
+	-z "$(grep -v '^ \[<0>\] [a-z_0-9]*$' "$tmp/calltrace")"
+check "report: no source column in the interleaving" test -z "$(grep -E '\.[chS]:[a-z_]' "$tmp/out")"
+
 # --- headless Chromium --------------------------------------------------------------
 if [ $fail -gt 0 ]; then
 	echo "$pass passed, $fail failed"
@@ -341,45 +418,56 @@ check "chromium: ... and the red cycle edges" test "$(grep -o 'class="cycle-edge
 png=$tmp/rc4.png
 (cd "$tmp" && browse --screenshot="$png" --window-size=1200,900 "file://$html" >/dev/null)
 check "chromium: a screenshot" test -s "$png"
-# Decode the PNG (zlib, no PIL) and look at the pixels: both lanes' backgrounds, the
-# bars, and red lines of the cycle running from one lane into the other.
-check "screenshot: lanes, bars and the cycle drawn" python3 - "$png" <<'EOF'
-import struct, sys, zlib
-data = open(sys.argv[1], "rb").read()
-assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-pos, idat = 8, b""
-while pos < len(data):
-    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-    body = data[pos + 8:pos + 8 + n]
-    if kind == b"IHDR":
-        w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
-    elif kind == b"IDAT":
-        idat += body
-    pos += 12 + n
-assert depth == 8 and ctype in (2, 6) and interlace == 0, (depth, ctype, interlace)
-bpp = 3 if ctype == 2 else 4
-raw, stride = zlib.decompress(idat), w * bpp
-rows, prev = [], bytearray(stride)
-for y in range(h):
-    ftype, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-    if ftype == 1:
-        for i in range(bpp, stride):
-            line[i] = (line[i] + line[i - bpp]) & 255
-    elif ftype == 2:
-        line = bytearray((a + b) & 255 for a, b in zip(line, prev))
-    elif ftype == 3:
-        for i in range(stride):
-            left = line[i - bpp] if i >= bpp else 0
-            line[i] = (line[i] + ((left + prev[i]) >> 1)) & 255
-    elif ftype == 4:
-        for i in range(stride):
-            a = line[i - bpp] if i >= bpp else 0
-            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
-            p = a + b - c
-            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-    rows.append(line)
-    prev = line
+# A PNG's pixels, decoded with zlib alone (no PIL): decode(PATH) gives the width, the
+# height, the bytes a pixel and the rows, unfiltered, as bytearrays.
+cat >"$tmp/png.py" <<'EOF'
+import struct, zlib
+
+
+def decode(path):
+    data = open(path, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat = 8, b""
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    assert depth == 8 and ctype in (2, 6) and interlace == 0, (depth, ctype, interlace)
+    bpp = 3 if ctype == 2 else 4
+    raw, stride = zlib.decompress(idat), w * bpp
+    rows, prev = [], bytearray(stride)
+    for y in range(h):
+        ftype, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        if ftype == 1:
+            for i in range(bpp, stride):
+                line[i] = (line[i] + line[i - bpp]) & 255
+        elif ftype == 2:
+            line = bytearray((a + b) & 255 for a, b in zip(line, prev))
+        elif ftype == 3:
+            for i in range(stride):
+                left = line[i - bpp] if i >= bpp else 0
+                line[i] = (line[i] + ((left + prev[i]) >> 1)) & 255
+        elif ftype == 4:
+            for i in range(stride):
+                a = line[i - bpp] if i >= bpp else 0
+                b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(line)
+        prev = line
+    return w, h, bpp, rows
+EOF
+# The screenshot's pixels: both lanes' backgrounds, the bars, and red lines of the cycle
+# running from one lane into the other.
+check "screenshot: lanes, bars and the cycle drawn" env PYTHONPATH="$tmp" python3 - "$png" <<'EOF'
+import sys
+from png import decode
+w, h, bpp, rows = decode(sys.argv[1])
 colours = {"lane1": (0xe8, 0xf0, 0xfc), "lane2": (0xee, 0xf6, 0xe6), "read": (0x6f, 0xa8, 0xe8)}
 found = {name: [] for name in list(colours) + ["red"]}
 for y, line in enumerate(rows):
@@ -406,42 +494,12 @@ browse --dump-dom "file://$tmp/absorbed.html" >"$tmp/absorbed-dom.html"
 check "chromium: the spent wake-up's arrow" grep -q 'class="lost-wake"' "$tmp/absorbed-dom.html"
 check "chromium: the sleeper's band" grep -q 'class="lost-sleeper"' "$tmp/absorbed-dom.html"
 (cd "$tmp" && browse --screenshot="$tmp/absorbed.png" --window-size=1300,900 "file://$tmp/absorbed.html" >/dev/null)
-check "screenshot: the lost wake-up drawn in red across the lanes" python3 - "$tmp/absorbed.png" <<'EOF'
-import struct, sys, zlib
-data = open(sys.argv[1], "rb").read()
-assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-pos, idat = 8, b""
-while pos < len(data):
-    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-    body = data[pos + 8:pos + 8 + n]
-    if kind == b"IHDR":
-        w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
-    elif kind == b"IDAT":
-        idat += body
-    pos += 12 + n
-assert depth == 8 and ctype in (2, 6) and interlace == 0, (depth, ctype, interlace)
-bpp = 3 if ctype == 2 else 4
-raw, stride = zlib.decompress(idat), w * bpp
-prev, red, lane2, band = bytearray(stride), [], [], 0
-for y in range(h):
-    ftype, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-    if ftype == 1:
-        for i in range(bpp, stride):
-            line[i] = (line[i] + line[i - bpp]) & 255
-    elif ftype == 2:
-        line = bytearray((a + b) & 255 for a, b in zip(line, prev))
-    elif ftype == 3:
-        for i in range(stride):
-            left = line[i - bpp] if i >= bpp else 0
-            line[i] = (line[i] + ((left + prev[i]) >> 1)) & 255
-    elif ftype == 4:
-        for i in range(stride):
-            a = line[i - bpp] if i >= bpp else 0
-            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
-            p = a + b - c
-            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-    prev = line
+check "screenshot: the lost wake-up drawn in red across the lanes" env PYTHONPATH="$tmp" python3 - "$tmp/absorbed.png" <<'EOF'
+import sys
+from png import decode
+w, h, bpp, rows = decode(sys.argv[1])
+red, lane2, band = [], [], 0
+for line in rows:
     for x in range(w):
         r, g, b = line[x * bpp:x * bpp + 3]
         if r >= 200 and g <= 60 and b <= 60:

@@ -11,13 +11,11 @@
 # Every command runs under timeout(1): a crashed or hung run is a failure with a line
 # saying so, never a test that hangs until CTest gives up.
 set -uo pipefail
-src=$2 tsan=${4:-}
+. "$(dirname "$0")/lib.sh"
+setup_test "$@" # $src, $tsan, $tmp
 [ -n "$tsan" ] && [ -x "$tsan/snafu" ] && [ -x "$tsan/snafu-native" ] ||
 	{ echo "skipped: no tsan build (./build.sh tsan)"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 atexit_sleep_ms=0"
-. "$(dirname "$0")/lib.sh"
 
 # tsan LIMIT CMD...: run CMD for at most LIMIT seconds (then SIGTERM, SIGKILL 10 s
 # later), output in $tmp/out, exit status in $rc; $hung says whether the limit fired,

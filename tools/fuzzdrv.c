@@ -10,7 +10,11 @@
  *                         written, but by --merge)
  *   OUT/KERNEL/seeds.txt  its files in name order, for -seed_inputs=@OUT/KERNEL/seeds.txt
  *   OUT/KERNEL/corpus/    what the fuzzer added: kept from run to run, unless --fresh
- *   OUT/KERNEL/fuzz.log   everything the fuzzer printed
+ *   OUT/KERNEL/fuzz.log   everything the fuzzer printed, copied there by the driver,
+ *                         which reads the executions and tokens on the way: a write
+ *                         that fails is said, exit 2, and the log removed (whole or not
+ *                         there; fuzzutil.c's struct fz_sink); the logs of the snafu and
+ *                         fuzzer runs below too
  *   OUT/KERNEL/crash-...  libFuzzer's artifacts (crash-, timeout-, oom-, leak-; finding-
  *                         with --keep-going)
  *   OUT/KERNEL/progress   the executions so far (the fuzzer's --progress=FILE)
@@ -132,6 +136,7 @@ struct fuzz_totals fuzz_drive(const struct fuzz_plan *p, int argc, char **argv)
 			       .fresh = p->fresh,
 			       .jobs = cpus > 0 ? cpus : 1};
 	fz_set_name(p->name);
+	fz_ignore_xfsz(); /* past a file-size limit a write fails, and the driver says so */
 	setvbuf(stdout, NULL, _IOLBF, 0); /* in order with stderr, in a pipe too */
 	fz_parse(r, argc, argv);
 	fz_locate(r);
@@ -192,5 +197,6 @@ struct fuzz_totals fuzz_drive(const struct fuzz_plan *p, int argc, char **argv)
 	double wall = fz_now() - t0;
 
 	fz_print_closing(r, t, cmd, wall);
+	t->errors += fz_unwritten(); /* a log lost: each said so when it happened */
 	return totals;
 }

@@ -17,6 +17,8 @@ struct known {
 	char kernel[64], sig[256];
 };
 
+struct fz_log; /* what the driver reads from a fuzzer's output (fuzzproc.c) */
+
 /* Everything about one run: the options, where things are, the kernels' jobs. */
 struct fuzz_run {
 	const struct fuzz_plan *p;
@@ -43,6 +45,7 @@ struct fuzz_run {
 	int nknown;
 	struct fuzz_job *job;
 	int njobs;
+	struct fz_log **log; /* by job: while it runs, and until its findings are sorted */
 };
 
 /* An argument vector built with printf formats. */
@@ -50,6 +53,27 @@ struct fz_args {
 	char **v;
 	int n, cap;
 };
+
+/* A child's output copied into a file by the driver itself, every write checked: a
+ * write that fails is said in one line (the file, what failed), the file is removed (a
+ * log is whole or not there), the output is still read to its end (the child never
+ * blocks on it) and handed to LINE, line by line, and fz_unwritten() counts it for the
+ * exit status. fuzzutil.c. */
+struct fz_sink {
+	int in;  /* the pipe's read end (non-blocking); -1: at its end */
+	int out; /* the file; -1: closed, or given up */
+	long long written;
+	char path[PATH_LEN];
+	void (*line)(void *ctx, const char *line); /* NULL: nobody reads it */
+	void *ctx;
+	size_t len;     /* of the line so far in buf */
+	char buf[4096]; /* a longer line is handed over cut */
+};
+int fz_sink_open(struct fz_sink *s, const char *path, int *child_fd);
+bool fz_sink_pump(struct fz_sink *s);
+void fz_sink_close(struct fz_sink *s);
+int fz_unwritten(void);
+void fz_ignore_xfsz(void);
 
 /* fuzzdrv.c, fuzzutil.c: the plumbing */
 void fz_set_name(const char *name); /* the command, for the error lines of the plumbing */
@@ -71,6 +95,7 @@ void fz_args_free(struct fz_args *a);
 pid_t fz_spawn(char *const argv[], int out, int err, bool group);
 int fz_wait_for(pid_t pid);
 int fz_run_to(struct fz_args *a, const char *path, bool errors);
+int fz_run_into(struct fz_args *a, const char *path, bool errors, bool *written);
 char *fz_capture(struct fz_args *a);
 void fz_status_text(int status, char *buf, size_t len);
 
@@ -93,7 +118,10 @@ void fz_prepare(struct fuzz_run *r, struct fuzz_job *j);
 bool fz_keeps_going(const struct fuzz_run *r);
 void fz_fuzzer_args(const struct fuzz_run *r, const char *fuzzer, const struct fuzz_job *j,
 		    struct fz_args *a);
-long long fz_read_log(const struct fuzz_job *j, char *token, size_t len, bool *done);
+long long fz_read_log(const struct fuzz_run *r, const struct fuzz_job *j, char *token, size_t len,
+		      bool *done);
+long long fz_log_execs_to(const struct fuzz_run *r, const struct fuzz_job *j, const char *sig);
+void fz_log_free(struct fuzz_run *r, const struct fuzz_job *j);
 long long fz_count_entries(const char *dir, bool artifacts);
 __attribute__((noreturn)) void fz_stop(struct fuzz_run *r);
 void fz_run_all(struct fuzz_run *r, struct fuzz_totals *t);

@@ -165,29 +165,13 @@ static void classify(const struct fuzz_run *r, struct fuzz_job *j)
 
 /* ---- the executions to each finding ---- */
 
-/* From the log of a fuzzer that went on past its findings (--keep-going): the executions
- * to each finding's first input, by its signature. */
-static void finding_execs(struct fuzz_job *j)
+/* Of a fuzzer that went on past its findings (--keep-going): the executions to each
+ * finding's first input, by its signature, as its output said (fz_log_execs_to()). */
+static void finding_execs(const struct fuzz_run *r, struct fuzz_job *j)
 {
-	static const char head[] = "futex_mm_fuzzer: finding after ";
-	char path[PATH_LEN], sig[256];
-	char *line = NULL;
-	size_t cap = 0;
-	long long n;
-	FILE *f;
-
-	fz_pathf(path, sizeof(path), "%s/fuzz.log", j->dir);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	while (getline(&line, &cap, f) > 0)
-		if (!strncmp(line, head, sizeof(head) - 1) &&
-		    sscanf(line + sizeof(head) - 1, "%lld executions: %255s", &n, sig) == 2)
-			for (int i = 0; i < j->nf; i++)
-				if (!strcmp(j->f[i].sig, sig) && j->f[i].execs < 0)
-					j->f[i].execs = n;
-	free(line);
-	fclose(f);
+	for (int i = 0; i < j->nf; i++)
+		if (j->f[i].execs < 0)
+			j->f[i].execs = fz_log_execs_to(r, j, j->f[i].sig);
 }
 
 static int by_execs(const void *a, const void *b)
@@ -317,11 +301,22 @@ static bool save(const struct fuzz_run *r, struct fuzz_job *j, struct fuzz_findi
 		if (fz_job_oracles(r, j))
 			fz_arg(&a, "--oracles=%s", fz_job_oracles(r, j));
 		fz_arg(&a, "%s", f->casefile);
-		int status = fz_run_to(&a, tmp, true); /* 0 or 1 (a finding): written */
-		if (!WIFEXITED(status) || WEXITSTATUS(status) > 1 || rename(tmp, path)) {
-			if (!fuzz_interrupted())
-				fprintf(stderr, "snafu %s: %s: cannot write the report (%s)\n",
-					r->name, path, strerror(errno));
+		bool written;                                      /* if not, said so */
+		int status = fz_run_into(&a, tmp, true, &written); /* 0 or 1 (a finding) */
+		if (!written || !WIFEXITED(status) || WEXITSTATUS(status) > 1) {
+			char how[48];
+			fz_status_text(status, how, sizeof(how));
+			if (written && !fuzz_interrupted())
+				fprintf(
+				    stderr,
+				    "snafu %s: %s: cannot write the report: snafu replay failed "
+				    "(%s)\n",
+				    r->name, path, how);
+			unlink(tmp);
+			ok = false;
+		} else if (rename(tmp, path)) {
+			fprintf(stderr, "snafu %s: %s: cannot write the report: %s\n", r->name,
+				path, strerror(errno));
 			unlink(tmp);
 			ok = false;
 		}
@@ -338,6 +333,7 @@ static bool save(const struct fuzz_run *r, struct fuzz_job *j, struct fuzz_findi
 		if (!out || fclose(out)) {
 			fprintf(stderr, "snafu %s: %s: cannot write: %s\n", r->name, path,
 				strerror(errno));
+			unlink(path); /* whole or not at all */
 			ok = false;
 		}
 	}
@@ -351,7 +347,7 @@ void fz_finish(struct fuzz_run *r, struct fuzz_job *j, int status, struct fuzz_t
 	bool done;
 
 	j->secs = fz_now() - j->start;
-	j->execs = fz_read_log(j, token, sizeof(token), &done);
+	j->execs = fz_read_log(r, j, token, sizeof(token), &done);
 	fz_pathf(log, sizeof(log), "%s/fuzz.log", j->dir);
 	classify(r, j);
 	if (fuzz_interrupted())
@@ -359,7 +355,7 @@ void fz_finish(struct fuzz_run *r, struct fuzz_job *j, int status, struct fuzz_t
 	/* the executions to each finding: the fuzzer's line for it (its count takes in the
 	 * joint search's runs, which libFuzzer's does not) */
 	if (!r->fork)
-		finding_execs(j);
+		finding_execs(r, j);
 	j->went_on = fz_keeps_going(r);
 	if (j->went_on && j->nf) /* in the order they came */
 		qsort(j->f, (size_t)j->nf, sizeof(*j->f), by_execs);

@@ -1,10 +1,12 @@
 /* The fuzzers as processes (tools/fuzzdrv.c): OUT's lock, each job's directory made
- * ready, a fuzzer's command line, the loop that starts them (up to --jobs at once), waits
- * for them and prints progress, and Ctrl-C or SIGTERM: every fuzzer stopped, exit 130. */
+ * ready, a fuzzer's command line, the loop that starts them (up to --jobs at once), copies
+ * their output into their logs, waits for them and prints progress, and Ctrl-C or
+ * SIGTERM: every fuzzer stopped, exit 130. */
 #include "fuzzdrv_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,16 +169,77 @@ void fz_fuzzer_args(const struct fuzz_run *r, const char *fuzzer, const struct f
 		fz_arg(a, "%s/seeds", j->dir);
 }
 
-/* Job j's fuzzer started, in a process group of its own, its output in OUT/KERNEL/fuzz.log. */
+/* What the driver reads from a fuzzer's output on its way into OUT/KERNEL/fuzz.log (the
+ * driver writes the log itself, every write checked: struct fz_sink), so that a log that
+ * could not be written whole costs the log, not the executions or the findings. */
+struct fz_after { /* --keep-going: "futex_mm_fuzzer: finding after N executions: SIG" */
+	char sig[256];
+	long long n;
+};
+struct fz_log {
+	struct fz_sink sink;
+	long long stat, last; /* the final stats' executions, the last "#N" line's; -1: none */
+	bool done;            /* fork mode's "INFO: exiting: " */
+	char token[256];      /* the first DEDUP_TOKEN */
+	struct fz_after *after;
+	int nafter;
+};
+
+/* "#1234: cov: ..." or "#1234\tNEW ...": 1234; else -1. */
+static long long hash_count(const char *line)
+{
+	return line[0] == '#' && line[1] >= '0' && line[1] <= '9' ? strtoll(line + 1, NULL, 10)
+								  : -1;
+}
+
+/* One line of the fuzzer's output. */
+static void log_line(void *ctx, const char *line)
+{
+	static const char after[] = "futex_mm_fuzzer: finding after ";
+	struct fz_log *l = ctx;
+	char sig[256];
+	long long n;
+
+	if (!l->token[0] && !strncmp(line, "DEDUP_TOKEN: ", 13))
+		snprintf(l->token, sizeof(l->token), "%.*s", (int)strcspn(line + 13, "\r"),
+			 line + 13);
+	else if (!strncmp(line, "stat::number_of_executed_units:", 31))
+		l->stat = strtoll(line + 31, NULL, 10);
+	else if (!strncmp(line, "INFO: exiting: ", 15))
+		l->done = true;
+	else if (hash_count(line) >= 0)
+		l->last = hash_count(line);
+	else if (!strncmp(line, after, sizeof(after) - 1) &&
+		 sscanf(line + sizeof(after) - 1, "%lld executions: %255s", &n, sig) == 2) {
+		l->after = realloc(l->after, (size_t)(l->nafter + 1) * sizeof(*l->after));
+		if (!l->after)
+			abort();
+		snprintf(l->after[l->nafter].sig, sizeof(l->after[0].sig), "%s", sig);
+		l->after[l->nafter++].n = n;
+	}
+}
+
+static struct fz_log *log_of(const struct fuzz_run *r, const struct fuzz_job *j)
+{
+	return r->log ? r->log[j - r->job] : NULL;
+}
+
+/* Job j's fuzzer started, in a process group of its own, its output on its way to
+ * OUT/KERNEL/fuzz.log. */
 static void start(struct fuzz_run *r, struct fuzz_job *j)
 {
 	char log[PATH_LEN];
 	struct fz_args a = {0};
+	struct fz_log *l;
 	int fd;
 
+	if (!r->log && !(r->log = calloc((size_t)r->njobs, sizeof(*r->log))))
+		abort();
+	if (!(l = r->log[j - r->job] = calloc(1, sizeof(*l))))
+		abort();
+	*l = (struct fz_log){.stat = -1, .last = -1, .sink = {.line = log_line, .ctx = l}};
 	fz_pathf(log, sizeof(log), "%s/fuzz.log", j->dir);
-	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0) {
+	if (fz_sink_open(&l->sink, log, &fd)) {
 		fprintf(stderr, "snafu %s: %s: cannot write: %s\n", r->name, log, strerror(errno));
 		exit(2);
 	}
@@ -188,43 +251,48 @@ static void start(struct fuzz_run *r, struct fuzz_job *j)
 	fz_args_free(&a);
 }
 
-/* "#1234: cov: ..." or "#1234\tNEW ...": 1234; else -1. */
-static long long hash_count(const char *line)
+/* From the fuzzer's output: the executions (the final stats, else the last "#N" line;
+ * -1: none), the first DEDUP_TOKEN, and whether fork mode says it is done. */
+long long fz_read_log(const struct fuzz_run *r, const struct fuzz_job *j, char *token, size_t len,
+		      bool *done)
 {
-	return line[0] == '#' && line[1] >= '0' && line[1] <= '9' ? strtoll(line + 1, NULL, 10)
-								  : -1;
+	const struct fz_log *l = log_of(r, j);
+
+	snprintf(token, len, "%s", l ? l->token : "");
+	*done = l && l->done;
+	return !l ? -1 : l->stat >= 0 ? l->stat : l->last;
 }
 
-/* From the log: the executions (the final stats, else the last "#N" line; -1: none),
- * the first DEDUP_TOKEN, and whether fork mode says it is done. */
-long long fz_read_log(const struct fuzz_job *j, char *token, size_t len, bool *done)
+/* --keep-going: the executions to the first input with signature SIG, as the fuzzer
+ * said; -1: it did not. */
+long long fz_log_execs_to(const struct fuzz_run *r, const struct fuzz_job *j, const char *sig)
 {
-	char path[PATH_LEN];
-	char *line = NULL;
-	size_t cap = 0;
-	long long stat = -1, last = -1;
-	FILE *f;
+	const struct fz_log *l = log_of(r, j);
 
-	fz_pathf(path, sizeof(path), "%s/fuzz.log", j->dir);
-	token[0] = 0;
-	*done = false;
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (getline(&line, &cap, f) > 0) {
-		line[strcspn(line, "\r\n")] = 0;
-		if (!token[0] && !strncmp(line, "DEDUP_TOKEN: ", 13))
-			snprintf(token, len, "%s", line + 13);
-		else if (!strncmp(line, "stat::number_of_executed_units:", 31))
-			stat = strtoll(line + 31, NULL, 10);
-		else if (!strncmp(line, "INFO: exiting: ", 15))
-			*done = true;
-		else if (hash_count(line) >= 0)
-			last = hash_count(line);
+	for (int i = 0; l && i < l->nafter; i++)
+		if (!strcmp(l->after[i].sig, sig))
+			return l->after[i].n;
+	return -1;
+}
+
+void fz_log_free(struct fuzz_run *r, const struct fuzz_job *j)
+{
+	struct fz_log *l = log_of(r, j);
+
+	if (l) {
+		free(l->after);
+		free(l);
+		r->log[j - r->job] = NULL;
 	}
-	free(line);
-	fclose(f);
-	return stat >= 0 ? stat : last;
+}
+
+/* The fuzzer of job j has ended (or was stopped): the rest of its output into its log. */
+static void log_close(const struct fuzz_run *r, const struct fuzz_job *j)
+{
+	struct fz_log *l = log_of(r, j);
+
+	if (l)
+		fz_sink_close(&l->sink);
 }
 
 /* The entries of DIR but its dot files; with ARTIFACTS, only the artifacts. */
@@ -241,10 +309,11 @@ long long fz_count_entries(const char *dir, bool artifacts)
 	return n;
 }
 
-/* The executions so far: the fuzzer's --progress file, else the log's last "#N" line. */
-static long long executions_so_far(const struct fuzz_job *j)
+/* The executions so far: the fuzzer's --progress file, else its last "#N" line. */
+static long long executions_so_far(const struct fuzz_run *r, const struct fuzz_job *j)
 {
-	char path[PATH_LEN], buf[8192];
+	char path[PATH_LEN];
+	const struct fz_log *l = log_of(r, j);
 	long long n = -1;
 	FILE *f;
 
@@ -254,15 +323,8 @@ static long long executions_so_far(const struct fuzz_job *j)
 			n = -1;
 		fclose(f);
 	}
-	fz_pathf(path, sizeof(path), "%s/fuzz.log", j->dir);
-	if (n < 0 && (f = fopen(path, "r"))) {
-		fseek(f, -(long)sizeof(buf) + 1, SEEK_END); /* fails on a short file: from 0 */
-		size_t got = fread(buf, 1, sizeof(buf) - 1, f);
-		buf[got] = 0;
-		for (char *l = buf; l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
-			n = hash_count(l) >= 0 ? hash_count(l) : n;
-		fclose(f);
-	}
+	if (n < 0 && l)
+		n = l->last;
 	return n < 0 ? 0 : n;
 }
 
@@ -275,7 +337,7 @@ static void progress(const struct fuzz_run *r)
 		const struct fuzz_job *j = &r->job[i];
 		if (j->state != RUNNING)
 			continue;
-		long long el = (long long)(fz_now() - j->start), execs = executions_so_far(j);
+		long long el = (long long)(fz_now() - j->start), execs = executions_so_far(r, j);
 		fz_pathf(path, sizeof(path), "%s/corpus", j->dir);
 		fprintf(stderr,
 			"%s: %s%s%llds, %lld executions, %lld/s, corpus %lld, findings %lld\n",
@@ -283,6 +345,43 @@ static void progress(const struct fuzz_run *r)
 			execs / (el > 0 ? el : 1), fz_count_entries(path, false),
 			fz_count_entries(j->dir, true));
 	}
+}
+
+/* The fuzzers' output, into their logs, for up to MS milliseconds or until some comes. */
+static void pump_logs(const struct fuzz_run *r, int ms)
+{
+	struct pollfd *fds = malloc((size_t)r->njobs * sizeof(*fds));
+	struct fz_log **ls = malloc((size_t)r->njobs * sizeof(*ls));
+	int n = 0;
+
+	if (!fds || !ls)
+		abort();
+	for (int i = 0; r->log && i < r->njobs; i++) {
+		struct fz_log *l = r->log[i];
+		if (l && r->job[i].state == RUNNING && l->sink.in >= 0) {
+			ls[n] = l;
+			fds[n++] = (struct pollfd){.fd = l->sink.in, .events = POLLIN};
+		}
+	}
+	if (!n)
+		nanosleep(&(struct timespec){ms / 1000, (ms % 1000) * 1000000L}, NULL);
+	else if (poll(fds, (nfds_t)n, ms) > 0)
+		for (int i = 0; i < n; i++)
+			if (fds[i].revents)
+				fz_sink_pump(&ls[i]->sink);
+	free(fds);
+	free(ls);
+}
+
+/* Wait for job j's fuzzer to end, its output into its log meanwhile (a fuzzer that
+ * fills the pipe would wait for us as we wait for it). */
+static void wait_pumping(const struct fuzz_run *r, const struct fuzz_job *j)
+{
+	int status;
+	pid_t w;
+
+	while ((w = waitpid(j->pid, &status, WNOHANG)) == 0 || (w < 0 && errno == EINTR))
+		pump_logs(r, 100);
 }
 
 /* Ctrl-C or SIGTERM: every fuzzer stopped, what each did and found, exit 130. */
@@ -297,12 +396,13 @@ __attribute__((noreturn)) void fz_stop(struct fuzz_run *r)
 	for (int i = 0; i < r->njobs; i++) {
 		struct fuzz_job *j = &r->job[i];
 		if (j->state == RUNNING)
-			fz_wait_for(j->pid);
+			wait_pumping(r, j);
 		if (j->state != RUNNING && j->state != STOPPED)
 			continue;
-		long long execs = fz_read_log(j, token, sizeof(token), &done);
+		log_close(r, j);
+		long long execs = fz_read_log(r, j, token, sizeof(token), &done);
 		if (execs <= 0)
-			execs = executions_so_far(j);
+			execs = executions_so_far(r, j);
 		if (execs <= 0 && r->fork) /* its parent counts its workers' jobs as they end */
 			fprintf(
 			    stderr,
@@ -339,11 +439,14 @@ void fz_run_all(struct fuzz_run *r, struct fuzz_totals *t)
 		for (int i = 0; pid > 0 && i < next; i++)
 			if (r->job[i].pid == pid && r->job[i].state == RUNNING) {
 				running--;
+				log_close(r, &r->job[i]);
 				r->job[i].state = interrupted ? STOPPED : DONE;
 				if (!interrupted)
 					fz_finish(r, &r->job[i], status, t);
 				if (interrupted && r->job[i].state == DONE)
 					r->job[i].state = STOPPED;
+				if (r->job[i].state == DONE) /* fz_stop() reads a STOPPED one's */
+					fz_log_free(r, &r->job[i]);
 			}
 		if (pid > 0)
 			continue;
@@ -351,7 +454,7 @@ void fz_run_all(struct fuzz_run *r, struct fuzz_totals *t)
 			fprintf(stderr, "snafu %s: waitpid: %s\n", r->name, strerror(errno));
 			exit(2);
 		}
-		nanosleep(&(struct timespec){0, 100000000}, NULL);
+		pump_logs(r, 100);
 		if (r->p->progress && fz_now() - last >= 3 && !interrupted) {
 			last = fz_now();
 			progress(r);

@@ -2,10 +2,13 @@
  * and emptied, files copied through a temporary and a rename, whole files read, and child
  * processes started, waited for and read from. Their error lines name the command
  * (fz_set_name()). */
+#define _GNU_SOURCE /* pipe2, F_SETPIPE_SZ */
 #include "fuzzdrv_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,6 +302,21 @@ void fz_args_free(struct fz_args *a)
 	*a = (struct fz_args){0};
 }
 
+/* SIGXFSZ ignored in the driver: a write past the file-size limit (ulimit -f) fails with
+ * EFBIG, which the driver says, instead of killing it before it can. The children get the
+ * disposition the driver was started with back. */
+static struct sigaction xfsz_before;
+static bool xfsz_ignored;
+
+void fz_ignore_xfsz(void)
+{
+	struct sigaction ign = {.sa_handler = SIG_IGN};
+
+	sigemptyset(&ign.sa_mask);
+	if (!xfsz_ignored && sigaction(SIGXFSZ, &ign, &xfsz_before) == 0)
+		xfsz_ignored = true;
+}
+
 /* Start ARGV with standard input from /dev/null, standard output to descriptor OUT and
  * standard error to ERR (-1: /dev/null); in a process group of its own with GROUP. */
 pid_t fz_spawn(char *const argv[], int out, int err, bool group)
@@ -316,6 +334,8 @@ pid_t fz_spawn(char *const argv[], int out, int err, bool group)
 			_exit(127);
 		if (group)
 			setpgid(0, 0);
+		if (xfsz_ignored)
+			sigaction(SIGXFSZ, &xfsz_before, NULL);
 		dup2(null, 0);
 		dup2(out >= 0 ? out : null, 1);
 		dup2(err >= 0 ? err : null, 2);
@@ -338,22 +358,42 @@ int fz_wait_for(pid_t pid)
 	return status;
 }
 
-/* Run ARGV to its end, its output in PATH (and its errors, with ERRORS too): the wait
- * status. */
-int fz_run_to(struct fz_args *a, const char *path, bool errors)
+/* Run ARGV to its end, its output in PATH (and its errors, with ERRORS too), written by
+ * the driver (struct fz_sink): the wait status; *WRITTEN false when PATH could not be
+ * written (said so, and PATH removed). */
+int fz_run_into(struct fz_args *a, const char *path, bool errors, bool *written)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	struct fz_sink s = {0};
+	int fd;
 
-	if (fd < 0) {
+	*written = false;
+	if (fz_sink_open(&s, path, &fd)) {
 		fprintf(stderr, "snafu %s: %s: cannot write: %s\n", cmd_name, path,
 			strerror(errno));
 		fz_args_free(a);
 		return 127 << 8;
 	}
-	int status = fz_wait_for(fz_spawn(a->v, fd, errors ? fd : -1, false));
+	pid_t pid = fz_spawn(a->v, fd, errors ? fd : -1, false), w = 0;
+	int status = 0;
 	close(fd);
+	/* to the pipe's end, or to the child's (should it leave something holding the pipe) */
+	while (w == 0 && fz_sink_pump(&s)) {
+		poll(&(struct pollfd){.fd = s.in, .events = POLLIN}, 1, 100);
+		w = waitpid(pid, &status, WNOHANG);
+	}
+	if (w != pid)
+		status = fz_wait_for(pid);
+	fz_sink_close(&s);
+	*written = s.written >= 0;
 	fz_args_free(a);
 	return status;
+}
+
+int fz_run_to(struct fz_args *a, const char *path, bool errors)
+{
+	bool written;
+
+	return fz_run_into(a, path, errors, &written);
 }
 
 /* What ARGV prints, standard output and error together. */
@@ -384,4 +424,125 @@ void fz_status_text(int status, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s %d", WIFEXITED(status) ? "exit" : "signal",
 		 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+}
+
+/* ---- a child's output into a file (struct fz_sink, fuzzdrv_int.h) ---- */
+
+static int unwritten; /* files that could not be written, each said in a line */
+
+int fz_unwritten(void)
+{
+	return unwritten;
+}
+
+/* PATH created (emptied), and a pipe whose write end *CHILD_FD the child gets as its
+ * output (the caller closes it once the child has it). 0, or -1 with errno. */
+int fz_sink_open(struct fz_sink *s, const char *path, int *child_fd)
+{
+	int fds[2];
+
+	*s = (struct fz_sink){.in = -1, .out = -1, .line = s->line, .ctx = s->ctx};
+	fz_pathf(s->path, sizeof(s->path), "%s", path);
+	s->out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (s->out < 0)
+		return -1;
+	if (pipe2(fds, O_CLOEXEC)) {
+		int e = errno;
+		close(s->out);
+		s->out = -1;
+		errno = e;
+		return -1;
+	}
+	/* room for what a fuzzer says while the driver minimizes another's finding */
+	fcntl(fds[0], F_SETPIPE_SZ, 1 << 20);
+	fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
+	s->in = fds[0];
+	*child_fd = fds[1];
+	return 0;
+}
+
+/* A write (or the close) that failed with errno E: said, the file removed, nothing more
+ * written. */
+static void sink_failed(struct fz_sink *s, int e)
+{
+	fprintf(stderr,
+		"snafu %s: %s: cannot write: %s after %lld bytes; removed (a file is "
+		"whole or not there)\n",
+		cmd_name, s->path, strerror(e), s->written);
+	if (s->out >= 0)
+		close(s->out);
+	unlink(s->path);
+	s->out = -1;
+	s->written = -1;
+	unwritten++;
+}
+
+static void sink_line(struct fz_sink *s)
+{
+	s->buf[s->len] = 0;
+	if (s->line)
+		s->line(s->ctx, s->buf);
+	s->len = 0;
+}
+
+static void sink_take(struct fz_sink *s, const char *p, size_t n)
+{
+	for (size_t done = 0; s->out >= 0 && done < n;) {
+		ssize_t w = write(s->out, p + done, n - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			sink_failed(s, w < 0 ? errno : EIO);
+			break;
+		}
+		done += (size_t)w;
+		s->written += w;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == '\n')
+			sink_line(s);
+		else if (s->len < sizeof(s->buf) - 1)
+			s->buf[s->len++] = p[i];
+	}
+}
+
+/* What the pipe holds now, into the file: false once at its end (the writers gone). */
+bool fz_sink_pump(struct fz_sink *s)
+{
+	char buf[65536];
+
+	while (s->in >= 0) {
+		ssize_t n = read(s->in, buf, sizeof(buf));
+		if (n > 0) {
+			sink_take(s, buf, (size_t)n);
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return true;
+		close(s->in); /* its end (or an error reading it: the same for us) */
+		s->in = -1;
+	}
+	return false;
+}
+
+/* The child has ended: the rest of the pipe into the file, which is closed. Something
+ * else that holds the pipe open (a process the child left behind) gets a second of
+ * quiet, then the pipe is closed. */
+void fz_sink_close(struct fz_sink *s)
+{
+	while (fz_sink_pump(s))
+		if (poll(&(struct pollfd){.fd = s->in, .events = POLLIN}, 1, 1000) == 0) {
+			close(s->in);
+			s->in = -1;
+		}
+	if (s->len)
+		sink_line(s);
+	if (s->out >= 0) {
+		int fd = s->out;
+		s->out = -1;
+		if (close(fd)) /* NFS, a quota: the error may come only now */
+			sink_failed(s, errno);
+	}
 }

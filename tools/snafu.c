@@ -11,7 +11,9 @@
  */
 #include "../prog/exec.h"
 #include "../prog/minimize.h"
+#include "../ref/kernel.h"
 #include "../ref/kernels.h"
+#include "../sim/trace.h"
 #include "casefile.h"
 #include "cli.h"
 #include "confirm.h"
@@ -51,7 +53,11 @@ static const struct cli_command commands[] = {
      "  kernels                 list the kernels snafu can run: name, what it is and\n"
      "                          where it comes from (tag, patch, LKML message-id)\n"},
     {"replay", cmd_replay, true, replay_values,
-     "  replay [OPTIONS] CASE.. run cases; exit 1 on a finding\n"
+     "  replay [OPTIONS] CASE.. run cases; exit 1 on a finding, with its report: each\n"
+     "                          blocked task's state, locks held and Call Trace (its\n"
+     "                          2.6.11 functions, innermost first), the wait-for cycle,\n"
+     "                          each rwsem's lock state (activity, wait_list), the\n"
+     "                          interleaving, one column per task\n"
      "      --kernel=NAME       kernel to run (default " SNAFU_DEFAULT_KERNEL ")\n"
      "      --check             compare with the cases' expect lines instead; with no\n"
      "                          --kernel, check every listed kernel (its own line, else\n"
@@ -60,7 +66,9 @@ static const struct cli_command commands[] = {
      "                          full is a MISMATCH too, unless expected 'unfired'\n"
      "      --repeat=N          run N times, fail unless every trace digest agrees\n"
      "      --digest            print the trace digest of each run\n"
-     "      --trace             print every event of the run\n"
+     "      --trace             print every event of the run: task, op.point, event,\n"
+     "                          function, its 2.6.11 source (file:function, '-' in\n"
+     "                          user mode), object or argument\n"
      "      --no-schedule       ignore the case's preemptions\n"
      "      --oracles=LIST      what counts as a finding: some of deadlock, lost-wakeup,\n"
      "                          result, lockdep, comma-separated (default: all four;\n"
@@ -74,7 +82,13 @@ static const struct cli_command commands[] = {
      "  record [--kernel=NAME] CASE\n"
      "                          record the replay under rr and print how to debug it;\n"
      "                          where rr cannot record, say why and print gdb commands\n"
-     "                          that stop at the finding (exit 3)\n"},
+     "                          that stop at the finding (exit 3); rr and those commands\n"
+     "                          run the -O0 debug build, build-debug/bin/snafu\n"
+     "                          (./build.sh debug makes it; $SNAFU_DEBUG_BUILD names\n"
+     "                          another bin/), whose frames gdb shows with true values;\n"
+     "                          where it is not built, or replays another run, a line\n"
+     "                          says so and nothing is recorded (exit 3)\n"
+     "      --kernel=NAME       kernel to run (default " SNAFU_DEFAULT_KERNEL ")\n"},
     {"minimize", cmd_minimize, true, minimize_values,
      "  minimize [--kernel=NAME] [--oracles=LIST] [-o OUT.case] INPUT\n"
      "                          shrink a case or fuzzer input with a finding to a small\n"
@@ -120,18 +134,30 @@ static int cmd_kernels(int argc, char **argv)
 	return 0;
 }
 
+#define TRACE_SRC_WIDTH 41 /* lib/rwsem-spinlock.c:__down_write_trylock */
+
+/* Every event of the run: its task, op.point, kind and function, the 2.6.11 source it
+ * happened in (file:function, ref/kernel.h's KFRAME_SOURCES: "-" in user mode), and its
+ * object or argument. */
 static void print_trace(FILE *out)
 {
 	int n, dropped;
 	const struct sim_trace_ev *ev = sim_trace_events(&n, &dropped);
+	const struct sim_trace_where *wh = sim_trace_wheres();
+	char src[96];
 
-	fprintf(out, "task op.point  event    function                     object / argument\n");
+	fprintf(out,
+		"task op.point  event    function                     %-*s object / argument\n",
+		TRACE_SRC_WIDTH, "source (2.6.11)");
 	if (dropped)
 		fprintf(out, "(%d earlier events dropped)\n", dropped);
 	for (int i = 0; i < n; i++) {
 		const struct sim_trace_ev *e = &ev[i];
-		fprintf(out, "T%-3d %4u.%-4u %-8s %-28s %s", e->task, e->op, e->point,
-			cli_event_name(e->kind), e->fn ? e->fn : "-", e->obj ? e->obj : "");
+		const char *where =
+		    wh ? kframe_source(wh[i].inner, wh[i].outer, src, sizeof(src)) : "-";
+		fprintf(out, "T%-3d %4u.%-4u %-8s %-28s %-*s %s", e->task, e->op, e->point,
+			cli_event_name(e->kind), e->fn ? e->fn : "-", TRACE_SRC_WIDTH, where,
+			e->obj ? e->obj : "");
 		if (e->arg || e->arg2)
 			fprintf(out, " 0x%lx %ld", e->arg, e->arg2);
 		fputc('\n', out);
