@@ -58,7 +58,7 @@ for f in $sim_srcs; do
 done
 for f in $joint_srcs; do # the joint search: no coverage (CMakeLists.txt, snafu_joint)
 	o=$obj/$(tr / _ <<<"${f%.c}").o
-	clang "${flags[@]}" -DSNAFU_EXPLORE_NO_REDUCTION -c "$f" -o "$o"
+	clang "${flags[@]}" -c "$f" -o "$o"
 	objs+=("$o")
 done
 for f in $ref_srcs $prog_srcs $(grep -vxF "$harness_main" <<<"$harness_srcs"); do

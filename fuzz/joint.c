@@ -7,10 +7,9 @@
  *
  * Built without coverage counters (CMakeLists.txt): the search's own code is not the
  * model's. The model's code it runs is, so the counters are put back after it: an input
- * is kept for what its own run reached, not for what the search of it did. The libraries
- * the fuzzer links are built without sim_touch() marks (SNAFU_NO_TOUCH: their arguments
- * were new edges), which the partial-order reduction needs to be sound, so this search
- * runs every schedule within the bound (SNAFU_EXPLORE_NO_REDUCTION, tools/explore.c).
+ * is kept for what its own run reached, not for what the search of it did. The search
+ * has snafu explore's partial-order reduction: the sim_touch() marks it needs are calls
+ * into sim/, which add no edge to the model's coverage (sim/sim.h).
  */
 #include "joint.h"
 

@@ -53,8 +53,8 @@ static void sys_exit(long ret)
 	sim_trace(EV_SYSRET, tsk->syscall, NULL, ret, 0);
 	sched_point("syscall exit");
 	tsk->syscall = NULL;
-	sim_touch(SIM_TOUCH_TASK(tsk->pid)); /* sigpending, which send_sig() sets */
-	if (tsk->sigpending) {               /* do_signal() on the way out */
+	sim_touch_task(tsk, pid); /* sigpending, which send_sig() sets */
+	if (tsk->sigpending) {    /* do_signal() on the way out */
 		tsk->sigpending = false;
 		tsk->signals_delivered++;
 		sim_trace(EV_SIGNAL, "signal delivered", tsk->comm, 0, 0);

@@ -325,7 +325,7 @@ static void wake_futex(struct futex_q *q)
 {
 	kframe(); /* kernel/futex.c, wake_futex() */
 	futex_q_touch(q, __func__);
-	sim_touch(SIM_TOUCH_TASK(q->owner)); /* its list and lock_ptr, which it reads unlocked */
+	sim_touch_task(q, owner); /* its list and lock_ptr, which it reads unlocked */
 	fo_woken(q);
 	/* every touch is checked, as KASAN would: the store to lock_ptr must come last */
 	futex_q_touch(q, __func__);
@@ -380,7 +380,7 @@ static int unqueue_me(struct futex_q *q)
 
 retry:
 	lock_ptr = q->lock_ptr;
-	sim_touch(SIM_TOUCH_TASK(q->owner)); /* lock_ptr, which a waker clears or moves */
+	sim_touch_task(q, owner); /* lock_ptr, which a waker clears or moves */
 	if (lock_ptr) {
 		spin_lock(lock_ptr);
 		/* a requeue may have moved us to another bucket meanwhile */
@@ -563,7 +563,7 @@ requeue:
 		} else {
 			/* off bh1's chain, onto bh2's: futex_requeue() holds both locks */
 			futex_chain_move(this, bh2);
-			sim_touch(SIM_TOUCH_TASK(this->owner)); /* its lock_ptr */
+			sim_touch_task(this, owner); /* its lock_ptr */
 			this->lock_ptr = &bh2->lock;
 			this->key = key2;
 			fo_requeued(this, &key2);

@@ -312,7 +312,7 @@ void fo_wait_begin(unsigned long uaddr, int val)
 void fo_wait_round(const void *q, const struct futex_key *key)
 {
 	FO_BEGIN();
-	sim_touch(SIM_TOUCH_REC(me()));
+	sim_touch_rec_self();
 	struct fo_wait *w = &fo.wait[me()];
 	w->q = q;
 	w->key = *key;
@@ -325,7 +325,8 @@ void fo_wait_round(const void *q, const struct futex_key *key)
 void fo_queued(const void *q, const void *bucket)
 {
 	FO_BEGIN();
-	sim_touch(SIM_TOUCH_REC(me()) | SIM_TOUCH_QUEUES);
+	sim_touch_rec_self();
+	sim_touch(SIM_TOUCH_QUEUES);
 	struct fo_wait *w = wait_of_q(q);
 	if (w) {
 		w->queued = w->round_queued = true;
@@ -341,7 +342,7 @@ void fo_queued(const void *q, const void *bucket)
 void fo_read(uint32_t curval)
 {
 	FO_BEGIN();
-	sim_touch(SIM_TOUCH_REC(me()));
+	sim_touch_rec_self();
 	struct fo_wait *w = &fo.wait[me()];
 	w->curval = curval;
 	w->read = (int)curval == w->val ? FO_MATCH : FO_MISMATCH;
@@ -380,7 +381,7 @@ void fo_awake(void)
 void fo_unqueued(const void *q)
 {
 	FO_BEGIN();
-	sim_touch(SIM_TOUCH_REC(me()));
+	sim_touch_rec_self();
 	struct fo_wait *w = wait_of_q(q);
 	if (w) {
 		w->queued = false;
@@ -392,7 +393,7 @@ void fo_unqueued(const void *q)
 void fo_wait_end(long ret)
 {
 	FO_BEGIN();
-	sim_touch(SIM_TOUCH_REC(me()));
+	sim_touch_rec_self();
 	struct fo_wait *w = &fo.wait[me()];
 	struct fo_ref *ref = woken_ref(w);
 	if (ref) {
@@ -442,7 +443,7 @@ void fo_woken(const void *q)
 	struct fo_wait *w = wait_of_q(q);
 	struct fo_wake *r = fo.cur;
 	if (w) {
-		sim_touch(SIM_TOUCH_REC((int)(w - fo.wait)));
+		sim_touch_rec((int)(w - fo.wait));
 		w->queued = false;
 		if (r && r->nwoken < SIM_MAX_TASKS) {
 			w->woken_by = (int)(r - fo.wakes);
@@ -471,7 +472,7 @@ void fo_requeued(const void *q, const struct futex_key *key2)
 	if (fo.cur)
 		fo.cur->nmoved++;
 	if (w) {
-		sim_touch(SIM_TOUCH_REC((int)(w - fo.wait)));
+		sim_touch_rec((int)(w - fo.wait));
 		w->key = *key2;
 		if (sim_icov)
 			feature(FE_REQUEUED, (uint32_t)w->read | w->asleep << 2);

@@ -296,12 +296,12 @@ void wake_up_process(struct task_struct *p);
 /* sim_touch(): for snafu explore, what other tasks write (wake_up_process(), send_sig()) */
 static inline void set_current_state(long state)
 {
-	sim_touch(SIM_TOUCH_TASK(current->pid));
+	sim_touch_task(current, pid);
 	current->state = state;
 }
 static inline bool signal_pending(struct task_struct *p)
 {
-	sim_touch(SIM_TOUCH_TASK(p->pid));
+	sim_touch_task(p, pid);
 	return p->sigpending;
 }
 void send_sig(struct task_struct *p);

@@ -186,7 +186,7 @@ static void rwsem_wait(struct rw_semaphore *sem, unsigned int flags, const char 
 	set_blocked_on(sem, sem->name, fn, site);
 	sim_trace(EV_SLEEP, fn, sem->name, 0, 0);
 	for (;;) {
-		sim_touch(SIM_TOUCH_TASK(tsk->pid)); /* waiter.task, which the waker clears */
+		sim_touch_task(tsk, pid); /* waiter.task, which the waker clears */
 		if (!waiter.task)
 			break;
 		schedule();

@@ -16,7 +16,7 @@ void schedule(void)
 		kernel_bug("BUG: scheduling while atomic", "scheduling-while-atomic",
 			   "%s sleeps with preempt_count %d", tsk->comm, tsk->preempt_count);
 	sched_point("schedule");
-	sim_touch(SIM_TOUCH_TASK(tsk->pid)); /* its state word, which a waker writes */
+	sim_touch_task(tsk, pid); /* its state word, which a waker writes */
 	if (tsk->state == TASK_RUNNING)
 		return; /* woken between setting the state and getting here */
 	if (tsk->state == TASK_INTERRUPTIBLE && signal_pending(tsk)) {
@@ -37,7 +37,7 @@ int64_t schedule_timeout(int64_t timeout)
 	}
 	uint64_t expire = sim_now() + (uint64_t)timeout;
 	sched_point("schedule_timeout");
-	sim_touch(SIM_TOUCH_TASK(tsk->pid));
+	sim_touch_task(tsk, pid);
 	if (tsk->state == TASK_RUNNING)
 		return timeout;
 	if (tsk->state == TASK_INTERRUPTIBLE && signal_pending(tsk)) {
@@ -54,7 +54,7 @@ int64_t schedule_timeout(int64_t timeout)
 
 void wake_up_process(struct task_struct *p)
 {
-	sim_touch(SIM_TOUCH_TASK(p->pid)); /* even when it runs: no event says so */
+	sim_touch_task(p, pid); /* even when it runs: no event says so */
 	if (atomic_exchange(&p->state, TASK_RUNNING) == TASK_RUNNING)
 		return;
 	sim_trace(EV_WAKE, "wake_up_process", p->comm, p->pid, 0);

@@ -50,6 +50,25 @@ void sim_touch(uint32_t what)
 	sim_touched[sim_cur ? sim_cur->id : 0] |= what;
 }
 
+void sim_touch_task_at(const void *base, size_t offset)
+{
+	int id;
+
+	memcpy(&id, (const char *)base + offset, sizeof(id));
+	sim_touch(SIM_TOUCH_TASK(id));
+}
+
+void sim_touch_rec_self(void)
+{
+	if (sim_cur)
+		sim_touch(SIM_TOUCH_REC(sim_cur->id));
+}
+
+void sim_touch_rec(int id)
+{
+	sim_touch(SIM_TOUCH_REC(id));
+}
+
 void sim_init(const struct sim_config *cfg)
 {
 	S.cfg = *cfg;

@@ -11,6 +11,7 @@
 #define SNAFU_SIM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -198,16 +199,26 @@ extern uint32_t sim_moves[SIM_MAX_TASKS + 1];
 /* task id's state that other tasks write: its sleep state word, a pending signal, its
  * futex_q (list, lock_ptr), an rwsem waiter's task field */
 #define SIM_TOUCH_TASK(id) (1u << (16 + (((id)-1) & 7)))
-#if defined(SNAFU_NATIVE) || defined(SNAFU_NO_TOUCH)
-/* real threads, or the fuzzer's build: nobody explores them. A macro that drops its
- * argument unevaluated: UBSan's checks of the shift would be code the fuzzer sees. */
-#define sim_touch(what) ((void)0)
+#ifdef SNAFU_NATIVE
+/* real threads: nobody explores them */
+#define sim_touch(what)                 ((void)0)
+#define sim_touch_task_at(base, offset) ((void)(base))
+#define sim_touch_rec(id)               ((void)(id))
+#define sim_touch_rec_self()            ((void)0)
 #else
-/* Not inline: sim/ has no coverage instrumentation, so the marks add no edge to what
- * the fuzzer sees in ref/ and prog/ (its executions to each finding stay the same). */
+/* Not inline, and what a mark needs read inside: sim/ has no coverage instrumentation,
+ * so the marks add no edge to what the fuzzer sees in ref/ and prog/ (a shift, or a
+ * task's id loaded there, would bring UBSan's checks), and the fuzzer's joint search
+ * (fuzz/joint.c) has them for its partial-order reduction. */
 extern uint32_t sim_touched[SIM_MAX_TASKS + 1]; /* by the task that touched (0: none) */
-void sim_touch(uint32_t what);
+void sim_touch(uint32_t what);                  /* constants only: SIM_TOUCH_WAKES, ... */
+/* SIM_TOUCH_TASK(id) for the task id (an int) at BASE + OFFSET: sim_touch_task() */
+void sim_touch_task_at(const void *base, size_t offset);
+void sim_touch_rec(int id);    /* SIM_TOUCH_REC(id), for an id computed with no load */
+void sim_touch_rec_self(void); /* SIM_TOUCH_REC() of the running task */
 #endif
+/* sim_touch_task(q, owner): SIM_TOUCH_TASK(q->owner), with q->owner read in sim/ */
+#define sim_touch_task(ptr, field) sim_touch_task_at((ptr), offsetof(__typeof__(*(ptr)), field))
 
 /* Sleeping and waking, the way the kernel does it: the sleeper sets its state word,
  * checks its condition, then sleeps while the word is not 0 (TASK_RUNNING); a waker

@@ -935,11 +935,6 @@ static struct search *other_search(const struct program *p, const struct kernel_
 	s.nshards = 1;
 	s.shard = 0;
 	s.reduce = !(oracles & ORACLE_LOCKDEP);
-#ifdef SNAFU_EXPLORE_NO_REDUCTION
-	/* built into the fuzzer, whose model has no sim_touch() marks (fuzz/joint.c): the
-	 * footprints would miss what they mark, so every schedule within the bound runs */
-	s.reduce = false;
-#endif
 	s.max = max_schedules;
 	s.quiet = true;
 	s.accept = NULL;
