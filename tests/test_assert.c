@@ -220,8 +220,28 @@ static void test_report(void)
 /* --- page_table_lock: every PTE change --- */
 
 enum pte_case { ANON_READ, SHMEM_READ, WP, YOUNG, SWAP, ZAP, NCASES };
-static enum pte_case pte_case;
+static int pte_case; /* enum pte_case */
 static bool pte_locked;
+
+/* BODY with *WHICH set to each of N cases, on every kernel: without page_table_lock the
+ * finding lock-assert--page_table_lock--FN (NULL: the case's NAME), with it none. */
+static void pte_cases(task_fn body, int *which, int n, const char *const *name, const char *fn)
+{
+	task_fn fns[] = {body};
+	char token[96];
+
+	for_each_kernel (k) {
+		kcfg = k;
+		for (*which = 0; *which < n; (*which)++) {
+			snprintf(token, sizeof(token), "lock-assert--page_table_lock--%s",
+				 fn ? fn : name[*which]);
+			pte_locked = false;
+			harness_finding(run(1, fns), token, name[*which]);
+			pte_locked = true;
+			harness_no_finding(run(1, fns), name[*which]);
+		}
+	}
+}
 
 /* Set up the PTE for the case with the model's own (locked) paths, then change it
  * through the function that expects page_table_lock, with or without it. */
@@ -258,19 +278,8 @@ static void test_page_table_lock(void)
 					       "do_wp_page",        "handle_pte_fault",
 					       "do_swap_page",      "zap_pte_range"};
 	task_fn fns[] = {pte_body};
-	char token[96];
 
-	for_each_kernel (k) {
-		kcfg = k;
-		for (pte_case = 0; pte_case < NCASES; pte_case++) {
-			snprintf(token, sizeof(token), "lock-assert--page_table_lock--%s",
-				 fn[pte_case]);
-			pte_locked = false;
-			harness_finding(run(1, fns), token, fn[pte_case]);
-			pte_locked = true;
-			harness_no_finding(run(1, fns), fn[pte_case]);
-		}
-	}
+	pte_cases(pte_body, &pte_case, NCASES, fn, NULL);
 	kcfg = kernel_by_name("2.6.11");
 	pte_case = ANON_READ;
 	pte_locked = false;
@@ -285,7 +294,7 @@ static void test_page_table_lock(void)
 /* The helpers every PTE change goes through (ref/mm.h), called directly by a body with no
  * assertion of its own, on the ZERO_PAGE's PTE (a read fault's: no page to lose). */
 enum pte_helper { H_SET_PTE, H_PTE_CLEAR, H_ACCESS_FLAGS, H_CLEAR_YOUNG, NHELPERS };
-static enum pte_helper pte_helper;
+static int pte_helper; /* enum pte_helper */
 
 static void pte_helper_body(void)
 {
@@ -298,7 +307,7 @@ static void pte_helper_body(void)
 	unsigned flags = pte->flags;
 	if (pte_locked)
 		spin_lock(&mm->page_table_lock);
-	switch (pte_helper) {
+	switch ((enum pte_helper)pte_helper) {
 	case H_SET_PTE:
 		set_pte(mm, pte, ZERO_PAGE(addr), flags & ~(unsigned)_PAGE_ACCESSED);
 		CHECK(pte->page == ZERO_PAGE(addr) &&
@@ -332,17 +341,7 @@ static void test_pte_helpers(void)
 						   "ptep_clear_flush_young"};
 	task_fn fns[] = {pte_helper_body};
 
-	for_each_kernel (k) {
-		kcfg = k;
-		for (pte_helper = 0; pte_helper < NHELPERS; pte_helper++) {
-			pte_locked = false;
-			harness_finding(run(1, fns),
-					"lock-assert--page_table_lock--pte_helper_body",
-					name[pte_helper]);
-			pte_locked = true;
-			harness_no_finding(run(1, fns), name[pte_helper]);
-		}
-	}
+	pte_cases(pte_helper_body, &pte_helper, NHELPERS, name, "pte_helper_body");
 	kcfg = kernel_by_name("2.6.11");
 	pte_helper = H_SET_PTE;
 	pte_locked = false;
