@@ -328,11 +328,13 @@ static size_t transitions(const struct program *p)
 	int n, dropped;
 	const struct sim_trace_ev *ev = sim_trace_events(&n, &dropped);
 	struct tctx ctx[NLABELS];
+	static struct fp_future future;
 	size_t nn = 0;
 
 	tr.complete = dropped == 0;
 	tr.comm = explore_grow(tr.comm, &tr.comm_cap, (size_t)n + 1, sizeof(*tr.comm));
 	fp_reader_passes(ev, n, tr.comm);
+	fp_future_init(p, &future);
 	for (size_t h = 0; h < hk.n; h++)
 		if (hk.v[h].node) {
 			nodes_of = explore_grow(nodes_of, &nodes_cap, nn + 1, sizeof(*nodes_of));
@@ -395,7 +397,8 @@ static size_t transitions(const struct program *p)
 		}
 		held &= label && ctx[label].sem == SEM_HELD;
 		tr.v[k].quiet =
-		    k && alone && quiet_step(&tr.v[k].fp, held, fp_future_writes(p, ctx, label));
+		    k && alone &&
+		    quiet_step(&tr.v[k].fp, held, fp_future_writes(&future, ctx, label));
 	}
 	return nn;
 }

@@ -222,26 +222,22 @@ void fp_reader_passes(const struct sim_trace_ev *ev, int n, bool *comm)
 	}
 }
 
-/* What the tasks other than T may still write of the VMA list and the mappings'
- * addresses (RB_VMAS, RB_MAP), from the ops each has not finished (CTX: where each is;
- * its current op counts): an op that takes mmap_sem for write (sys_mmap2, sys_munmap,
- * sys_mprotect, sys_mlock, sys_madvise in 2.6.11) writes the list; an mmap, where its
- * mapping landed. Nothing else writes them (fp_of_event()). */
-rset fp_future_writes(const struct program *p, const struct tctx *ctx, int t)
+/* The ops that write the VMA list or a mapping's address, for fp_future_writes(): an op
+ * that takes mmap_sem for write (sys_mmap2, sys_munmap, sys_mprotect, sys_mlock,
+ * sys_madvise in 2.6.11) writes the list; an mmap, where its mapping landed. Nothing else
+ * writes them (fp_of_event()). Made once per run. */
+void fp_future_init(const struct program *p, struct fp_future *f)
 {
-	rset w = {{0, 0}};
+	int end[NLABELS] = {0}; /* each task's op instances so far */
 
+	f->n = 0;
 	for (int i = 0; i < p->nops; i++) {
 		const struct op *o = &p->ops[i];
 		int u = o->task;
-		if (u == t || u < 1 || u > SIM_MAX_TASKS)
+		if (u < 1 || u > SIM_MAX_TASKS)
 			continue;
-		int first = 0; /* o's first instance among u's */
-		for (int j = 0; j < i; j++)
-			if (p->ops[j].task == u)
-				first += op_instances(p, j);
-		if (first + op_instances(p, i) < ctx[u].op) /* finished */
-			continue;
+		end[u] += op_instances(p, i);
+		rset w = {{0, 0}};
 		switch (o->kind) {
 		case OP_MMAP:
 			rs_bit(&w, RB_MAP + mmap_index_of(p, i) % 8);
@@ -251,11 +247,25 @@ rset fp_future_writes(const struct program *p, const struct tctx *ctx, int t)
 		case OP_MLOCK:
 		case OP_MADVISE:
 			rs_bit(&w, RB_VMAS);
+			f->op[f->n++] =
+			    (struct fp_writer){.task = (uint8_t)u, .end = end[u], .w = w};
 			break;
 		default:
 			break;
 		}
 	}
+}
+
+/* What the tasks other than T may still write of the VMA list and the mappings'
+ * addresses (RB_VMAS, RB_MAP), from the ops each has not finished (CTX: where each is;
+ * its current op counts). */
+rset fp_future_writes(const struct fp_future *f, const struct tctx *ctx, int t)
+{
+	rset w = {{0, 0}};
+
+	for (int i = 0; i < f->n; i++)
+		if (f->op[i].task != t && f->op[i].end >= ctx[f->op[i].task].op)
+			rs_or(&w, f->op[i].w);
 	return w;
 }
 

@@ -114,7 +114,17 @@ void fp_reader_passes(const struct sim_trace_ev *ev, int n, bool *comm);
 void fp_of_event(const struct program *p, struct tctx *c, const struct sim_trace_ev *e, bool comm,
 		 struct fp *f);
 void fp_touched(uint32_t m, struct fp *f);
-rset fp_future_writes(const struct program *p, const struct tctx *ctx, int t);
+/* the ops that write the VMA list or where a mapping lands (fp_future_init()) */
+struct fp_future {
+	struct fp_writer {
+		uint8_t task;
+		int end; /* the task's op instances up to and with this op */
+		rset w;
+	} op[PROG_MAX_OPS];
+	int n;
+};
+void fp_future_init(const struct program *p, struct fp_future *f);
+rset fp_future_writes(const struct fp_future *f, const struct tctx *ctx, int t);
 
 /* ---- the search (explore.c) ---- */
 
