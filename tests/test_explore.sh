@@ -86,6 +86,20 @@ check "--check-reduction --preemptions=all: every trace covers every schedule wi
 run "$snafu" explore --check-reduction --random=12 --seed=7 --preemptions=2 --kernel=2.6.11 --max-schedules=5000
 check "--check-reduction --random=12: none differs (exit $rc)" grep -qE "^explore: --check-reduction: 12 random programs \(seed 7\), bounds 0\.\.2: 36 checks, $n cut by --max-schedules, 0 with a difference\$" "$tmp/out"
 [ "$rc" = 0 ] || show_output
+# --preemptions=all runs past 3 preemptions depth first and compacts its tree: that
+# changes no count, and the reduction still loses nothing with it
+for at in 0 512; do
+	SNAFU_EXPLORE_COMPACT_AT=$at "$snafu" explore --kernel=2.6.11 --preemptions=all --quiet \
+		"$cases/futex-seto-missed-wakeup.case" >"$tmp/gc$at" 2>&1
+done
+check "compacted: $(grep -c "compacted the tree" "$tmp/gc512") times" grep -qE "^explore: compacted the tree: $n nodes, $n kept\$" "$tmp/gc512"
+check "compacted: the same search" test "$(tail -1 "$tmp/gc512")" = "$(tail -1 "$tmp/gc0")"
+check "compacted: every trace" grep -qE "no finding in $n traces \(unbounded\): $n schedules\$" "$tmp/gc0"
+SNAFU_EXPLORE_COMPACT_AT=512 run "$snafu" explore --check-reduction --random=10 --seed=11 --preemptions=all --kernel=2.6.11 --max-schedules=3000
+check "--check-reduction --random=10 --preemptions=all, compacted: none differs (exit $rc)" grep -qE "^explore: --check-reduction: 10 random programs \(seed 11\), every trace against 3 preemptions: 10 checks, $n cut by --max-schedules, 0 with a difference\$" "$tmp/out"
+check "... and compacted" grep -q "compacted the tree" "$tmp/err"
+SNAFU_EXPLORE_COMPACT_AT=x run "$snafu" explore --preemptions=all "$lwn"
+check "\$SNAFU_EXPLORE_COMPACT_AT=x: exit 2 (got $rc), one line" test "$rc" = 2 -a "$(wc -l <"$tmp/err")" = 1
 
 # 5. The same input, the same output.
 "$snafu" explore --all-kernels "$cases/futex-absorbed-wakeup.case" >"$tmp/a" 2>&1
@@ -116,7 +130,7 @@ wait $pid
 rc=$?
 check "SIGTERM: exit 130 (got $rc)" test "$rc" = 130
 check "SIGTERM: the line says how far it got" grep -qE "^explore: .*\[2\.6\.12-jj\]: interrupted after $n schedules \($n traces\), at $n preemptions?: no finding so far" "$tmp/out"
-check "a progress line on stderr" grep -qE "^explore: 2\.6\.12-jj: $n schedules, $n traces, at $n preemptions?, $n queued, $n s\$" "$tmp/err"
+check "a progress line on stderr" grep -qE "^explore: 2\.6\.12-jj: $n schedules, $n traces, at $n preemptions?(, $n queued| \(depth first\), $n stacked), $n s\$" "$tmp/err"
 
 # 7. Bad usage: one line on stderr, nothing on stdout, exit 2.
 bad_usage() { # bad_usage DESCRIPTION ARGS... (of snafu explore, or of CMD=evaluate)

@@ -189,6 +189,11 @@ struct search {
 	size_t nsleepers, sleepers_cap;
 	struct work *queue[MAX_K + 1];
 	size_t qn[MAX_K + 1], qcap[MAX_K + 1], qhead[MAX_K + 1];
+	/* --preemptions=all beyond DFS_FROM preemptions: one stack, run depth first, so
+	 * that finished subtrees can go (compact()) */
+	struct work *stack;
+	size_t sn, scap;
+	size_t gc_at; /* compact() when the tree has this many nodes */
 	/* the states met (prefix_keys()), with the fewest preemptions each was met with:
 	 * open addressing, 0 free */
 	struct seen {
