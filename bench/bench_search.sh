@@ -9,14 +9,15 @@
 # bench/mutants/run.sh counts). The explore column: snafu explore on the row's saved case
 # (its program, its own schedule ignored), the schedules run to the first finding and its
 # preemptions; one number, the search is deterministic. The pct+joint column: the fuzzer
-# with the joint search (--joint=N, N=$SNAFU_JOINT or 300), its runs counted.
+# with the joint search (--joint=N, N=$SNAFU_JOINT or 300), its runs counted; pct+xo,
+# with libFuzzer's crossover splicing programs by task (--crossover=1).
 #   bench/bench_search.sh [BIN_DIR] [SEEDS] [BUDGET] [ROWS] [COLUMNS]
 # Defaults: build/bin, 10, 200000, every row, every column. ROWS and COLUMNS: regular
-# expressions over the rows' and columns' names. Address randomization off (setarch -R,
+# expressions over the rows' and columns' names. SEED_FROM=S: seeds S..S+SEEDS-1. Address randomization off (setarch -R,
 # as snafu fuzz does): a seed gives the same run every time, so the table is the same on
 # any machine; only the wall time it takes depends on it.
 set -uo pipefail
-bin=${1:-build/bin} seeds=${2:-10} budget=${3:-200000} pick=${4:-.} cols=${5:-.}
+bin=${1:-build/bin} seeds=${2:-10} budget=${3:-200000} pick=${4:-.} cols=${5:-.} from=${SEED_FROM:-1}
 root=$(cd "$(dirname "$0")/.." && pwd)
 [ -x "$bin/futex_mm_fuzzer" ] && [ -x "$bin/snafu" ] ||
 	{ echo "bench_search: no $bin/futex_mm_fuzzer or $bin/snafu (./build.sh builds them)"; exit 0; }
@@ -32,6 +33,7 @@ columns=(
 	"pct (default)|--schedule=pct --interleaving-coverage=0"
 	"pct+icov|--schedule=pct --interleaving-coverage=1"
 	"pct+joint|--schedule=pct --interleaving-coverage=0 --joint=${SNAFU_JOINT:-300}"
+	"pct+xo|--schedule=pct --interleaving-coverage=0 --crossover=1"
 	"explore|"
 )
 
@@ -106,7 +108,7 @@ for r in "${rows[@]}"; do
 			continue
 		fi
 		: >"$tmp/cell"
-		for s in $(seq 1 "$seeds"); do
+		for s in $(seq "$from" $((from + seeds - 1))); do
 			fuzz_seed "$kernel" "$ops" "$oracle" "$want" "$flags" "$s" >>"$tmp/cell"
 		done
 		found=$(awk '$2 != "none" && $2 != "error"' "$tmp/cell" | wc -l)
@@ -120,4 +122,4 @@ for r in "${rows[@]}"; do
 	done
 	echo
 done
-echo "cells: executions to the row's finding, median / max over $seeds seeds (1..$seeds) from an empty corpus, at most $budget each (a seed that does not find it counts as $budget); explore: schedules to the first finding of the row's case, at most 3 preemptions"
+echo "cells: executions to the row's finding, median / max over $seeds seeds ($from..$((from + seeds - 1))) from an empty corpus, at most $budget each (a seed that does not find it counts as $budget); explore: schedules to the first finding of the row's case, at most 3 preemptions"

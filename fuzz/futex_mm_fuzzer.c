@@ -5,7 +5,7 @@
  *
  *   futex_mm_fuzzer [--kernel=NAME] [--ops=futex|all] [--oracles=LIST] [--progress=FILE]
  *                   [--interleaving-coverage=0|1] [--schedule=pct|preempt]
- *                   [--keep-going=PREFIX] [--joint=N]
+ *                   [--keep-going=PREFIX] [--joint=N] [--crossover=0|1]
  *                   [libFuzzer flags] [CORPUS...]
  *
  * --ops=futex (the default): programs use every op but the table's all_only ones,
@@ -45,12 +45,17 @@
  *
  * --joint=N: the joint search (fuzz/joint.c, docs/fuzzing.md "The joint search"): each
  * program whose run reaches new code, and that has two tasks or more, gets a search of
- * its schedules, snafu explore's (up to JOINT_PREEMPTIONS preemptions, every schedule
- * within the bound: no partial-order reduction here), at most N runs. Each run counts as
+ * its schedules, snafu explore's (up to JOINT_PREEMPTIONS preemptions, with its
+ * partial-order reduction), at most N runs. Each run counts as
  * an execution: in the "finding after" line, and toward -runs, which then ends the run
  * itself (libFuzzer counts only its own). A finding of the search is the program with
  * the schedule found, written to -artifact_prefix + "finding-HASH" (the input itself
  * finds nothing), and ends the run (--keep-going: reported once, and on).
+ *
+ * --crossover=1: one time in four that libFuzzer asks for a crossover, it splices
+ * programs by task (fuzz/mutator.c): a task of another input of the corpus joins the
+ * program. Off by default (0): it finds the deadlocks of two roles sooner (get_mempolicy's,
+ * mincore's) and the lost wake-ups later (docs/fuzzing.md, "Crossover by task").
  *
  * --keep-going=PREFIX: a finding does not end the run. The first input with each
  * signature is written to PREFIX + "finding-" + a hash of its bytes (through a temporary
@@ -127,6 +132,7 @@ static const char *keep_going;        /* --keep-going=PREFIX; NULL: a finding en
 static unsigned oracles;              /* run_opts.oracles: 0, the default set, unless --oracles= */
 bool snafu_fuzz_all_ops;              /* read by the mutator too */
 bool snafu_fuzz_pct = true;           /* --schedule=pct (the default); read by the mutator too */
+bool snafu_fuzz_crossover;            /* --crossover=1; read by the mutator */
 static unsigned long long executions; /* the callback's, the joint search's runs included */
 /* --joint=N: the joint search (fuzz/joint.c): runs a new program's search may make */
 static long long joint_runs;
@@ -257,6 +263,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 				"futex_mm_fuzzer: '%s': expected --interleaving-coverage=0 or 1\n",
 				a);
 			exit(2);
+		} else if (!strcmp(a, "--crossover=1") || !strcmp(a, "--crossover=0"))
+			snafu_fuzz_crossover = a[12] == '1';
+		else if (!strncmp(a, "--crossover=", 12)) {
+			fprintf(stderr, "futex_mm_fuzzer: '%s': expected --crossover=0 or 1\n", a);
+			exit(2);
 		} else if (!strcmp(a, "--ops=all"))
 			snafu_fuzz_all_ops = true;
 		else if (!strcmp(a, "--ops=futex"))
@@ -269,8 +280,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 			fprintf(stderr,
 				"futex_mm_fuzzer: unknown flag '%s': expected --kernel=NAME, "
 				"--ops=futex|all, --oracles=LIST, --interleaving-coverage=0|1, "
-				"--schedule=preempt|pct, --progress=FILE, --keep-going=PREFIX or "
-				"--joint=N (libFuzzer's flags take one dash)\n",
+				"--schedule=preempt|pct, --progress=FILE, --keep-going=PREFIX, "
+				"--joint=N or --crossover=0|1 (libFuzzer's flags take one dash)\n",
 				a);
 			exit(2);
 		}

@@ -27,8 +27,9 @@ size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
 
 static uint32_t rng;
-extern bool snafu_fuzz_all_ops; /* futex_mm_fuzzer.c: --ops=all */
-extern bool snafu_fuzz_pct;     /* futex_mm_fuzzer.c: --schedule=pct */
+extern bool snafu_fuzz_all_ops;   /* futex_mm_fuzzer.c: --ops=all */
+extern bool snafu_fuzz_pct;       /* futex_mm_fuzzer.c: --schedule=pct */
+extern bool snafu_fuzz_crossover; /* futex_mm_fuzzer.c: --crossover=1 */
 
 static uint32_t rnd(uint32_t n)
 {
@@ -349,4 +350,78 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 		return LLVMFuzzerMutate(data, size, max_size);
 	memcpy(data, buf, n);
 	return n;
+}
+
+size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8_t *data2,
+				 size_t size2, uint8_t *out, size_t max_out_size,
+				 unsigned int seed);
+
+/* How often libFuzzer's crossover (which it asks for as often as a mutation, once this
+ * file defines it) splices, with --crossover=1: one time in XO_ONE_IN; the other times
+ * it is one of the mutations above. Measured in docs/fuzzing.md, "Crossover by task". */
+#define XO_ONE_IN 4
+
+/* The splice: the program of data1 (this input) with a task of data2's (the other
+ * input) in one of its tasks' place or beside them (below); its length, or 0 where
+ * either input is not a program with ops or the result does not fit in max_out_size. */
+static size_t splice(const uint8_t *data1, size_t size1, const uint8_t *data2, size_t size2,
+		     uint8_t *out, size_t max_out_size)
+{
+	static struct program a, b;
+	static uint8_t abuf[PROG_MAX_ENCODED], bbuf[PROG_MAX_ENCODED], buf[PROG_MAX_ENCODED];
+
+	if (prog_decode(data1, size1, &a) || prog_decode(data2, size2, &b) || !a.nops || !b.nops)
+		return 0;
+	a.npreempts = snafu_fuzz_pct ? 0 : a.npreempts;
+	size_t an = prog_encode(&a, abuf, sizeof(abuf)), ops = PROG_HEADER_BYTES + 1;
+	prog_encode(&b, bbuf, sizeof(bbuf));
+	int from = b.ops[rnd((uint32_t)b.nops)].task, ntasks = a.ntasks, to, nops = 0;
+	if (ntasks < PROG_MAX_TASKS && rnd(2))
+		to = ++ntasks;
+	else
+		to = 1 + (int)rnd((uint32_t)ntasks);
+	memcpy(buf, abuf, ops);
+	buf[PROG_HEADER_BYTES] = (uint8_t)(ntasks - 2); /* prog/codec.c: 2 + byte % 3 tasks */
+	size_t n = ops;
+	for (int i = 0; i < a.nops; i++)
+		if (a.ops[i].task != to) {
+			memcpy(buf + n, abuf + ops + (size_t)i * OP_BYTES, OP_BYTES);
+			n += OP_BYTES, nops++;
+		}
+	for (int i = 0; i < b.nops && nops + 1 < PROG_MAX_OPS; i++)
+		if (b.ops[i].task == from) {
+			memcpy(buf + n, bbuf + ops + (size_t)i * OP_BYTES, OP_BYTES);
+			buf[n] = (uint8_t)((buf[n] & ~3) | (to - 1));
+			n += OP_BYTES, nops++;
+		}
+	size_t pre = ops + (size_t)a.nops * OP_BYTES; /* a's schedule, after its op records */
+	memcpy(buf + n, abuf + pre, an - pre);
+	n += an - pre;
+	if (n > max_out_size)
+		return 0;
+	memcpy(out, buf, n);
+	return n;
+}
+
+/* libFuzzer's crossover, by task (syzkaller splices programs; here a task is what plays
+ * a role): the ops of one task of the other input join this input's program, as a task
+ * of their own while there is room, else in place of one of its tasks; this input's
+ * schedule stays. A bug of two roles, a system call that faults under mmap_sem and an
+ * mmap that queues for it, is two programs the corpus may well hold apart. A reference
+ * to mapping i in the other input's ops names this program's mapping i (prog/codec.c:
+ * references count the mmaps in byte order, and the joining task comes last): both
+ * programs most often start with the mapping their tasks share. Returns 0 (libFuzzer
+ * then mutates otherwise) without --crossover=1, or where either input is not a
+ * program with ops. */
+size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8_t *data2,
+				 size_t size2, uint8_t *out, size_t max_out_size, unsigned int seed)
+{
+	if (!snafu_fuzz_crossover)
+		return 0; /* libFuzzer then asks LLVMFuzzerCustomMutator */
+	rng = seed | 1;
+	if (rnd(XO_ONE_IN) && size1 <= max_out_size) {
+		memcpy(out, data1, size1);
+		return LLVMFuzzerCustomMutator(out, size1, max_out_size, seed + 1);
+	}
+	return splice(data1, size1, data2, size2, out, max_out_size);
 }

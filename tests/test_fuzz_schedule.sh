@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # futex_mm_fuzzer's schedule search end to end (docs/fuzzing.md, "Interleaving coverage"
-# and "PCT"): --interleaving-coverage and --schedule take 0|1 and preempt|pct and refuse
-# anything else with one line and exit 2; interleaving coverage is off unless asked for;
+# and "PCT"): --interleaving-coverage, --schedule and --crossover take 0|1, preempt|pct
+# and 0|1 and refuse anything else with one line and exit 2; interleaving coverage is off unless asked for;
 # a PCT input (the absorbed wake-up's program and a PCT schedule that finds it on
 # 2.6.11) replays its finding, shows as the preemptions it makes (which replay the same
 # run), runs in the fuzzer under --schedule=pct (the default) with a report that shows
@@ -15,7 +15,8 @@ setup_test --fuzzer "$@" # $bin, $src, $snafu, $tmp
 fz=$bin/futex_mm_fuzzer
 
 # 1. The flags
-for bad in --interleaving-coverage=2 --interleaving-coverage= --schedule=random --schedule=; do
+for bad in --interleaving-coverage=2 --interleaving-coverage= --schedule=random --schedule= \
+	--crossover=2 --crossover=; do
 	"$fz" "$bad" -runs=1 -artifact_prefix="$tmp/" >"$tmp/bad.out" 2>"$tmp/bad.err"
 	rc=$?
 	if [ $rc = 2 ] && [ "$(grep -c . "$tmp/bad.err")" = 1 ] && grep -q -- "'$bad'" "$tmp/bad.err"; then
