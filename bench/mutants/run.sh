@@ -181,20 +181,39 @@ run_fuzz() {
 			echo "snafu-fuzz-timed-out ? $k ${known[*]:-}"
 			return
 		fi
-		line=$(grep -E "^fuzz: $kernel: (finding after|no finding in) [0-9]+ executions" \
+		line=$(grep -E "^fuzz: $kernel: (finding after |no finding in )?[0-9]+ executions" \
 			"$work/logs/$name.fuzz.$k.log" | tail -1)
 		if [ -z "$line" ]; then
 			echo "snafu-fuzz-failed(exit-$rc) ? $k ${known[*]:-}"
 			return
 		fi
-		n=$(sed -E 's/.*(finding after|no finding in) ([0-9]+) executions.*/\2/' <<<"$line")
-		total=$((total + n))
+		n=$(sed -E 's/^fuzz: [^:]*: (finding after |no finding in )?([0-9]+) executions.*/\2/' <<<"$line")
 		case "$line" in
 		*"no finding in"*)
-			echo "- $total $k ${known[*]:-}"
+			echo "- $((total + n)) $k ${known[*]:-}"
+			return
+			;;
+		*": finding after "*) ;; # stopped at its first finding: below
+		*) # went on past known findings (--known): "SIG after N [known] [-> CASE], ..."
+			local first='' at='' esig eafter ekn
+			while read -r esig _ eafter ekn; do # SIG after N [known]
+				if [ "$ekn" = known ]; then
+					known+=("$esig")
+				elif [ -z "$at" ] || [ "$eafter" -lt "$at" ]; then
+					first=$esig at=$eafter
+				fi
+			done < <(grep -oE '[a-z0-9_]+(-[a-z0-9_]+)*(--[a-z0-9_]+(-[a-z0-9_]+)*)+ after [0-9]+( known)?' <<<"${line#*s: }")
+			if [ -z "$first" ]; then
+				echo "- $((total + n)) $k ${known[*]:-}"
+				return
+			fi
+			mkdir -p "$work/cases"
+			cp "$found/$kernel/$first.case" "$work/cases/$name.case" 2>/dev/null
+			echo "$first $((total + at)) $k ${known[*]:-}"
 			return
 			;;
 		esac
+		total=$((total + n))
 		s=$(sed -E 's/^[^:]*: [^:]*: finding after [0-9]+ executions, [0-9.]+ s: //' <<<"$line")
 		sig=${s%% *}
 		if [[ $s == "$sig known"* ]]; then
