@@ -17,6 +17,7 @@
 #include "../ref/rwsem.h"
 #include "../ref/uaccess.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +36,22 @@ static enum sim_result run(int n, const task_fn *fns)
 	q = NULL;
 	waited = -1000;
 	return run_tasks(n, fns, NULL, 0);
+}
+
+/* Whether the last run's report has the title TITLE and its body says each of the
+ * strings after it (NULL-ended). */
+static bool reported(const char *title, ...)
+{
+	va_list ap;
+	bool ok = !strcmp(finding.title, title);
+
+	va_start(ap, title);
+	for (const char *says; ok && (says = va_arg(ap, const char *));)
+		ok = strstr(finding.body, says) != NULL;
+	va_end(ap);
+	if (!ok)
+		fprintf(stderr, "the report: title '%s', body:\n%s\n", finding.title, finding.body);
+	return ok;
 }
 
 static void maybe_lockdep_off(void)
@@ -182,10 +199,9 @@ static void test_vma_helpers(void)
 	vma_helper = V_FLAGS;
 	vma_hold = HOLD_READ;
 	run(1, fns);
-	CHECK(!strcmp(finding.title,
-		      "WARNING: lock not held for write: &mm->mmap_sem in vma_helper_body") &&
-		  strstr(finding.body, "holds it for read only"),
-	      "title '%s', body:\n%s", finding.title, finding.body);
+	CHECK(reported("WARNING: lock not held for write: &mm->mmap_sem in vma_helper_body",
+		       "holds it for read only", NULL),
+	      "vma_helper_body's report");
 }
 
 /* The report: the title, what the task holds, where it is (its Call Trace: split_at() is
@@ -284,11 +300,10 @@ static void test_page_table_lock(void)
 	pte_case = ANON_READ;
 	pte_locked = false;
 	run(1, fns);
-	CHECK(!strcmp(finding.title,
-		      "WARNING: lock not held: &mm->page_table_lock in do_anonymous_page") &&
-		  strstr(finding.body, "does not hold it") &&
-		  strstr(finding.body, "holds #0: &mm->mmap_sem (read), taken at pte_body"),
-	      "title '%s', body:\n%s", finding.title, finding.body);
+	CHECK(reported("WARNING: lock not held: &mm->page_table_lock in do_anonymous_page",
+		       "does not hold it", "holds #0: &mm->mmap_sem (read), taken at pte_body",
+		       NULL),
+	      "do_anonymous_page's report");
 }
 
 /* The helpers every PTE change goes through (ref/mm.h), called directly by a body with no
@@ -346,10 +361,9 @@ static void test_pte_helpers(void)
 	pte_helper = H_SET_PTE;
 	pte_locked = false;
 	run(1, fns);
-	CHECK(!strcmp(finding.title,
-		      "WARNING: lock not held: &mm->page_table_lock in pte_helper_body") &&
-		  strstr(finding.body, "does not hold it"),
-	      "title '%s', body:\n%s", finding.title, finding.body);
+	CHECK(reported("WARNING: lock not held: &mm->page_table_lock in pte_helper_body",
+		       "does not hold it", NULL),
+	      "pte_helper_body's report");
 }
 
 /* --- the bucket lock: every futex_q list operation --- */
@@ -430,10 +444,9 @@ static void test_bucket_lock(void)
 	kcfg = kernel_by_name("2.6.11");
 	waker_lock = NO_LOCK;
 	run(2, wake);
-	CHECK(!strcmp(finding.title, "WARNING: lock not held: &bh->lock in wake_futex") &&
-		  strstr(finding.body, "T2 (pid 2), op ") &&
-		  strstr(finding.body, "does not hold it\n\nT2 holds 0 locks\n"),
-	      "title '%s', body:\n%s", finding.title, finding.body);
+	CHECK(reported("WARNING: lock not held: &bh->lock in wake_futex", "T2 (pid 2), op ",
+		       "does not hold it\n\nT2 holds 0 locks\n", NULL),
+	      "wake_futex's report");
 	/* another bucket's lock: the report names both instances */
 	waker_lock = OTHER_BUCKET;
 	run(2, wake);

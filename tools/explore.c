@@ -508,7 +508,7 @@ struct program explore_found;
  * bound (a finding within EXPLORE_BOUND_FALLBACK preemptions is the one --preemptions=3
  * gives), then the rest depth first, with the tree compacted (compact()). */
 #define DFS_FROM    (EXPLORE_BOUND_FALLBACK + 1)
-#define NO_FP       UINT32_MAX /* a stub's chain of quiet steps was never run (chain_fp()) */
+#define NO_FP       UINT32_MAX /* a SUMMARY node whose quiet chain was never run (chain_fp()) */
 #define GC_FROM     (1u << 16) /* compact() the tree from this many nodes, or twice what it kept */
 
 static uint32_t new_fp(struct search *s, const struct fp *f)
@@ -580,7 +580,7 @@ static bool chain_fp(const struct search *s, uint32_t x, struct fp *f)
 {
 	*f = (struct fp){0};
 	for (;;) {
-		if (s->nodes[x].fp_in == NO_FP) /* a stub's (compact()) */
+		if (s->nodes[x].fp_in == NO_FP) /* a SUMMARY node's (compact()) */
 			return false;
 		fp_or(f, &s->fps[s->nodes[x].fp_in]);
 		if (!s->nodes[x].quiet)
@@ -887,7 +887,7 @@ static void each_work(struct search *s, void (*fn)(struct search *, struct work 
 		fn(s, &s->stack[i], arg);
 }
 
-enum { DEAD, LIVE, STUB };
+enum { DEAD, LIVE, SUMMARY };
 
 static void mark_path(struct search *s, struct work *w, void *arg)
 {
@@ -904,7 +904,7 @@ static void renumber(struct search *s, struct work *w, void *arg)
 }
 
 /* Depth first (--preemptions=all), the subtrees explored in full go: kept are the nodes
- * on the path to a queued run (LIVE), and every other child of those as a STUB, the
+ * on the path to a queued run (LIVE), and every other child of those as a SUMMARY, the
  * footprint of its transition and quiet chain (chain_fp()), which its siblings' runs
  * to come sleep with. What the subtrees met stays in the state table (seen_before()). */
 static void compact(struct search *s)
@@ -921,7 +921,7 @@ static void compact(struct search *s)
 	for (size_t x = 0; x < n; x++)
 		for (int l = 0; mark[x] == LIVE && l < NLABELS; l++)
 			if (s->nodes[x].child[l] && mark[s->nodes[x].child[l]] != LIVE)
-				mark[s->nodes[x].child[l]] = STUB;
+				mark[s->nodes[x].child[l]] = SUMMARY;
 	for (size_t x = 0; x < n; x++) {
 		to[x] = mark[x] == DEAD ? NO_NODE : (uint32_t)kept++;
 		nsl += mark[x] == LIVE ? (size_t)__builtin_popcount(s->nodes[x].sleep) : 0;
@@ -941,7 +941,7 @@ static void compact(struct search *s)
 		struct fp f;
 		*d = s->nodes[x];
 		d->parent = d->parent == NO_NODE ? NO_NODE : to[d->parent];
-		if (mark[x] == STUB) {
+		if (mark[x] == SUMMARY) {
 			d->fp_in = chain_fp(s, (uint32_t)x, &f) ? (uint32_t)nfp : NO_FP;
 			if (d->fp_in != NO_FP)
 				fps[nfp++] = f;
