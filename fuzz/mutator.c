@@ -15,8 +15,10 @@
  * next, a new op takes an address the program already uses (or the start of a mapping
  * one of its mmaps makes) half the time, and an inserted mmap keeps every reference
  * naming the mapping it named. The empty program (libFuzzer's first input from an
- * empty corpus), and one input in eight, become a new program of two to five ops,
- * starting with a mapping. Measured in docs/fuzzing.md, "The search table".
+ * empty corpus), and one input in eight, become a new program: half the time one of two
+ * to five ops, starting with a mapping; half the time one of roles, where each task
+ * does with one futex word what a user of futex(2), another thread or kswapd does with
+ * it (roles[], below). Measured in docs/fuzzing.md, "The search table" and "Roles".
  */
 #include "../prog/ops.h"
 
@@ -217,6 +219,131 @@ static size_t fresh_program(uint8_t *buf, size_t n, size_t ops, int nops)
 	return n;
 }
 
+/* Where a role's op points (roles[], below): at the program's futex word (mapping 0,
+ * page 0, word 0: every program of roles maps it first), or where random_op puts it. */
+enum { AT_WORD, AT_ANY };
+/* The value a role's store, futex_wait or futex_cmp_requeue takes: any small one, the
+ * word's value as the earlier stores of the program leave it, three times in four (a
+ * waiter sleeps while the word holds what it read; else what it read is stale), or the
+ * next one (a waker changes the word, then wakes). */
+enum { V_ANY, V_CUR, V_NEXT };
+
+struct role_op {
+	uint8_t kind; /* enum op_kind; OP_NKINDS: any op, as random_op draws one */
+	uint8_t at, val;
+};
+
+/* What the tasks of a fresh program do: as the users of one futex word use it (the
+ * futex(2) man page; Drepper, "Futexes Are Tricky": lll_lock, lll_unlock,
+ * pthread_cond_broadcast), beside the kernel's own actors on the word's page: another
+ * thread changing the address space (mmap_sem for write) and kswapd. As a syzkaller
+ * program hands the resource one call returns to the next, every role is handed the
+ * word. weight: how often a task draws the role; nops: its ops. */
+static const struct role {
+	uint8_t weight, nops;
+	struct role_op ops[2];
+} roles[] = {
+    {4, 1, {{OP_FUTEX_WAIT, AT_WORD, V_CUR}}},                              /* lll_lock's sleep */
+    {2, 2, {{OP_LOAD, AT_WORD, V_ANY}, {OP_FUTEX_WAIT, AT_WORD, V_CUR}}},   /* read, sleep */
+    {3, 2, {{OP_STORE, AT_WORD, V_NEXT}, {OP_FUTEX_WAKE, AT_WORD, V_ANY}}}, /* lll_unlock */
+    {2, 1, {{OP_FUTEX_WAKE, AT_WORD, V_ANY}}},
+    {2, 1, {{OP_FUTEX_CMP_REQUEUE, AT_WORD, V_CUR}}}, /* pthread_cond_broadcast */
+    {1, 1, {{OP_FUTEX_REQUEUE, AT_WORD, V_ANY}}},
+    {1, 1, {{OP_STORE, AT_WORD, V_ANY}}}, /* the word set, its page faulted in */
+    {2, 1, {{OP_MMAP, AT_ANY, V_ANY}}},   /* another thread's mmap: mmap_sem for write */
+    {1, 1, {{OP_MPROTECT, AT_WORD, V_ANY}}},
+    {2, 2, {{OP_RECLAIM, AT_WORD, V_ANY}, {OP_RECLAIM, AT_WORD, V_ANY}}}, /* kswapd's passes */
+    {1, 1, {{OP_RECLAIM, AT_WORD, V_ANY}}},
+    {2, 1, {{OP_GET_MEMPOLICY, AT_WORD, V_ANY}}}, /* a copy-out under mmap_sem, to the word */
+    {1, 1, {{OP_MINCORE, AT_WORD, V_ANY}}},       /* (--ops=all) */
+    {3, 1, {{OP_NKINDS, AT_ANY, V_ANY}}},         /* anything else */
+};
+
+#define NROLES (sizeof(roles) / sizeof(roles[0]))
+
+/* Whether the fuzzer's op set (--ops) has every op of role r. */
+static bool role_allowed(const struct role *r)
+{
+	for (int i = 0; i < r->nops; i++)
+		if (!snafu_fuzz_all_ops && r->ops[i].kind != OP_NKINDS &&
+		    op_table[r->ops[i].kind].all_only)
+			return false;
+	return true;
+}
+
+/* A role drawn by weight, of those the fuzzer's op set allows. */
+static const struct role *draw_role(void)
+{
+	uint32_t total = 0, w;
+	const struct role *r;
+
+	for (r = roles; r < roles + NROLES; r++)
+		total += role_allowed(r) ? r->weight : 0;
+	w = rnd(total);
+	for (r = roles; !role_allowed(r) || w >= r->weight; r++)
+		w -= role_allowed(r) ? r->weight : 0;
+	return r;
+}
+
+/* Set the argument NAME of op record r, a number or bits of byte x or y, to v (a number
+ * below 4: its own byte, prog/codec.c's small()); false where the op has none. */
+static bool set_arg(uint8_t *r, const char *name, int v)
+{
+	const struct op_desc *d = &op_table[prog_kind_of(r[0])];
+
+	for (int i = 0; i < OP_MAX_ARGS && d->args[i].name; i++) {
+		const struct op_arg *g = &d->args[i];
+		if (strcmp(g->name, name) || g->field == FIELD_NONE)
+			continue;
+		uint8_t *b = &r[6 + g->field - FIELD_X], mask = (uint8_t)((1u << g->width) - 1);
+		if (g->code == CODE_SMALL)
+			*b = (uint8_t)(v & 3);
+		else if (g->code == CODE_BITS)
+			*b = (uint8_t)((*b & ~(mask << g->shift)) | (v & mask) << g->shift);
+		return true;
+	}
+	return false;
+}
+
+/* A fresh program of roles at buf + ops, in place of the nops op records there (the
+ * schedule after them stays): two to four tasks, task 1 maps the word first, and each
+ * task plays a role (one time in three, two). Returns the new length. */
+static size_t role_program(uint8_t *buf, size_t n, size_t ops, int nops)
+{
+	uint8_t rec[OP_BYTES];
+	size_t pre = ops + (size_t)nops * OP_BYTES;
+	int k = 0, cur = 0; /* op records so far; the word's value after them */
+
+	memmove(buf + ops, buf + pre, n - pre);
+	n = ops + (n - pre);
+	buf[PROG_HEADER_BYTES] = (uint8_t)rnd(3); /* two to four tasks */
+	op_of_kind(rec, buf + ops, 0, OP_MMAP, 0);
+	set_arg(rec, "prot", 3); /* rw: a futex word is memory its users read and write */
+	n = insert_op(buf, n, ops, k, k, rec), k++;
+	for (int t = 0; t < 2 + buf[PROG_HEADER_BYTES]; t++)
+		for (int nroles = rnd(3) ? 1 : 2; nroles--;) {
+			const struct role *r = draw_role();
+			for (const struct role_op *o = r->ops; o < r->ops + r->nops; o++) {
+				if (o->kind == OP_NKINDS) {
+					random_op(rec, buf + ops, k);
+					rec[0] = (uint8_t)((rec[0] & ~3) | t);
+				} else
+					op_of_kind(rec, buf + ops, k, o->kind, t);
+				if (o->at == AT_WORD)
+					rec[1] = rec[2] = rec[3] = 0;
+				int v = o->val == V_NEXT ? (cur + 1) & 3 : (int)rnd(4);
+				if (o->val == V_CUR &&
+				    rnd(4)) /* else a stale value, read before a store */
+					v = cur;
+				if (set_arg(rec, "val", v) && o->at == AT_WORD &&
+				    prog_kind_of(rec[0]) == OP_STORE)
+					cur = v;
+				n = insert_op(buf, n, ops, k, k, rec), k++;
+			}
+		}
+	return n;
+}
+
 /* The mutations of the program's ops (what: the mutator's draw, below), on p's canonical
  * bytes in buf (n of them, the op records from ops on). Returns the new length. */
 static size_t mutate_ops(const struct program *p, uint8_t *buf, size_t n, size_t ops, int what)
@@ -250,6 +377,10 @@ static size_t mutate_ops(const struct program *p, uint8_t *buf, size_t n, size_t
 		memcpy(rec, o + rnd((uint32_t)nops) * OP_BYTES, OP_BYTES);
 		task =
 		    ((rec[0] & 3) % p->ntasks + 1 + (int)rnd((uint32_t)p->ntasks - 1)) % p->ntasks;
+		if (p->ntasks < PROG_MAX_TASKS && rnd(2)) { /* a task of its own */
+			task = p->ntasks;
+			buf[PROG_HEADER_BYTES] = (uint8_t)(p->ntasks - 1); /* 2 + byte % 3 tasks */
+		}
 		rec[0] = (uint8_t)((rec[0] & ~3) | task);
 		if (rnd(2)) /* another val, nr, ... */
 			rec[6 + rnd(2)] = (uint8_t)rnd(4);
@@ -300,8 +431,8 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 
 	if (snafu_fuzz_pct && !p.pct.on) /* the schedule is a PCT one: draw one */
 		n = fresh_pct(buf, pre);
-	if (!p.nops || rnd(8) == 0)
-		n = fresh_program(buf, n, ops, p.nops);
+	if (!p.nops || rnd(8) == 0) /* a new program: of roles half the time */
+		n = rnd(2) ? role_program(buf, n, ops, p.nops) : fresh_program(buf, n, ops, p.nops);
 	else if (!schedule)
 		n = mutate_ops(&p, buf, n, ops, what);
 	else if (snafu_fuzz_pct)
