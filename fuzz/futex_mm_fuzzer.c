@@ -44,7 +44,8 @@
  * fuzz/run.sh's progress line (libFuzzer itself prints only on new coverage).
  *
  * --joint=N: the joint search (fuzz/joint.c, docs/fuzzing.md "The joint search"): each
- * program whose run reaches new code, and that has two tasks or more, gets a search of
+ * program whose run reaches new code, and where a futex_wait has an op of another task
+ * on its page (joint_worth()), gets a search of
  * its schedules, snafu explore's (up to JOINT_PREEMPTIONS preemptions, with its
  * partial-order reduction), at most N runs. Each run counts as
  * an execution: in the "finding after" line, and toward -runs, which then ends the run

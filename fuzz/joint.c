@@ -9,7 +9,10 @@
  * model's. The model's code it runs is, so the counters are put back after it: an input
  * is kept for what its own run reached, not for what the search of it did. The search
  * has snafu explore's partial-order reduction: the sim_touch() marks it needs are calls
- * into sim/, which add no edge to the model's coverage (sim/sim.h).
+ * into sim/, which add no edge to the model's coverage (sim/sim.h). Only programs where
+ * an order can matter to a sleeper are searched (waits_beside()): a futex_wait with an
+ * op of another task on its page, as Snowboard pairs a write of one test with a read of
+ * another on the same memory.
  */
 #include "joint.h"
 
@@ -64,17 +67,33 @@ static uint64_t ops_hash(const struct program *p)
 	return h ? h : 1; /* 0: an empty slot */
 }
 
+static bool same_page(const struct uref *a, const struct uref *b)
+{
+	return a->map == b->map && a->map != PROG_NULL_MAP && a->page == b->page;
+}
+
+/* Whether a futex_wait of p has, in another task, an op on its page that is neither a
+ * plain read nor an mmap: a waker, a store, a requeue, a kswapd pass, an munmap, ... */
+static bool waits_beside(const struct program *p)
+{
+	for (int i = 0; i < p->nops; i++) {
+		if (p->ops[i].kind != OP_FUTEX_WAIT)
+			continue;
+		for (int j = 0; j < p->nops; j++) {
+			const struct op *o = &p->ops[j];
+			if (o->task == p->ops[i].task || o->kind == OP_LOAD || o->kind == OP_MMAP)
+				continue;
+			if ((op_uses_a(o->kind) && same_page(&o->a, &p->ops[i].a)) ||
+			    (op_uses_b(o->kind) && same_page(&o->b, &p->ops[i].a)))
+				return true;
+		}
+	}
+	return false;
+}
+
 bool joint_worth(const struct program *p)
 {
-	int tasks = 0;
-
-	for (int t = 1; t <= p->ntasks; t++)
-		for (int i = 0; i < p->nops; i++)
-			if (p->ops[i].task == t) {
-				tasks++;
-				break;
-			}
-	if (tasks < 2 || nsearched >= SEARCHED_CAP / 2)
+	if (nsearched >= SEARCHED_CAP / 2 || !waits_beside(p))
 		return false;
 	uint64_t h = ops_hash(p);
 	unsigned i = (unsigned)h & (SEARCHED_CAP - 1);

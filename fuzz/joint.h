@@ -17,8 +17,10 @@ struct kernel_config;
  * binary has no such counters. */
 bool joint_new_coverage(void);
 
-/* Whether p is worth a search: two tasks or more, and a program not searched before in
- * this process (its ops, whatever its schedule). */
+/* Whether p is worth a search: a futex_wait with an op of another task on its page
+ * that is not a plain read or an mmap (a waker, a store, a requeue, a kswapd pass, an
+ * mprotect, ...), and a program not searched before in this process (its ops, whatever
+ * its schedule). */
 bool joint_worth(const struct program *p);
 
 /* Search p's schedules on k (its own schedule dropped), fewest preemptions first, at

@@ -248,13 +248,15 @@ EOF
 	fi
 fi
 
-# The joint search (--joint=N, fuzz/joint.c): the LWN program without a schedule finds
-# nothing on its own run; the search of its schedules deadlocks it with one preemption,
-# counts its runs as executions, writes the program with that schedule to
-# -artifact_prefix + finding-HASH (which snafu replays to the deadlock) and ends the run.
-printf 'task 1\n  mmap futex pages=1 prot=rw shared\n  futex_wait futex val=1\ntask 2\n  mmap other pages=1 prot=rw\n' >"$tmp/lwn.case"
+# The joint search (--joint=N, fuzz/joint.c): the LWN deadlock's program, its writer an
+# mprotect of the futex word's page, finds nothing without a schedule on its own run; the
+# search of its schedules deadlocks it with one preemption, counts its runs as
+# executions, writes the program with that schedule to -artifact_prefix + finding-HASH
+# (which snafu replays to the deadlock) and ends the run. With the writer's mmap
+# elsewhere (no op of task 2 on the wait's page) the program is not searched.
+printf 'task 1\n  mmap futex pages=1 prot=rw shared\n  futex_wait futex val=1\ntask 2\n  mprotect futex pages=1 prot=rw\n' >"$tmp/lwn.case"
 "$bin/snafu" show --bytes -o "$tmp/lwn.bin" "$tmp/lwn.case"
-mkdir -p "$tmp/jart0" "$tmp/jart"
+mkdir -p "$tmp/jart0" "$tmp/jart" "$tmp/jart2"
 "$bin/futex_mm_fuzzer" --kernel=2.6.11-rc4 --oracles=deadlock --schedule=preempt \
 	-artifact_prefix="$tmp/jart0/" "$tmp/lwn.bin" >"$tmp/j0.log" 2>&1
 check "without --joint the program finds nothing (exit $?)" test -z "$(ls "$tmp/jart0")"
@@ -268,6 +270,12 @@ check "--joint=100: the finding's line counts the search's runs" \
 check "--joint=100: what it did" grep -qE "^futex_mm_fuzzer: the joint search: 1 programs searched, [0-9]+ schedules run" "$tmp/j.log"
 "$bin/snafu" replay --quiet --kernel=2.6.11-rc4 "${f:-/nonexistent}" >"$tmp/jr.out" 2>&1
 check "--joint=100: the finding replays to the deadlock" grep -q "\]: deadlock--do_page_fault--futex_wait\$" "$tmp/jr.out"
+sed 's/mprotect futex pages=1 prot=rw/mmap other pages=1 prot=rw/' "$tmp/lwn.case" >"$tmp/lwn2.case"
+"$bin/snafu" show --bytes -o "$tmp/lwn2.bin" "$tmp/lwn2.case"
+"$bin/futex_mm_fuzzer" --kernel=2.6.11-rc4 --oracles=deadlock --schedule=preempt --joint=100 \
+	-artifact_prefix="$tmp/jart2/" "$tmp/lwn2.bin" >"$tmp/j2.log" 2>&1
+check "--joint=100: no op of another task on the wait's page, no search (exit $?)" \
+	grep -qE "^futex_mm_fuzzer: the joint search: 0 programs searched, 0 schedules run" "$tmp/j2.log"
 "$bin/futex_mm_fuzzer" --joint=x -runs=1 >"$tmp/jx.log" 2>&1
 rc=$?
 check "--joint=x: exit 2 with one line (got $rc)" test $rc = 2 -a "$(grep -c "expected --joint=N" "$tmp/jx.log")" = 1
