@@ -220,8 +220,9 @@ static size_t fresh_program(uint8_t *buf, size_t n, size_t ops, int nops)
 }
 
 /* Where a role's op points (roles[], below): at the program's futex word (mapping 0,
- * page 0, word 0: every program of roles maps it first), or where random_op puts it. */
-enum { AT_WORD, AT_ANY };
+ * page 0, word 0: every program of roles maps it first), or where random_op puts it;
+ * AT_FROM_TO: a requeue from the word (its A) or, half the time, onto it (its B). */
+enum { AT_WORD, AT_ANY, AT_FROM_TO };
 /* The value a role's store, futex_wait or futex_cmp_requeue takes: any small one, the
  * word's value as the earlier stores of the program leave it, three times in four (a
  * waiter sleeps while the word holds what it read; else what it read is stale), or the
@@ -248,7 +249,7 @@ static const struct role {
     {3, 2, {{OP_STORE, AT_WORD, V_NEXT}, {OP_FUTEX_WAKE, AT_WORD, V_ANY}}}, /* lll_unlock */
     {2, 1, {{OP_FUTEX_WAKE, AT_WORD, V_ANY}}},
     {2, 1, {{OP_FUTEX_CMP_REQUEUE, AT_WORD, V_CUR}}}, /* pthread_cond_broadcast */
-    {1, 1, {{OP_FUTEX_REQUEUE, AT_WORD, V_ANY}}},
+    {1, 1, {{OP_FUTEX_REQUEUE, AT_FROM_TO, V_ANY}}},
     {1, 1, {{OP_STORE, AT_WORD, V_ANY}}}, /* the word set, its page faulted in */
     {2, 1, {{OP_MMAP, AT_ANY, V_ANY}}},   /* another thread's mmap: mmap_sem for write */
     {1, 1, {{OP_MPROTECT, AT_WORD, V_ANY}}},
@@ -329,7 +330,9 @@ static size_t role_program(uint8_t *buf, size_t n, size_t ops, int nops)
 					rec[0] = (uint8_t)((rec[0] & ~3) | t);
 				} else
 					op_of_kind(rec, buf + ops, k, o->kind, t);
-				if (o->at == AT_WORD)
+				if (o->at == AT_FROM_TO && rnd(2))
+					rec[4] = rec[5] = 0; /* B: mapping 0, page 0, word 0 */
+				else if (o->at != AT_ANY)
 					rec[1] = rec[2] = rec[3] = 0;
 				int v = o->val == V_NEXT ? (cur + 1) & 3 : (int)rnd(4);
 				if (o->val == V_CUR &&

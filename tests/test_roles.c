@@ -2,8 +2,9 @@
  * "Roles"): every one is a program of two to four tasks whose first op maps the futex
  * word; every task plays a role, and the roles' ops use the word; a waiter's val= is
  * the word's value as the program's earlier stores leave it, but for the stale ones; a
- * waker stores a new value before it wakes; --ops=futex draws no role of an --ops=all
- * op; the mutator makes such programs from the empty input, the same for the same seed. */
+ * waker stores a new value before it wakes; a requeuer requeues from the word or onto
+ * it; --ops=futex draws no role of an --ops=all op; the mutator makes such programs
+ * from the empty input, the same for the same seed. */
 #include "harness.h"
 
 #include "../fuzz/mutator.c"
@@ -28,10 +29,11 @@ static bool at_word(const struct op *o)
 /* What the programs of roles held, over many seeds. */
 struct tally {
 	int programs, bad, first_not_mmap, idle_task, mincore;
-	int waits, waits_cur;      /* futex_waits at the word; those with its value */
-	int unlocks, unlocks_new;  /* a store at the word, then a futex_wake at it */
-	int passes;                /* two reclaims of the word in a row */
-	int broadcasts, bcast_cur; /* futex_cmp_requeue at the word; with its value */
+	int waits, waits_cur;             /* futex_waits at the word; those with its value */
+	int unlocks, unlocks_new;         /* a store at the word, then a futex_wake at it */
+	int passes;                       /* two reclaims of the word in a row */
+	int requeues_from, requeues_onto; /* futex_requeue from the word, onto it */
+	int broadcasts, bcast_cur;        /* futex_cmp_requeue at the word; with its value */
 };
 
 static void tally(const struct program *p, struct tally *t)
@@ -51,8 +53,12 @@ static void tally(const struct program *p, struct tally *t)
 		const struct op *o = &p->ops[i], *next = i + 1 < p->nops ? o + 1 : NULL;
 		bool same_task = next && next->task == o->task;
 		t->mincore += o->kind == OP_MINCORE;
+		if (o->kind == OP_FUTEX_REQUEUE && o->b.map == 0 && o->b.page == 0 &&
+		    o->b.word == 0)
+			t->requeues_onto++;
 		if (!at_word(o))
 			continue;
+		t->requeues_from += o->kind == OP_FUTEX_REQUEUE;
 		if (o->kind == OP_FUTEX_WAIT)
 			t->waits++, t->waits_cur += o->x == cur;
 		if (o->kind == OP_FUTEX_CMP_REQUEUE)
@@ -102,6 +108,10 @@ static void check_roles(bool all_ops, const char *set)
 	      "%s: %d of %d store-then-wake pairs store the next value", set, t.unlocks_new,
 	      t.unlocks);
 	CHECK(t.passes > 150, "%s: %d pairs of reclaim passes", set, t.passes);
+	/* a requeue from the word to another, or onto it: both orders of two buckets */
+	CHECK(t.requeues_from > 40 && t.requeues_onto > 40,
+	      "%s: futex_requeues from the word %d, onto it %d", set, t.requeues_from,
+	      t.requeues_onto);
 	if (all_ops)
 		CHECK(t.mincore > 0, "--ops=all: no mincore in 2000 programs");
 	else
