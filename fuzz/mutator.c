@@ -334,9 +334,9 @@ static size_t role_program(uint8_t *buf, size_t n, size_t ops, int nops)
 					rec[4] = rec[5] = 0; /* B: mapping 0, page 0, word 0 */
 				else if (o->at != AT_ANY)
 					rec[1] = rec[2] = rec[3] = 0;
+				/* V_CUR: one time in four a stale value, read before a store */
 				int v = o->val == V_NEXT ? (cur + 1) & 3 : (int)rnd(4);
-				if (o->val == V_CUR &&
-				    rnd(4)) /* else a stale value, read before a store */
+				if (o->val == V_CUR && rnd(4))
 					v = cur;
 				if (set_arg(rec, "val", v) && o->at == AT_WORD &&
 				    prog_kind_of(rec[0]) == OP_STORE)
