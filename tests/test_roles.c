@@ -1,6 +1,6 @@
 /* futex_mm_fuzzer's programs of roles (fuzz/mutator.c, role_program(); docs/fuzzing.md
  * "Roles"): every one is a program of two to four tasks whose first op maps the futex
- * word; every task plays a role, and the roles' ops use the word; a waiter's val= is
+ * word, prot=rw; every task plays a role, and the roles' ops use the word; a waiter's val= is
  * the word's value as the program's earlier stores leave it, but for the stale ones; a
  * waker stores a new value before it wakes; a requeuer requeues from the word or onto
  * it; --ops=futex draws no role of an --ops=all op; the mutator makes such programs
@@ -41,7 +41,9 @@ static void tally(const struct program *p, struct tally *t)
 	int cur = 0;
 
 	t->programs++;
-	t->first_not_mmap += p->ops[0].kind != OP_MMAP || p->ops[0].task != 1;
+	/* prog/ops.c: mmap's prot is bits 0..2 of y, 3 is rw */
+	t->first_not_mmap +=
+	    p->ops[0].kind != OP_MMAP || p->ops[0].task != 1 || (p->ops[0].y & 7) != 3;
 	for (int u = 1; u <= p->ntasks; u++) {
 		int n = 0;
 		for (int i = 0; i < p->nops; i++)
@@ -92,7 +94,7 @@ static void check_roles(bool all_ops, const char *set)
 		tally(&p, &t);
 	}
 	CHECK_EQ(t.bad, 0, "programs of roles that do not decode");
-	CHECK_EQ(t.first_not_mmap, 0, "programs whose first op is not task 1's mmap");
+	CHECK_EQ(t.first_not_mmap, 0, "programs whose first op is not task 1's mmap, rw");
 	CHECK_EQ(t.idle_task, 0, "tasks that play no role");
 	/* each role often enough (roles[] weighs them) */
 	CHECK(t.waits > 800, "%s: %d futex_waits at the word in 2000 programs", set, t.waits);
@@ -134,7 +136,10 @@ int main(void)
 		size_t m = LLVMFuzzerCustomMutator(b, 0, sizeof(b), seed);
 		CHECK(n == m && !memcmp(a, b, n), "seed %u: two programs from the empty input",
 		      seed);
-		CHECK(prog_decode(a, n, &p) == 0, "seed %u: not a program", seed);
+		bool ok = prog_decode(a, n, &p) == 0;
+		CHECK(ok, "seed %u: not a program", seed);
+		if (!ok)
+			continue;
 		struct tally t = {0};
 		tally(&p, &t);
 		of_roles += t.waits + t.unlocks + t.broadcasts + t.passes > 0 && !t.idle_task;
