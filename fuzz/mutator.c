@@ -48,6 +48,12 @@ static uint8_t to_byte(void)
 	return rnd(8) ? (uint8_t)rnd(4) : 0xf0;
 }
 
+/* The byte form's number of tasks (prog/codec.c: 2 + the byte after the header, % 3). */
+static void set_ntasks(uint8_t *buf, int ntasks)
+{
+	buf[PROG_HEADER_BYTES] = (uint8_t)(ntasks - 2);
+}
+
 /* The op records rec[0..i): how many are mmaps. */
 static int maps_before(const uint8_t *rec, int i)
 {
@@ -209,7 +215,7 @@ static size_t fresh_program(uint8_t *buf, size_t n, size_t ops, int nops)
 
 	memmove(buf + ops, buf + pre, n - pre);
 	n = ops + (n - pre);
-	buf[PROG_HEADER_BYTES] = (uint8_t)rnd(3); /* two to four tasks */
+	set_ntasks(buf, 2 + (int)rnd(3)); /* two to four tasks */
 	for (int k = 2 + (int)rnd(4), i = 0; i < k; i++) {
 		random_op(rec, buf + ops, i);
 		while (!i && prog_kind_of(rec[0]) != OP_MMAP)
@@ -290,20 +296,16 @@ static const struct role *draw_role(void)
  * below 4: its own byte, prog/codec.c's small()); false where the op has none. */
 static bool set_arg(uint8_t *r, const char *name, int v)
 {
-	const struct op_desc *d = &op_table[prog_kind_of(r[0])];
+	const struct op_arg *g = op_arg_named(prog_kind_of(r[0]), name, strlen(name));
 
-	for (int i = 0; i < OP_MAX_ARGS && d->args[i].name; i++) {
-		const struct op_arg *g = &d->args[i];
-		if (strcmp(g->name, name) || g->field == FIELD_NONE)
-			continue;
-		uint8_t *b = &r[6 + g->field - FIELD_X], mask = (uint8_t)((1u << g->width) - 1);
-		if (g->code == CODE_SMALL)
-			*b = (uint8_t)(v & 3);
-		else if (g->code == CODE_BITS)
-			*b = (uint8_t)((*b & ~(mask << g->shift)) | (v & mask) << g->shift);
-		return true;
-	}
-	return false;
+	if (!g || g->field == FIELD_NONE)
+		return false;
+	uint8_t *b = &r[6 + g->field - FIELD_X], mask = (uint8_t)((1u << g->width) - 1);
+	if (g->code == CODE_SMALL)
+		*b = (uint8_t)(v & 3);
+	else if (g->code == CODE_BITS)
+		*b = (uint8_t)((*b & ~(mask << g->shift)) | (v & mask) << g->shift);
+	return true;
 }
 
 /* A fresh program of roles at buf + ops, in place of the nops op records there (the
@@ -317,11 +319,12 @@ static size_t role_program(uint8_t *buf, size_t n, size_t ops, int nops)
 
 	memmove(buf + ops, buf + pre, n - pre);
 	n = ops + (n - pre);
-	buf[PROG_HEADER_BYTES] = (uint8_t)rnd(3); /* two to four tasks */
+	int ntasks = 2 + (int)rnd(3); /* two to four */
+	set_ntasks(buf, ntasks);
 	op_of_kind(rec, buf + ops, 0, OP_MMAP, 0);
 	set_arg(rec, "prot", 3); /* rw: a futex word is memory its users read and write */
 	n = insert_op(buf, n, ops, k, k, rec), k++;
-	for (int t = 0; t < 2 + buf[PROG_HEADER_BYTES]; t++)
+	for (int t = 0; t < ntasks; t++)
 		for (int nroles = rnd(3) ? 1 : 2; nroles--;) {
 			const struct role *r = draw_role();
 			for (const struct role_op *o = r->ops; o < r->ops + r->nops; o++) {
@@ -382,7 +385,7 @@ static size_t mutate_ops(const struct program *p, uint8_t *buf, size_t n, size_t
 		    ((rec[0] & 3) % p->ntasks + 1 + (int)rnd((uint32_t)p->ntasks - 1)) % p->ntasks;
 		if (p->ntasks < PROG_MAX_TASKS && rnd(2)) { /* a task of its own */
 			task = p->ntasks;
-			buf[PROG_HEADER_BYTES] = (uint8_t)(p->ntasks - 1); /* 2 + byte % 3 tasks */
+			set_ntasks(buf, p->ntasks + 1);
 		}
 		rec[0] = (uint8_t)((rec[0] & ~3) | task);
 		if (rnd(2)) /* another val, nr, ... */
@@ -515,7 +518,7 @@ static size_t splice(const uint8_t *data1, size_t size1, const uint8_t *data2, s
 	else
 		to = 1 + (int)rnd((uint32_t)ntasks);
 	memcpy(buf, abuf, ops);
-	buf[PROG_HEADER_BYTES] = (uint8_t)(ntasks - 2); /* prog/codec.c: 2 + byte % 3 tasks */
+	set_ntasks(buf, ntasks);
 	size_t n = ops;
 	for (int i = 0; i < a.nops; i++)
 		if (a.ops[i].task != to) {

@@ -163,8 +163,7 @@ void op_arg_set(struct op *o, const struct op_arg *g, int value)
 		*f = (uint8_t)((*f & ~mask) | (((unsigned)(value - g->bias) << g->shift) & mask));
 }
 
-/* The argument of kind named by the klen bytes at key, or NULL. */
-static const struct op_arg *arg_named(int kind, const char *key, size_t klen)
+const struct op_arg *op_arg_named(int kind, const char *key, size_t klen)
 {
 	for (int i = 0; i < OP_MAX_ARGS && op_table[kind].args[i].name; i++) {
 		const struct op_arg *g = &op_table[kind].args[i];
@@ -196,7 +195,7 @@ void op_trace_args(const struct op *o, char *buf, size_t len)
 			continue;
 		}
 		/* no argument of that name: {x} (tests/test_op_table.c checks the names) */
-		const struct op_arg *g = arg_named(o->kind, t + 1, (size_t)(end - t - 1));
+		const struct op_arg *g = op_arg_named(o->kind, t + 1, (size_t)(end - t - 1));
 		int v = g ? op_arg_get(o, g) : o->x;
 		if (g && g->type == ARG_FLAG)
 			n += (size_t)snprintf(buf + n, len - n, "%s", flag_word(g, v));

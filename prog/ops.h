@@ -78,6 +78,8 @@ extern const struct op_desc op_table[OP_NKINDS];
 bool op_has_pages(int kind);
 /* the op's argument with this code, or NULL */
 const struct op_arg *op_arg_by_code(int kind, enum arg_code code);
+/* the op's argument named by the klen bytes at key, or NULL */
+const struct op_arg *op_arg_named(int kind, const char *key, size_t klen);
 /* An argument's value as the text form writes it (pages, not pages - 1), and setting
  * it in struct op; neither for an argument with no field (an address, a name). */
 int op_arg_get(const struct op *o, const struct op_arg *g);
