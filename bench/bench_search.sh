@@ -3,10 +3,9 @@
 # model (a row) and each way of searching for it (a column), how long the search takes to
 # find it. Fuzzer columns: executions to the first finding whose signature matches the
 # row's, median and max over SEEDS seeds (1..SEEDS), each from an empty corpus, at most
-# BUDGET executions a seed. A finding of another signature (the row's kernel has other
-# bugs) does not end the search: the fuzzer starts again on the corpus it grew, with the
-# next seed and what is left of the budget, and the executions add up (as
-# bench/mutants/run.sh counts). The explore column: snafu explore on the row's saved case
+# BUDGET executions a seed. The fuzzer runs as snafu fuzz runs it, with --keep-going: a
+# finding of another signature (the row's kernel has other bugs) is saved and the search
+# goes on. The explore column: snafu explore on the row's saved case
 # (its program, its own schedule ignored), the schedules run to the first finding and its
 # preemptions; one number, the search is deterministic. The pct+joint column: the fuzzer
 # with the joint search (--joint=N, N=$SNAFU_JOINT or 300), its runs counted; pct+xo,
@@ -53,32 +52,37 @@ rows=(
 median_max() { sort -n | awk '{v[NR]=$1} END {m = NR % 2 ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2; printf "%d / %d", m, v[NR]}'; }
 
 # one seed of one fuzzer cell: "EXECUTIONS SIGNATURE|none" (the executions to the
-# row's signature, or the budget)
+# row's signature, or the budget). The fuzzer runs as snafu fuzz runs it, with
+# --keep-going: a finding of another signature is saved and the search goes on; it is
+# stopped once the row's signature is reported, and the count is the one in its line.
 fuzz_seed() {
-	local kernel=$1 ops=$2 oracle=$3 want=$4 flags=$5 s=$6 left=$budget total=0 k=0 n tok
+	local kernel=$1 ops=$2 oracle=$3 want=$4 flags=$5 s=$6 pid line
 	rm -rf "$tmp/c" "$tmp/a" && mkdir -p "$tmp/c" "$tmp/a"
-	while [ "$left" -gt 0 ] && [ $k -lt 100 ]; do
-		# shellcheck disable=SC2086
-		$norand "$bin/futex_mm_fuzzer" --kernel="$kernel" --ops="$ops" --oracles="$oracle" $flags \
-			-seed=$((k ? s * 1000 + k : s)) -runs="$left" -print_final_stats=1 -artifact_prefix="$tmp/a/" \
-			"$tmp/c" >"$tmp/log" 2>&1
-		# the fuzzer's own line counts the joint search's runs too; else libFuzzer's
-		n=$(grep -a -o '^futex_mm_fuzzer: finding after [0-9]* executions' "$tmp/log" | head -1 | awk '{print $4}')
-		[ -n "$n" ] || n=$(grep -a -o 'stat::number_of_executed_units: [0-9]*' "$tmp/log" | awk '{print $2}')
-		tok=$(grep -a -o '^DEDUP_TOKEN: .*' "$tmp/log" | head -1 | cut -d' ' -f2)
-		[ -n "$n" ] || { echo "$budget error"; return; }
-		total=$((total + n))
-		[ -n "$tok" ] || { echo "$total none"; return; }
-		if grep -qE "$want" <<<"$tok"; then
-			echo "$total $tok"
-			return
-		fi
-		left=$((left - n))
-		[ "$n" -gt 0 ] || left=0
-		k=$((k + 1))
-		rm -rf "$tmp/a" && mkdir -p "$tmp/a"
+	# shellcheck disable=SC2086
+	$norand "$bin/futex_mm_fuzzer" --kernel="$kernel" --ops="$ops" --oracles="$oracle" $flags \
+		--keep-going="$tmp/a/" -seed="$s" -runs="$budget" "$tmp/c" >"$tmp/log" 2>&1 &
+	pid=$!
+	while :; do
+		line=$(found_line "$want") && break
+		kill -0 "$pid" 2>/dev/null || { line=$(found_line "$want"); break; }
+		sleep 0.1
 	done
-	echo "$budget none"
+	# SIGKILL: libFuzzer's SIGTERM handler allocates, and hangs if the signal came in malloc
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	if [ -n "$line" ]; then
+		awk '{print $4, $6}' <<<"$line"
+	elif grep -aqE '^(Done [0-9]+ runs|futex_mm_fuzzer: done: )' "$tmp/log"; then
+		echo "$budget none"
+	else
+		echo "$budget error"
+	fi
+}
+
+# the fuzzer's line for the first finding of signature $1 (a regular expression), if any yet
+found_line() {
+	awk -v want="$1" '/^futex_mm_fuzzer: finding after [0-9]+ executions: / && $6 ~ want { print; exit }' \
+		"$tmp/log" | grep .
 }
 
 printf '| bug | kernel, ops, oracle |'

@@ -28,7 +28,7 @@
 extern uint8_t __start___sancov_cntrs[] __attribute__((weak));
 extern uint8_t __stop___sancov_cntrs[] __attribute__((weak));
 
-static uint8_t *seen, *saved; /* a flag per counter: set once; a copy for joint_search() */
+static uint8_t *seen, *saved; /* 0xff per counter once seen; a copy for joint_search() */
 
 static size_t ncounters(void)
 {
@@ -37,18 +37,45 @@ static size_t ncounters(void)
 	return (size_t)(__stop___sancov_cntrs - __start___sancov_cntrs);
 }
 
-bool joint_new_coverage(void)
+/* The last counters, fewer than eight, as a word laid out as the others are */
+static uint64_t short_word(size_t from, size_t n)
 {
-	size_t n = ncounters();
+	uint8_t b[8] = {0};
+	uint64_t w;
+
+	for (size_t j = from; j < n; j++)
+		b[j - from] = __start___sancov_cntrs[j];
+	memcpy(&w, b, 8);
+	return w;
+}
+
+/* Called after every execution, so it reads the counters eight at a time, without the
+ * sanitizers' checks of each load, against a mask of 0xff for each counter seen before:
+ * byte by byte with the checks, it took 22 % of the fuzzer's time with --joint=30 (perf
+ * record -e cpu-clock), against 5 % for libFuzzer's own scan of the same counters. */
+__attribute__((no_sanitize("address", "undefined"))) bool joint_new_coverage(void)
+{
+	size_t n = ncounters(), words = (n + 7) / 8;
 	bool fresh = false;
 
 	if (!n)
 		return false;
-	if (!seen && !(seen = calloc(n, 1)))
+	if (!seen && !(seen = calloc(words, 8)))
 		abort();
-	for (size_t i = 0; i < n; i++)
-		if (__start___sancov_cntrs[i] && !seen[i])
-			seen[i] = 1, fresh = true;
+	for (size_t i = 0; i < words; i++) {
+		uint64_t w, mask;
+		if (8 * i + 8 <= n)
+			__builtin_memcpy(&w, __start___sancov_cntrs + 8 * i, 8); /* a load */
+		else
+			w = short_word(8 * i, n);
+		__builtin_memcpy(&mask, seen + 8 * i, 8);
+		if (!(w & ~mask))
+			continue;
+		for (size_t j = 8 * i; j < n && j < 8 * i + 8; j++)
+			if (__start___sancov_cntrs[j])
+				seen[j] = 0xff;
+		fresh = true;
+	}
 	return fresh;
 }
 

@@ -233,7 +233,8 @@ enum { AT_WORD, AT_ANY, AT_FROM_TO };
  * word's value as the earlier stores of the program leave it, three times in four (a
  * waiter sleeps while the word holds what it read; else what it read is stale), or the
  * next one (a waker changes the word, then wakes). */
-enum { V_ANY, V_CUR, V_NEXT };
+enum { V_ANY, V_CUR, V_NEXT, V_ONE };
+/* (V_ONE: a futex_wake's nr=1, as lll_unlock wakes one waiter) */
 
 struct role_op {
 	uint8_t kind; /* enum op_kind; OP_NKINDS: any op, as random_op draws one */
@@ -246,27 +247,50 @@ struct role_op {
  * thread changing the address space (mmap_sem for write) and kswapd. As a syzkaller
  * program hands the resource one call returns to the next, every role is handed the
  * word. weight: how often a task draws the role; nops: its ops. */
+enum role_name {
+	R_WAITER,
+	R_READ_WAIT,
+	R_UNLOCKER,
+	R_WAKER,
+	R_BROADCAST,
+	R_REQUEUER,
+	R_SETTER,
+	R_MAPPER,
+	R_PROTECTOR,
+	R_KSWAPD,
+	R_KSWAPD_ONE,
+	R_MEMPOLICY,
+	R_MINCORE,
+	R_ANY,
+	NROLES
+};
+
 static const struct role {
 	uint8_t weight, nops;
 	struct role_op ops[2];
-} roles[] = {
-    {4, 1, {{OP_FUTEX_WAIT, AT_WORD, V_CUR}}},                              /* lll_lock's sleep */
-    {2, 2, {{OP_LOAD, AT_WORD, V_ANY}, {OP_FUTEX_WAIT, AT_WORD, V_CUR}}},   /* read, sleep */
-    {3, 2, {{OP_STORE, AT_WORD, V_NEXT}, {OP_FUTEX_WAKE, AT_WORD, V_ANY}}}, /* lll_unlock */
-    {2, 1, {{OP_FUTEX_WAKE, AT_WORD, V_ANY}}},
-    {2, 1, {{OP_FUTEX_CMP_REQUEUE, AT_WORD, V_CUR}}}, /* pthread_cond_broadcast */
-    {1, 1, {{OP_FUTEX_REQUEUE, AT_FROM_TO, V_ANY}}},
-    {1, 1, {{OP_STORE, AT_WORD, V_ANY}}}, /* the word set, its page faulted in */
-    {2, 1, {{OP_MMAP, AT_ANY, V_ANY}}},   /* another thread's mmap: mmap_sem for write */
-    {1, 1, {{OP_MPROTECT, AT_WORD, V_ANY}}},
-    {2, 2, {{OP_RECLAIM, AT_WORD, V_ANY}, {OP_RECLAIM, AT_WORD, V_ANY}}}, /* kswapd's passes */
-    {1, 1, {{OP_RECLAIM, AT_WORD, V_ANY}}},
-    {2, 1, {{OP_GET_MEMPOLICY, AT_WORD, V_ANY}}}, /* a copy-out under mmap_sem, to the word */
-    {1, 1, {{OP_MINCORE, AT_WORD, V_ANY}}},       /* (--ops=all) */
-    {3, 1, {{OP_NKINDS, AT_ANY, V_ANY}}},         /* anything else */
+} roles[NROLES] = {
+    [R_WAITER] = {4, 1, {{OP_FUTEX_WAIT, AT_WORD, V_CUR}}}, /* lll_lock's sleep */
+    [R_READ_WAIT] = {2, 2, {{OP_LOAD, AT_WORD, V_ANY}, {OP_FUTEX_WAIT, AT_WORD, V_CUR}}},
+    [R_UNLOCKER] = {3, 2, {{OP_STORE, AT_WORD, V_NEXT}, {OP_FUTEX_WAKE, AT_WORD, V_ONE}}},
+    [R_WAKER] = {2, 1, {{OP_FUTEX_WAKE, AT_WORD, V_ANY}}},
+    [R_BROADCAST] = {2, 1, {{OP_FUTEX_CMP_REQUEUE, AT_WORD, V_CUR}}}, /* cond_broadcast */
+    [R_REQUEUER] = {1, 1, {{OP_FUTEX_REQUEUE, AT_FROM_TO, V_ANY}}},
+    [R_SETTER] = {1, 1, {{OP_STORE, AT_WORD, V_ANY}}}, /* the word set, its page in */
+    [R_MAPPER] = {2, 1, {{OP_MMAP, AT_ANY, V_ANY}}},   /* another thread's mmap */
+    [R_PROTECTOR] = {1, 1, {{OP_MPROTECT, AT_WORD, V_ANY}}},
+    [R_KSWAPD] = {2, 2, {{OP_RECLAIM, AT_WORD, V_ANY}, {OP_RECLAIM, AT_WORD, V_ANY}}},
+    [R_KSWAPD_ONE] = {1, 1, {{OP_RECLAIM, AT_WORD, V_ANY}}},
+    [R_MEMPOLICY] = {2, 1, {{OP_GET_MEMPOLICY, AT_WORD, V_ANY}}}, /* a copy-out to the word */
+    [R_MINCORE] = {1, 1, {{OP_MINCORE, AT_WORD, V_ANY}}},         /* (--ops=all) */
+    [R_ANY] = {3, 1, {{OP_NKINDS, AT_ANY, V_ANY}}},               /* anything else */
 };
 
-#define NROLES (sizeof(roles) / sizeof(roles[0]))
+/* One program of roles in four is a contended word: lll_lock's slow path taken by two
+ * threads while the owner releases the lock ("Futexes Are Tricky", mutex2), an unlocker
+ * and two waiters, each alone in one of the first three tasks, in an order drawn; a
+ * fourth task draws its role as any other. */
+static const uint8_t contended[] = {R_UNLOCKER, R_WAITER, R_WAITER};
+#define NCONTENDED (sizeof(contended) / sizeof(contended[0]))
 
 /* Whether the fuzzer's op set (--ops) has every op of role r. */
 static bool role_allowed(const struct role *r)
@@ -309,24 +333,32 @@ static bool set_arg(uint8_t *r, const char *name, int v)
 }
 
 /* A fresh program of roles at buf + ops, in place of the nops op records there (the
- * schedule after them stays): two to four tasks, task 1 maps the word first, and each
- * task plays a role (one time in three, two). Returns the new length. */
+ * schedule after them stays): two to four tasks (a contended word: three or four), task
+ * 1 maps the word first, and each task plays a role (one time in three, two). Returns
+ * the new length. */
 static size_t role_program(uint8_t *buf, size_t n, size_t ops, int nops)
 {
-	uint8_t rec[OP_BYTES];
+	uint8_t rec[OP_BYTES], cast[NCONTENDED] = {0}; /* a contended word's roles, by task */
 	size_t pre = ops + (size_t)nops * OP_BYTES;
 	int k = 0, cur = 0; /* op records so far; the word's value after them */
+	bool scene = rnd(4) == 0;
 
 	memmove(buf + ops, buf + pre, n - pre);
 	n = ops + (n - pre);
-	int ntasks = 2 + (int)rnd(3); /* two to four */
+	int ntasks = scene ? 3 + (int)rnd(2) : 2 + (int)rnd(3);
 	set_ntasks(buf, ntasks);
+	if (scene) /* the contended word's roles in an order drawn (Fisher-Yates) */
+		for (int t = 0; t < (int)NCONTENDED; t++) {
+			int u = (int)rnd((uint32_t)t + 1);
+			cast[t] = cast[u], cast[u] = contended[t];
+		}
 	op_of_kind(rec, buf + ops, 0, OP_MMAP, 0);
 	set_arg(rec, "prot", 3); /* rw: a futex word is memory its users read and write */
 	n = insert_op(buf, n, ops, k, k, rec), k++;
 	for (int t = 0; t < ntasks; t++)
-		for (int nroles = rnd(3) ? 1 : 2; nroles--;) {
-			const struct role *r = draw_role();
+		for (int nroles = scene && t < (int)NCONTENDED ? 1 : rnd(3) ? 1 : 2; nroles--;) {
+			const struct role *r =
+			    scene && t < (int)NCONTENDED ? &roles[cast[t]] : draw_role();
 			for (const struct role_op *o = r->ops; o < r->ops + r->nops; o++) {
 				if (o->kind == OP_NKINDS) {
 					random_op(rec, buf + ops, k);
@@ -341,8 +373,10 @@ static size_t role_program(uint8_t *buf, size_t n, size_t ops, int nops)
 				int v = o->val == V_NEXT ? (cur + 1) & 3 : (int)rnd(4);
 				if (o->val == V_CUR && rnd(4))
 					v = cur;
-				if (set_arg(rec, "val", v) && o->at == AT_WORD &&
-				    prog_kind_of(rec[0]) == OP_STORE)
+				if (o->val == V_ONE)
+					set_arg(rec, "nr", 1);
+				else if (set_arg(rec, "val", v) && o->at == AT_WORD &&
+					 prog_kind_of(rec[0]) == OP_STORE)
 					cur = v;
 				n = insert_op(buf, n, ops, k, k, rec), k++;
 			}

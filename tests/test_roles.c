@@ -1,10 +1,11 @@
 /* futex_mm_fuzzer's programs of roles (fuzz/mutator.c, role_program(); docs/fuzzing.md
  * "Roles"): every one is a program of two to four tasks whose first op maps the futex
- * word, prot=rw; every task plays a role, and the roles' ops use the word; a waiter's val= is
- * the word's value as the program's earlier stores leave it, but for the stale ones; a
- * waker stores a new value before it wakes; a requeuer requeues from the word or onto
- * it; --ops=futex draws no role of an --ops=all op; the mutator makes such programs
- * from the empty input, the same for the same seed. */
+ * word, prot=rw; every task plays a role, and the roles' ops use the word; a waiter's
+ * val= is the word's value as the program's earlier stores leave it, but for the stale
+ * ones; an unlocker stores a new value, then wakes one; one program in four is a
+ * contended word (an unlocker and two waiters, each a task of its own); a requeuer
+ * requeues from the word or onto it; --ops=futex draws no role of an --ops=all op; the
+ * mutator makes such programs from the empty input, the same for the same seed. */
 #include "harness.h"
 
 #include "../fuzz/mutator.c"
@@ -31,10 +32,31 @@ struct tally {
 	int programs, bad, first_not_mmap, idle_task, mincore;
 	int waits, waits_cur;             /* futex_waits at the word; those with its value */
 	int unlocks, unlocks_new;         /* a store at the word, then a futex_wake at it */
+	int unlocks_one;                  /* of them, the wake's nr=1 */
+	int contended;                    /* an unlocker and two waiters, each a task alone */
 	int passes;                       /* two reclaims of the word in a row */
 	int requeues_from, requeues_onto; /* futex_requeue from the word, onto it */
 	int broadcasts, bcast_cur;        /* futex_cmp_requeue at the word; with its value */
 };
+
+/* Whether p's first three tasks are a contended word: in some order, one only stores at
+ * the word and wakes one waiter, two only wait at the word (task 1's mmap aside). */
+static bool is_contended(const struct program *p)
+{
+	int unlockers = 0, waiters = 0;
+
+	for (int u = 1; u <= 3 && u <= p->ntasks; u++) {
+		const struct op *v[3];
+		int n = 0;
+		for (int i = 1; i < p->nops; i++)
+			if (p->ops[i].task == u && n < 3)
+				v[n++] = &p->ops[i];
+		waiters += n == 1 && v[0]->kind == OP_FUTEX_WAIT && at_word(v[0]);
+		unlockers += n == 2 && v[0]->kind == OP_STORE && at_word(v[0]) &&
+			     v[1]->kind == OP_FUTEX_WAKE && at_word(v[1]) && v[1]->x == 1;
+	}
+	return unlockers == 1 && waiters == 2;
+}
 
 static void tally(const struct program *p, struct tally *t)
 {
@@ -50,6 +72,7 @@ static void tally(const struct program *p, struct tally *t)
 			n += p->ops[i].task == u;
 		t->idle_task += n == 0;
 	}
+	t->contended += is_contended(p);
 	/* the canonical order is the order role_program() wrote them in: task by task */
 	for (int i = 0; i < p->nops; i++) {
 		const struct op *o = &p->ops[i], *next = i + 1 < p->nops ? o + 1 : NULL;
@@ -67,7 +90,8 @@ static void tally(const struct program *p, struct tally *t)
 			t->broadcasts++, t->bcast_cur += o->y == cur;
 		if (o->kind == OP_STORE && same_task && next->kind == OP_FUTEX_WAKE &&
 		    at_word(next))
-			t->unlocks++, t->unlocks_new += o->x == ((cur + 1) & 3);
+			t->unlocks++, t->unlocks_new += o->x == ((cur + 1) & 3),
+			    t->unlocks_one += next->x == 1;
 		if (o->kind == OP_RECLAIM && same_task && next->kind == OP_RECLAIM && at_word(next))
 			t->passes++;
 		if (o->kind == OP_STORE)
@@ -109,6 +133,11 @@ static void check_roles(bool all_ops, const char *set)
 	CHECK(t.unlocks > 300 && t.unlocks_new * 10 > t.unlocks * 8,
 	      "%s: %d of %d store-then-wake pairs store the next value", set, t.unlocks_new,
 	      t.unlocks);
+	CHECK(t.unlocks_one * 10 > t.unlocks * 8, "%s: %d of %d store-then-wake pairs wake one",
+	      set, t.unlocks_one, t.unlocks);
+	/* one program in four is a contended word, and a few others are by chance */
+	CHECK(t.contended * 100 > t.programs * 22 && t.contended * 100 < t.programs * 35,
+	      "%s: %d of %d programs are a contended word", set, t.contended, t.programs);
 	CHECK(t.passes > 150, "%s: %d pairs of reclaim passes", set, t.passes);
 	/* a requeue from the word to another, or onto it: both orders of two buckets */
 	CHECK(t.requeues_from > 40 && t.requeues_onto > 40,

@@ -10,7 +10,8 @@
 # --oracles reaches the fuzzer, the replay and the minimizer (a lost wake-up or wrong
 # result on 2.6.11, saved with its token; none with --oracles=deadlock); a sanitizer
 # finding of the planted fuzzer is saved with the fuzzer's report, not minimized; --fork
-# runs to its time box; GITHUB_STEP_SUMMARY gets the markdown table.
+# runs to its time box; GITHUB_STEP_SUMMARY gets the markdown table; a fuzzer that does
+# not stop on SIGTERM is killed after 10 s.
 #
 #   bash tests/test_snafu_fuzz.sh BIN_DIR SRC_DIR
 set -u
@@ -196,6 +197,23 @@ check "--fork: 2.6.12-jj clean" grep -q '^2\.6\.12-jj  *[0-9][0-9]*  -  *0 known
 check "--fork: the seeds as a corpus directory" grep -q -- "-fork=2 -ignore_crashes=1 .* $tmp/out4/KERNEL/corpus $tmp/out4/KERNEL/seeds " "$tmp/err"
 check "step summary: heading" grep -qx '### snafu fuzz, 2 s per kernel' "$tmp/summary"
 check "step summary: the table" grep -q '^| 2\.6\.12-jj | [0-9]* | - | 0 known, 0 new | clean |$' "$tmp/summary"
+
+# 7. SIGTERM to snafu fuzz while its fuzzer will not stop (libFuzzer's own SIGTERM handler
+#    can hang in malloc): the fuzzer is killed after 10 s, snafu says so and exits 130.
+printf '#!/bin/sh\ntrap "" TERM\necho $$ >%s/stubborn.pid\nwhile :; do sleep 0.2; done\n' "$tmp" >"$tmp/stubborn"
+chmod +x "$tmp/stubborn"
+"$snafu" fuzz --fuzzer="$tmp/stubborn" --kernel=2.6.11 --runs=1000 --out="$tmp/out5" \
+	--found="$tmp/found5" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+for _ in $(seq 100); do [ -s "$tmp/stubborn.pid" ] && break; sleep 0.1; done
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+check "a fuzzer deaf to SIGTERM: snafu fuzz exits 130 (got $rc)" test "$rc" = 130
+check "a fuzzer deaf to SIGTERM: killed, and said so" \
+	grep -q '^fuzz: the fuzzer on 2.6.11 did not stop within 10 s; killed$' "$tmp/err"
+check "a fuzzer deaf to SIGTERM: none left" sh -c '! kill -0 "$1" 2>/dev/null' - "$(cat "$tmp/stubborn.pid")"
+[ "$rc" = 130 ] || show_output
 
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

@@ -428,6 +428,8 @@ static uint64_t smix(uint64_t h, uint64_t v)
 static void prefix_keys(size_t nn, uint64_t *key)
 {
 	static uint32_t lastw[RB_N], lastr[RB_N][NLABELS], lasts[RB_N][NLABELS];
+	static uint16_t rmask[RB_N], smask[RB_N]; /* the labels whose lastr, lasts are set */
+	_Static_assert(NLABELS <= 16, "a label mask is 16 bits");
 	static uint64_t *hseg;
 	static uint32_t *stamp;
 	static size_t hcap, scap;
@@ -436,8 +438,8 @@ static void prefix_keys(size_t nn, uint64_t *key)
 	size_t x = 0;
 
 	memset(lastw, 0xff, sizeof(lastw));
-	memset(lastr, 0xff, sizeof(lastr));
-	memset(lasts, 0xff, sizeof(lasts));
+	memset(rmask, 0, sizeof(rmask));
+	memset(smask, 0, sizeof(smask));
 	hseg = explore_grow(hseg, &hcap, tr.nseg + 1, sizeof(*hseg));
 	stamp = explore_grow(stamp, &scap, tr.nseg + 1, sizeof(*stamp));
 	memset(stamp, 0, (tr.nseg + 1) * sizeof(*stamp));
@@ -457,12 +459,10 @@ static void prefix_keys(size_t nn, uint64_t *key)
 				uint32_t cand[2 * NLABELS + 1];
 				int nc = 0;
 				cand[nc++] = lastw[r];
-				for (int l = 0; l < NLABELS; l++) {
-					if (wr || st)
-						cand[nc++] = lastr[r][l];
-					if (wr || rd)
-						cand[nc++] = lasts[r][l];
-				}
+				for (unsigned m = wr || st ? rmask[r] : 0; m; m &= m - 1)
+					cand[nc++] = lastr[r][__builtin_ctz(m)];
+				for (unsigned m = wr || rd ? smask[r] : 0; m; m &= m - 1)
+					cand[nc++] = lasts[r][__builtin_ctz(m)];
 				for (int c = 0; c < nc; c++) {
 					uint32_t i = cand[c];
 					if (i == UINT32_MAX || stamp[i] == x + 1)
@@ -479,13 +479,12 @@ static void prefix_keys(size_t nn, uint64_t *key)
 				uint64_t bit = (uint64_t)1 << (r & 63);
 				if (g->fp.wr.w[r >> 6] & bit) {
 					lastw[r] = (uint32_t)x;
-					for (int l = 0; l < NLABELS; l++)
-						lastr[r][l] = lasts[r][l] = UINT32_MAX;
+					rmask[r] = smask[r] = 0;
 				} else {
 					if (g->fp.rd.w[r >> 6] & bit)
-						lastr[r][t] = (uint32_t)x;
+						lastr[r][t] = (uint32_t)x, rmask[r] |= 1u << t;
 					if (g->fp.st.w[r >> 6] & bit)
-						lasts[r][t] = (uint32_t)x;
+						lasts[r][t] = (uint32_t)x, smask[r] |= 1u << t;
 				}
 			}
 		}

@@ -373,15 +373,28 @@ static void pump_logs(const struct fuzz_run *r, int ms)
 	free(ls);
 }
 
-/* Wait for job j's fuzzer to end, its output into its log meanwhile (a fuzzer that
- * fills the pipe would wait for us as we wait for it). */
+/* How long a fuzzer told to stop has before it is killed: libFuzzer's SIGTERM handler
+ * allocates, and waits forever for the allocator's lock when the signal came in malloc
+ * (seen once in some seventy stops of an ASan build). */
+#define STOP_GRACE_S 10
+
+/* Wait for job j's fuzzer, told to stop, to end, its output into its log meanwhile (a
+ * fuzzer that fills the pipe would wait for us as we wait for it). */
 static void wait_pumping(const struct fuzz_run *r, const struct fuzz_job *j)
 {
+	double until = fz_now() + STOP_GRACE_S;
 	int status;
 	pid_t w;
 
-	while ((w = waitpid(j->pid, &status, WNOHANG)) == 0 || (w < 0 && errno == EINTR))
+	while ((w = waitpid(j->pid, &status, WNOHANG)) == 0 || (w < 0 && errno == EINTR)) {
+		if (until && fz_now() > until) {
+			fprintf(stderr, "%s: the fuzzer on %s did not stop within %d s; killed\n",
+				r->name, j->label, STOP_GRACE_S);
+			kill(-j->pid, SIGKILL);
+			until = 0;
+		}
 		pump_logs(r, 100);
+	}
 }
 
 /* Ctrl-C or SIGTERM: every fuzzer stopped, what each did and found, exit 130. */
