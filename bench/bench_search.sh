@@ -7,9 +7,10 @@
 # finding of another signature (the row's kernel has other bugs) is saved and the search
 # goes on. The explore column: snafu explore on the row's saved case
 # (its program, its own schedule ignored), the schedules run to the first finding and its
-# preemptions; one number, the search is deterministic. The pct+joint column: the fuzzer
-# with the joint search (--joint=N, N=$SNAFU_JOINT or 300), its runs counted; pct+xo,
-# with libFuzzer's crossover splicing programs by task (--crossover=1).
+# preemptions; one number, the search is deterministic. Every fuzzer column has the
+# fuzzer's joint search (on by default, 30 runs a program), its runs counted, but for
+# "pct, no joint" (--joint=0); pct+joint: N=$SNAFU_JOINT (default 300) runs a program;
+# pct+xo, with libFuzzer's crossover splicing programs by task (--crossover=1).
 #   bench/bench_search.sh [BIN_DIR] [SEEDS] [BUDGET] [ROWS] [COLUMNS]
 # Defaults: build/bin, 10, 200000, every row, every column. ROWS and COLUMNS: regular
 # expressions over the rows' and columns' names. SEED_FROM=S: seeds S..S+SEEDS-1. Address randomization off (setarch -R,
@@ -31,6 +32,7 @@ columns=(
 	"preempt+icov|--schedule=preempt --interleaving-coverage=1"
 	"pct (default)|--schedule=pct --interleaving-coverage=0"
 	"pct+icov|--schedule=pct --interleaving-coverage=1"
+	"pct, no joint|--schedule=pct --interleaving-coverage=0 --joint=0"
 	"pct+joint|--schedule=pct --interleaving-coverage=0 --joint=${SNAFU_JOINT:-300}"
 	"pct+xo|--schedule=pct --interleaving-coverage=0 --crossover=1"
 	"explore|"

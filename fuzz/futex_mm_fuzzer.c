@@ -45,10 +45,10 @@
  *
  * --joint=N: the joint search (fuzz/joint.c, docs/fuzzing.md "The joint search"): each
  * program whose run reaches new code, and where a futex_wait has an op of another task
- * on its page (joint_worth()), gets a search of
- * its schedules, snafu explore's (up to JOINT_PREEMPTIONS preemptions, with its
- * partial-order reduction), at most N runs. Each run counts as
- * an execution: in the "finding after" line, and toward -runs, which then ends the run
+ * on its page (joint_worth()), gets a search of its schedules, snafu explore's (up to
+ * JOINT_PREEMPTIONS preemptions, with its partial-order reduction), at most N runs
+ * (default JOINT_DEFAULT_RUNS, 30; --joint=0: no search). Each run counts as an
+ * execution: in the "finding after" line, and toward -runs, which then ends the run
  * itself (libFuzzer counts only its own). A finding of the search is the program with
  * the schedule found, written to -artifact_prefix + "finding-HASH" (the input itself
  * finds nothing), and ends the run (--keep-going: reported once, and on).
@@ -136,7 +136,7 @@ bool snafu_fuzz_pct = true;           /* --schedule=pct (the default); read by t
 bool snafu_fuzz_crossover;            /* --crossover=1; read by the mutator */
 static unsigned long long executions; /* the callback's, the joint search's runs included */
 /* --joint=N: the joint search (fuzz/joint.c): runs a new program's search may make */
-static long long joint_runs;
+static long long joint_runs = JOINT_DEFAULT_RUNS;
 static long long searches, search_runs; /* what it did */
 static void search_stats(void);
 static unsigned long long runs_budget;   /* -runs=N, which then counts the search's runs */

@@ -10,6 +10,9 @@ struct kernel_config;
 
 /* Preemptions the search allows a program (snafu explore's default). */
 #define JOINT_PREEMPTIONS 2
+/* --joint=N's default: the runs a program's search may make (docs/fuzzing.md, "The
+ * joint search": the best of N = 30 to 300, measured). */
+#define JOINT_DEFAULT_RUNS 30
 
 /* Whether the run just made reached code no earlier run of this process reached: an
  * edge of libFuzzer's inline 8-bit counters (the fuzzer runs with -use_counters=0, so

@@ -56,7 +56,7 @@ cp "$src"/corpus/futex_mm_fuzzer/* "$tmp/corpus/"
 	"$tmp/corpus" >"$tmp/futex.log" 2>&1
 if grep -qE '^DEDUP_TOKEN: (lost-wakeup--absorbed--futex_wait|wrong-result--futex_cmp_requeue)$' "$tmp/futex.log" &&
 	grep -qx "futex_mm_fuzzer: oracles deadlock,lost-wakeup,result,lockdep" "$tmp/futex.log" &&
-	ls "$tmp/art" | grep -q '^crash-'; then ok; else
+	ls "$tmp/art" | grep -qE '^(crash|finding)-'; then ok; else # finding-: the joint search's
 	bad "2.6.11: no lost wake-up or wrong result in 50000 runs"; tail -20 "$tmp/futex.log"; fi
 #    2.6.12-jj, every oracle: nothing
 rm -rf "$tmp/corpus" "$tmp/art" && mkdir -p "$tmp/corpus" "$tmp/art"
@@ -248,28 +248,32 @@ EOF
 	fi
 fi
 
-# The joint search (--joint=N, fuzz/joint.c): the LWN deadlock's program, its writer an
-# mprotect of the futex word's page, finds nothing without a schedule on its own run; the
-# search of its schedules deadlocks it with one preemption, counts its runs as
-# executions, writes the program with that schedule to -artifact_prefix + finding-HASH
-# (which snafu replays to the deadlock) and ends the run. With the writer's mmap
-# elsewhere (no op of task 2 on the wait's page) the program is not searched.
+# The joint search (--joint=N, fuzz/joint.c; on by default, N = 30): the LWN deadlock's
+# program, its writer an mprotect of the futex word's page, finds nothing without a
+# schedule on its own run (--joint=0); by default the search of its schedules deadlocks
+# it with one preemption, counts its runs as executions, writes the program with that
+# schedule to -artifact_prefix + finding-HASH (which snafu replays to the deadlock) and
+# ends the run. With the writer's mmap elsewhere (no op of task 2 on the wait's page)
+# the program is not searched.
 printf 'task 1\n  mmap futex pages=1 prot=rw shared\n  futex_wait futex val=1\ntask 2\n  mprotect futex pages=1 prot=rw\n' >"$tmp/lwn.case"
 "$bin/snafu" show --bytes -o "$tmp/lwn.bin" "$tmp/lwn.case"
 mkdir -p "$tmp/jart0" "$tmp/jart" "$tmp/jart2"
-"$bin/futex_mm_fuzzer" --kernel=2.6.11-rc4 --oracles=deadlock --schedule=preempt \
+"$bin/futex_mm_fuzzer" --kernel=2.6.11-rc4 --oracles=deadlock --schedule=preempt --joint=0 \
 	-artifact_prefix="$tmp/jart0/" "$tmp/lwn.bin" >"$tmp/j0.log" 2>&1
-check "without --joint the program finds nothing (exit $?)" test -z "$(ls "$tmp/jart0")"
-"$bin/futex_mm_fuzzer" --kernel=2.6.11-rc4 --oracles=deadlock --schedule=preempt --joint=100 \
+check "--joint=0: the program finds nothing (exit $?)" test -z "$(ls "$tmp/jart0")"
+check "--joint=0: no search" sh -c '! grep -q "joint search" "$1"' - "$tmp/j0.log"
+"$bin/futex_mm_fuzzer" --kernel=2.6.11-rc4 --oracles=deadlock --schedule=preempt \
 	-artifact_prefix="$tmp/jart/" "$tmp/lwn.bin" >"$tmp/j.log" 2>&1
 rc=$?
-check "--joint=100: exit 1 at the search's finding (got $rc)" test $rc = 1
+check "joint search by default: 30 schedules at most" \
+	grep -q "^futex_mm_fuzzer: joint search: each program with new coverage, 30 schedules at most" "$tmp/j.log"
+check "joint search: exit 1 at the search's finding (got $rc)" test $rc = 1
 f=$(ls "$tmp"/jart/finding-* 2>/dev/null | head -1)
-check "--joint=100: the finding's line counts the search's runs" \
+check "joint search: the finding's line counts the search's runs" \
 	grep -qE "^futex_mm_fuzzer: finding after ([2-9]|[1-9][0-9]+) executions: deadlock--do_page_fault--futex_wait -> ${f:-x}\$" "$tmp/j.log"
-check "--joint=100: what it did" grep -qE "^futex_mm_fuzzer: the joint search: 1 programs searched, [0-9]+ schedules run" "$tmp/j.log"
+check "joint search: what it did" grep -qE "^futex_mm_fuzzer: the joint search: 1 programs searched, [0-9]+ schedules run" "$tmp/j.log"
 "$bin/snafu" replay --quiet --kernel=2.6.11-rc4 "${f:-/nonexistent}" >"$tmp/jr.out" 2>&1
-check "--joint=100: the finding replays to the deadlock" grep -q "\]: deadlock--do_page_fault--futex_wait\$" "$tmp/jr.out"
+check "joint search: the finding replays to the deadlock" grep -q "\]: deadlock--do_page_fault--futex_wait\$" "$tmp/jr.out"
 sed 's/mprotect futex pages=1 prot=rw/mmap other pages=1 prot=rw/' "$tmp/lwn.case" >"$tmp/lwn2.case"
 "$bin/snafu" show --bytes -o "$tmp/lwn2.bin" "$tmp/lwn2.case"
 "$bin/futex_mm_fuzzer" --kernel=2.6.11-rc4 --oracles=deadlock --schedule=preempt --joint=100 \

@@ -69,7 +69,7 @@ for k in $want; do
 	[ -x "$tmp/out/$t" ] || continue
 	run_target "$t"
 	if [ $rc = 0 ] && [ -z "$(ls -A "$tmp/art")" ] && grep -qxF "futex_mm_fuzzer: kernel $k" "$tmp/$t.log" &&
-		grep -q "^Done 3000 runs" "$tmp/$t.log"; then
+		grep -qE "^(Done 3000 runs|futex_mm_fuzzer: done: 3000 executions, the search's included)" "$tmp/$t.log"; then
 		ok
 	else
 		bad "$t: exit $rc after $(grep -o '^#[0-9]*' "$tmp/$t.log" | tail -1) (a finding on a fixed kernel?)"

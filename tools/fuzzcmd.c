@@ -86,7 +86,7 @@ const char fuzz_help[] =
     "      --joint=N           the joint search: each program that reaches new code\n"
     "                          gets snafu explore's search of its schedules (up to 2\n"
     "                          preemptions), at most N runs, each counted as an\n"
-    "                          execution (default 0: off)\n"
+    "                          execution (default 30; 0: off)\n"
     "      --seed=S            libFuzzer's seed, 1..4294967295 (default: libFuzzer's pick)\n"
     "      --fresh             forget the corpus of earlier runs (OUT/KERNEL/corpus,\n"
     "                          which otherwise grows from run to run); the seed corpus\n"

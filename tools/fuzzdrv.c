@@ -134,6 +134,7 @@ struct fuzz_totals fuzz_drive(const struct fuzz_plan *p, int argc, char **argv)
 			       .seed = p->seed,
 			       .seed_count = 1,
 			       .fresh = p->fresh,
+			       .joint = -1,
 			       .jobs = cpus > 0 ? cpus : 1};
 	fz_set_name(p->name);
 	fz_ignore_xfsz(); /* past a file-size limit a write fails, and the driver says so */

@@ -31,7 +31,7 @@ struct fuzz_run {
 	const char *ops;
 	const char *oracles;         /* --oracles=LIST as given; NULL: the default set */
 	const char *schedule, *icov; /* --schedule=, --interleaving-coverage=; NULL: the fuzzer's */
-	long long joint;             /* --joint=N; 0: off */
+	long long joint;             /* --joint=N; 0: off; -1: not given (the fuzzer's) */
 	unsigned long long seed;
 	int seed_count, seeds_argn;  /* --seeds=N (1 without), and where it was given */
 	const char *kernel_args[64]; /* --kernel values; none: the plan's default */

@@ -526,7 +526,7 @@ void fz_command_line(const struct fuzz_run *r, char *buf, size_t len)
 		fz_appendf(buf, len, " --schedule=%s", r->schedule);
 	if (r->icov)
 		fz_appendf(buf, len, " --interleaving-coverage=%s", r->icov);
-	if (r->joint)
+	if (r->joint >= 0)
 		fz_appendf(buf, len, " --joint=%lld", r->joint);
 	if (r->seed)
 		fz_appendf(buf, len, " --seed=%llu", r->seed);

@@ -141,7 +141,7 @@ void fz_fuzzer_args(const struct fuzz_run *r, const char *fuzzer, const struct f
 		fz_arg(a, "--schedule=%s", r->schedule);
 	if (r->icov)
 		fz_arg(a, "--interleaving-coverage=%s", r->icov);
-	if (r->joint)
+	if (r->joint >= 0)
 		fz_arg(a, "--joint=%lld", r->joint);
 	if (r->p->progress && !r->fork) /* fork mode's workers would each write it */
 		fz_arg(a, "--progress=%s/progress", j->dir);
