@@ -246,7 +246,8 @@ struct role_op {
  * pthread_cond_broadcast), beside the kernel's own actors on the word's page: another
  * thread changing the address space (mmap_sem for write) and kswapd. As a syzkaller
  * program hands the resource one call returns to the next, every role is handed the
- * word. weight: how often a task draws the role; nops: its ops. */
+ * word. weight: how often a task draws the role; nops: its ops. By name, for the
+ * contended word below. */
 enum role_name {
 	R_WAITER,
 	R_READ_WAIT,
