@@ -59,7 +59,8 @@
  * be one that `futex_mm_fuzzer -help=1` lists, VALUE a whole number (a path or a string
  * for dict, seed_inputs, stop_file and the like); -artifact_prefix and
  * -exact_artifact_path are the driver's. Ctrl-C (SIGINT) or SIGTERM stops the fuzzers
- * (each in a process group of its own, fork-mode workers included) and says so: exit 130.
+ * (each in a process group of its own, fork-mode workers included; one that has not ended
+ * STOP_GRACE_S after SIGTERM is killed, fuzzproc.c) and says so: exit 130.
  *
  * The same seed gives the same run, byte for byte, on any machine, loaded or not
  * (tests/test_evaluate.sh, tests/test_evaluate_parallel.sh). What had to go for that,
