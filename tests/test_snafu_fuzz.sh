@@ -200,19 +200,26 @@ check "step summary: the table" grep -q '^| 2\.6\.12-jj | [0-9]* | - | 0 known, 
 
 # 7. SIGTERM to snafu fuzz while its fuzzer will not stop (libFuzzer's own SIGTERM handler
 #    can hang in malloc): the fuzzer is killed after 10 s, snafu says so and exits 130.
-printf '#!/bin/sh\ntrap "" TERM\necho $$ >%s/stubborn.pid\nwhile :; do sleep 0.2; done\n' "$tmp" >"$tmp/stubborn"
-chmod +x "$tmp/stubborn"
-"$snafu" fuzz --fuzzer="$tmp/stubborn" --kernel=2.6.11 --runs=1000 --out="$tmp/out5" \
+#    The fuzzer is a script in libFuzzer's place: it ignores SIGTERM (so do its sleeps),
+#    writes its pid and runs until killed.
+cat >"$tmp/deaf_fuzzer" <<EOF
+#!/bin/sh
+trap "" TERM
+echo \$\$ >"$tmp/deaf_fuzzer.pid"
+while :; do sleep 0.2; done
+EOF
+chmod +x "$tmp/deaf_fuzzer"
+"$snafu" fuzz --fuzzer="$tmp/deaf_fuzzer" --kernel=2.6.11 --runs=1000 --out="$tmp/out5" \
 	--found="$tmp/found5" >"$tmp/out" 2>"$tmp/err" &
 pid=$!
-for _ in $(seq 100); do [ -s "$tmp/stubborn.pid" ] && break; sleep 0.1; done
+for _ in $(seq 100); do [ -s "$tmp/deaf_fuzzer.pid" ] && break; sleep 0.1; done
 kill -TERM "$pid"
 wait "$pid"
 rc=$?
 check "a fuzzer deaf to SIGTERM: snafu fuzz exits 130 (got $rc)" test "$rc" = 130
 check "a fuzzer deaf to SIGTERM: killed, and said so" \
 	grep -q '^fuzz: the fuzzer on 2.6.11 did not stop within 10 s; killed$' "$tmp/err"
-check "a fuzzer deaf to SIGTERM: none left" sh -c '! kill -0 "$1" 2>/dev/null' - "$(cat "$tmp/stubborn.pid")"
+check "a fuzzer deaf to SIGTERM: none left" sh -c '! kill -0 "$1" 2>/dev/null' - "$(cat "$tmp/deaf_fuzzer.pid")"
 [ "$rc" = 130 ] || show_output
 
 echo "$pass passed, $fail failed"
