@@ -383,15 +383,16 @@ static void pump_logs(const struct fuzz_run *r, int ms)
 static void wait_pumping(const struct fuzz_run *r, const struct fuzz_job *j)
 {
 	double until = fz_now() + STOP_GRACE_S;
+	bool killed = false;
 	int status;
 	pid_t w;
 
 	while ((w = waitpid(j->pid, &status, WNOHANG)) == 0 || (w < 0 && errno == EINTR)) {
-		if (until && fz_now() > until) {
+		if (!killed && fz_now() > until) {
 			fprintf(stderr, "%s: the fuzzer on %s did not stop within %d s; killed\n",
 				r->name, j->label, STOP_GRACE_S);
 			kill(-j->pid, SIGKILL);
-			until = 0;
+			killed = true;
 		}
 		pump_logs(r, 100);
 	}
