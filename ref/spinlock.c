@@ -7,7 +7,9 @@ void _spin_lock_nested(spinlock_t *l, unsigned subclass, const char *site)
 	struct task_struct *tsk = current;
 
 	inc_preempt_count();
+	sim_spin_next(&l->raw);
 	sched_point("spin_lock");
+	sim_spin_next(NULL);
 	spin_acquire(l, subclass, site);
 	if (!sim_spin_trylock(&l->raw)) {
 		set_blocked_on(l, l->name, "spin_lock", site);

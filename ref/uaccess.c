@@ -77,9 +77,10 @@ static unsigned long mmu_copy(unsigned long uaddr, void *buf, unsigned long n, c
 		}
 		unsigned char *mem = pte->page->data + (uaddr & ~PAGE_MASK);
 		sim_hw_begin();
-		if (write)
+		if (write && memcmp(mem, p, chunk)) {
+			sim_touch(SIM_TOUCH_STORED); /* for snafu explore: the value is no event */
 			memcpy(mem, p, chunk);
-		else
+		} else if (!write)
 			memcpy(p, mem, chunk);
 		sim_hw_end();
 		sim_spin_unlock(&mm->page_table_lock.raw);

@@ -235,6 +235,11 @@ void sim_spin_lock(struct sim_spin *s)
 	t->spinning_on = NULL;
 }
 
+void sim_spin_next(struct sim_spin *s)
+{
+	(void)s; /* real threads: nobody explores them */
+}
+
 void sim_spin_unlock(struct sim_spin *s)
 {
 	atomic_store_explicit(&s->locked, 0, memory_order_release);

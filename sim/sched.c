@@ -120,6 +120,7 @@ struct sim_task *sim_spawn(struct sim_task *t, void (*fn)(struct sim_task *))
 	t->op = 0;
 	t->op_points = 0;
 	t->spinning_on = NULL;
+	t->trying = NULL;
 	t->timer_at = SIM_NO_DEADLINE;
 	t->timed_out = false;
 	t->fn = fn;
@@ -413,6 +414,12 @@ void sim_spin_lock(struct sim_spin *s)
 		sim_block();
 	}
 	t->spinning_on = NULL;
+}
+
+void sim_spin_next(struct sim_spin *s)
+{
+	if (sim_cur)
+		sim_cur->trying = s;
 }
 
 void sim_spin_unlock(struct sim_spin *s)

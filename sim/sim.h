@@ -83,6 +83,7 @@ struct sim_task {
 	uint64_t timer_at;  /* virtual time a timed sleep ends; SIM_NO_DEADLINE: none */
 	bool timed_out;
 	struct sim_spin *spinning_on; /* fibers: the spinlock this task waits for */
+	struct sim_spin *trying;      /* at its spin_lock point: the spinlock it tries next */
 	void (*fn)(struct sim_task *);
 	struct sim_fiber *fiber;
 };
@@ -188,13 +189,15 @@ extern uint32_t sim_moves[SIM_MAX_TASKS + 1];
  * oracles' books), for snafu explore's partial-order reduction (docs/explore.md, "The
  * footprint"): the model ORs SIM_TOUCH_* bits in, explore reads and clears them at every
  * scheduling point. Nothing reads them in a fuzzer or a replay. */
-#define SIM_TOUCH_WAKES     (1u << 0) /* the oracles' wake-call log (written) */
-#define SIM_TOUCH_QUEUES    (1u << 1) /* queue_me()'s counts and log (written) */
-#define SIM_TOUCH_QUEUES_RD (1u << 2) /* ... read without the bucket lock */
-#define SIM_TOUCH_PAGES_RD  (1u << 3) /* the oracles peeked at futex words */
-#define SIM_TOUCH_RECS_RD   (1u << 4) /* read every task's futex_wait record */
-#define SIM_TOUCH_TASKS_RD  (1u << 5) /* read other tasks' futex_q without the lock */
-#define SIM_TOUCH_RETRY     (1u << 6) /* a user access faulted, and runs again now */
+#define SIM_TOUCH_WAKES     (1u << 0)  /* the oracles' wake-call log (written) */
+#define SIM_TOUCH_QUEUES    (1u << 1)  /* queue_me()'s counts and log (written) */
+#define SIM_TOUCH_QUEUES_RD (1u << 2)  /* ... read without the bucket lock */
+#define SIM_TOUCH_PAGES_RD  (1u << 3)  /* the oracles peeked at futex words */
+#define SIM_TOUCH_RECS_RD   (1u << 4)  /* read every task's futex_wait record */
+#define SIM_TOUCH_TASKS_RD  (1u << 5)  /* read other tasks' futex_q without the lock */
+#define SIM_TOUCH_RETRY     (1u << 6)  /* a user access faulted, and runs again now */
+#define SIM_TOUCH_YOUNG     (1u << 7)  /* a fault found its page mapped: made it young only */
+#define SIM_TOUCH_STORED    (1u << 24) /* a user access changed user memory */
 #define SIM_TOUCH_REC(id)   (1u << (8 + (((id)-1) & 7))) /* task id's futex_wait record */
 /* task id's state that other tasks write: its sleep state word, a pending signal, its
  * futex_q (list, lock_ptr), an rwsem waiter's task field */
@@ -231,6 +234,9 @@ bool sim_sleep(_Atomic long *state, uint64_t deadline);
 bool sim_spin_trylock(struct sim_spin *s);
 void sim_spin_lock(struct sim_spin *s); /* wait until it is ours */
 void sim_spin_unlock(struct sim_spin *s);
+/* The spinlock the current task tries just after its next scheduling point (NULL: none),
+ * for snafu explore: switching to a task whose try must fail is no choice. */
+void sim_spin_next(struct sim_spin *s);
 
 /* User memory is hardware: plain concurrent accesses to it are the user program's
  * races, not the model's; ThreadSanitizer is told to look away. */

@@ -26,7 +26,6 @@
  */
 #include "explore_int.h"
 
-#include "../ref/spinlock.h"
 #include "casefile.h"
 #include "cli.h"
 
@@ -113,8 +112,7 @@ struct hook_rec {
 	uint8_t decision;  /* the label taken (nodes only) */
 	uint8_t run_moved; /* bit U-1: task U blocked, woke or ended since the previous point */
 	bool clock_moved;  /* a timer was armed, disarmed or fired since then */
-	const char *spin[NLABELS]; /* nodes: the spinlock each task waits to retry, or NULL */
-	uint32_t points[NLABELS];  /* nodes: each task's scheduling points passed */
+	uint32_t points[NLABELS]; /* nodes: each task's scheduling points passed */
 };
 
 static struct {
@@ -128,6 +126,7 @@ static struct {
 	const uint8_t *path;
 	uint32_t npath, nodes;
 	bool diverged; /* a node of the path was not where the path said */
+	bool reduce;   /* the search's: must_fail() */
 } hk;
 
 void *explore_grow(void *v, size_t *cap, size_t need, size_t size)
@@ -169,6 +168,18 @@ static void note_moves(struct hook_rec *r)
 	}
 }
 
+/* Whether task U, not running, would only try a spinlock that is held, and fail: it is
+ * at its spin_lock point, or a spinner woken by an unlock whose lock was taken again.
+ * Running it would only make it a spinner (it sleeps until the unlock, which makes it
+ * runnable at the same try) and let the scheduler pick as if it had not been chosen:
+ * the same states, at no fewer preemptions, so with the reduction it is no choice. */
+static bool must_fail(const struct sim_task *u)
+{
+	const struct sim_spin *next = u->trying ? u->trying : u->spinning_on;
+
+	return next && next->locked;
+}
+
 static int on_point(const struct sim_task *t)
 {
 	int n, dropped;
@@ -187,12 +198,10 @@ static int on_point(const struct sim_task *t)
 	r->enabled = L_BIT(t->id);
 	for (int i = 1; i <= sim_ntasks(); i++) {
 		const struct sim_task *u = sim_task(i);
-		if (u != t && u->state == SIM_RUNNABLE)
+		if (u != t && u->state == SIM_RUNNABLE && !(hk.reduce && must_fail(u)))
 			r->enabled |= L_BIT(i);
 		if (u->state == SIM_BLOCKED && u->timer_at != SIM_NO_DEADLINE)
 			r->enabled |= L_BIT(0);
-		if (u->spinning_on)
-			r->spin[i] = container_of(u->spinning_on, spinlock_t, raw)->name;
 		r->points[i] = u->points;
 	}
 	uint8_t d = (uint8_t)t->id; /* past the path: run on */
@@ -280,8 +289,10 @@ static void stretch(size_t k, const struct hook_rec *r, uint16_t ran, int cur, s
 			continue;
 		struct seg *g = seg_of(k, t);
 		fp_touched(m, &g->fp);
+		if (m & SIM_TOUCH_STORED) /* its access changed memory: one begins at a point */
+			fp_user_access(&g->fp, ctx[t].acc_lo, ctx[t].acc_hi, true);
 		if (m & SIM_TOUCH_RETRY) { /* its access again */
-			fp_user_access(&g->fp, ctx[t].acc_lo, ctx[t].acc_hi, ctx[t].acc_write);
+			fp_user_access(&g->fp, ctx[t].acc_lo, ctx[t].acc_hi, false);
 			ctx[t].acc_pending = true;
 		}
 	}
@@ -356,9 +367,6 @@ static size_t transitions(const struct program *p)
 		tr.v[k].label = (uint8_t)label;
 		if (label) /* the chosen task's segment first, even if it leaves no event */
 			seg_of(k, label);
-		/* a spinner that runs here retries its lock, with no event when it fails */
-		if (k && label && hk.v[from].spin[label])
-			rs_bit(&seg_of(k, label)->fp.wr, fp_lock_bit(hk.v[from].spin[label]));
 		/* stretches: up to each hook after the opening one, then the end of the run */
 		int cur = k ? (label ? label : hk.v[from].task) : 1;
 		bool held = label && ctx[label].sem == SEM_HELD;
@@ -381,9 +389,8 @@ static size_t transitions(const struct program *p)
 					continue;
 				ran |= L_BIT(t);
 				struct seg *g = seg_of(k, t);
-				if (k && t != label && hk.v[from].spin[t]) /* a spinner picked */
-					rs_bit(&g->fp.wr, fp_lock_bit(hk.v[from].spin[t]));
-				fp_of_event(p, &ctx[t], v, tr.comm[e], &g->fp);
+				fp_of_event(p, &ctx[t], v, tr.comm[e],
+					    r->touched[t] & SIM_TOUCH_YOUNG, &g->fp);
 			}
 			stretch(k, r, ran, cur, ctx);
 			if (h < hk.n)
@@ -645,6 +652,7 @@ static void explore_run(struct search *s, struct work w, struct program *q)
 	hk.npath = (uint32_t)depth;
 	hk.nodes = 0;
 	hk.diverged = false;
+	hk.reduce = s->reduce;
 	memset(hk.moves, 0, sizeof(hk.moves));
 	memset(hk.state, 0, sizeof(hk.state));
 	for (int t = 0; t < NLABELS; t++)

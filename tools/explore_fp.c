@@ -278,9 +278,11 @@ rset fp_future_writes(const struct fp_future *f, const struct tctx *ctx, int t)
 
 /* What event E does, in the context C of its task (which it updates). The rules, each
  * an over-approximation (docs/explore.md, "The footprint"); COMM: a reader's pass
- * through wait_lock (fp_reader_passes()). */
+ * through wait_lock (fp_reader_passes()); YOUNG: the step's page_table_lock section is a
+ * fault's that found its page mapped and only made it young (SIM_TOUCH_YOUNG), which
+ * commutes with other such sections and with the MMU's reads. */
 void fp_of_event(const struct program *p, struct tctx *c, const struct sim_trace_ev *e, bool comm,
-		 struct fp *f)
+		 bool young, struct fp *f)
 {
 	int t = e->task;
 
@@ -338,9 +340,9 @@ void fp_of_event(const struct program *p, struct tctx *c, const struct sim_trace
 		}
 	}
 	if (ptl || c->ptl > 0)
-		rs_range(&f->wr, RB_PAGE, 64);
+		rs_range(young ? &f->st : &f->wr, RB_PAGE, 64);
 	if (c->acc_pending) { /* the retried access may be in here */
-		fp_user_access(f, c->acc_lo, c->acc_hi, c->acc_write);
+		fp_user_access(f, c->acc_lo, c->acc_hi, false);
 		c->acc_pending = e->kind != EV_POINT;
 	}
 	switch (e->kind) {
@@ -356,10 +358,14 @@ void fp_of_event(const struct program *p, struct tctx *c, const struct sim_trace
 	case EV_UNLOCK:
 	case EV_TRYFAIL:
 	case EV_SLEEP:
+		if (e->kind == EV_SLEEP && is(e->fn, "spin_lock"))
+			break; /* a spinner's failed try: a stutter (must_fail() in explore.c) */
 		/* an rwsem's own events are lockdep's annotations and its held-lock stack
 		 * (the task's); its count and queue are touched under its wait_lock */
-		if (e->obj && !is(e->obj, MMAP_SEM))
-			rs_bit(comm ? &f->st : &f->wr, fp_lock_bit(e->obj));
+		if (e->obj && !is(e->obj, MMAP_SEM)) {
+			bool st = comm || (young && e->kind != EV_SLEEP && is(e->obj, PT_LOCK));
+			rs_bit(st ? &f->st : &f->wr, fp_lock_bit(e->obj));
+		}
 		if (e->kind == EV_SLEEP) {
 			rs_bit(&f->wr, RB_RUN + ((t - 1) & 7));
 			rs_bit(&f->wr, r_task(t));
@@ -379,21 +385,18 @@ void fp_of_event(const struct program *p, struct tctx *c, const struct sim_trace
 		break;
 	case EV_UACCESS:
 	case EV_USER: {
-		/* the MMU: the PTE and the page, under the raw page_table_lock; a read only
-		 * sets the accessed bit, which commutes with other reads */
+		/* the MMU: the PTE and the page, under the raw page_table_lock; the walk
+		 * only sets the accessed bit, which commutes with other walks; a store
+		 * that changes memory says so (SIM_TOUCH_STORED: stretch() in explore.c) */
 		unsigned long a = (unsigned long)e->arg,
 			      n = e->kind == EV_UACCESS && e->arg2 > 0 ? (unsigned long)e->arg2 : 4;
-		c->acc_write = is(e->fn, "put_user") || is(e->fn, "copy_to_user") ||
-			       is(e->fn, "clear_user") || is(e->fn, "store");
 		c->acc_lo = a >> 12;
 		c->acc_hi = (a + n - 1) >> 12;
 		c->acc_pending = false;
-		fp_user_access(f, c->acc_lo, c->acc_hi, c->acc_write);
+		fp_user_access(f, c->acc_lo, c->acc_hi, false);
 		break;
 	}
 	case EV_FAULT:
-		rs_range(&f->wr, RB_PAGE, 64);
-		rs_bit(&f->wr, fp_lock_bit(PT_LOCK));
 		rs_bit(&f->rd, RB_VMAS);
 		break;
 	case EV_TIMER:

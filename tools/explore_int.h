@@ -100,9 +100,10 @@ struct tctx {
 	bool sem_write;
 	/* its last user access (pages lo..hi): a fault handled, the access runs again
 	 * with no event of its own (SIM_TOUCH_RETRY), maybe after a spin on the
-	 * page_table_lock: pending until its next point */
+	 * page_table_lock: pending until its next point; where it changed memory
+	 * (SIM_TOUCH_STORED), it wrote them */
 	unsigned long acc_lo, acc_hi;
-	bool acc_write, acc_pending;
+	bool acc_pending;
 };
 
 bool fp_conflict(const struct fp *a, const struct fp *b);
@@ -112,7 +113,7 @@ int fp_lock_bit(const char *name);
 void fp_user_access(struct fp *f, unsigned long lo, unsigned long hi, bool write);
 void fp_reader_passes(const struct sim_trace_ev *ev, int n, bool *comm);
 void fp_of_event(const struct program *p, struct tctx *c, const struct sim_trace_ev *e, bool comm,
-		 struct fp *f);
+		 bool young, struct fp *f);
 void fp_touched(uint32_t m, struct fp *f);
 /* the ops that write the VMA list or where a mapping lands (fp_future_init()) */
 struct fp_future {
