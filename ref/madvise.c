@@ -28,6 +28,8 @@ long sys_madvise(unsigned long start, unsigned long len_in, int behavior)
 	int unmapped_error = 0;
 	long error = -EINVAL;
 
+	/* for snafu explore: the PTEs it may zap are those of [start, end), end as below */
+	sim_touch_range(start, start + PAGE_ALIGN(len_in));
 	down_write(&mm->mmap_sem);
 	if (behavior != MADV_DONTNEED)
 		goto out;

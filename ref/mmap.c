@@ -208,6 +208,8 @@ long sys_mmap2(unsigned long addr, unsigned long len, unsigned long prot, unsign
 	long ret;
 
 	(void)addr; /* a hint only; MAP_FIXED is not modelled */
+	/* for snafu explore: so a new mapping replaces none, and touches no PTE */
+	sim_touch_range(0, 0);
 	down_write(&mm->mmap_sem);
 	ret = do_mmap_pgoff(mm, len, prot, flags);
 	up_write(&mm->mmap_sem);
@@ -219,6 +221,8 @@ long sys_munmap(unsigned long addr, unsigned long len)
 	struct mm_struct *mm = current->mm;
 	int ret;
 
+	/* for snafu explore: the PTEs it may zap are those of [addr, addr + len) */
+	sim_touch_range(addr, addr + PAGE_ALIGN(len));
 	down_write(&mm->mmap_sem);
 	ret = do_munmap(mm, addr, len);
 	up_write(&mm->mmap_sem);

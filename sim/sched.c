@@ -44,10 +44,25 @@ struct sim_sched *const sim_gdb_sched = &S;
 struct sim_decision sim_last_preempt, sim_last_switch;
 int (*sim_point_hook)(const struct sim_task *t);
 uint32_t sim_touched[SIM_MAX_TASKS + 1], sim_moves[SIM_MAX_TASKS + 1];
+uint64_t sim_touched_pages[SIM_MAX_TASKS + 1];
 
 void sim_touch(uint32_t what)
 {
 	sim_touched[sim_cur ? sim_cur->id : 0] |= what;
+}
+
+void sim_touch_range(unsigned long start, unsigned long end)
+{
+	int id = sim_cur ? sim_cur->id : 0;
+	uint64_t m = ~(uint64_t)0;
+
+	if (end >= start && (end - start) >> 12 <= 16) {
+		m = 0;
+		for (unsigned long a = start & ~0xfffUL; a < end; a += 0x1000)
+			m |= (uint64_t)1 << sim_page_bucket(a);
+	}
+	sim_touched_pages[id] |= m;
+	sim_touch(SIM_TOUCH_RANGE);
 }
 
 void sim_touch_task_at(const void *base, size_t offset)
@@ -79,6 +94,7 @@ void sim_init(const struct sim_config *cfg)
 	S.steps = 0;
 	sim_cur = NULL;
 	memset(sim_touched, 0, sizeof(sim_touched));
+	memset(sim_touched_pages, 0, sizeof(sim_touched_pages));
 	memset(sim_moves, 0, sizeof(sim_moves));
 	sim_last_preempt = (struct sim_decision){0};
 	sim_last_switch = (struct sim_decision){0};

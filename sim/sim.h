@@ -198,6 +198,7 @@ extern uint32_t sim_moves[SIM_MAX_TASKS + 1];
 #define SIM_TOUCH_RETRY     (1u << 6)  /* a user access faulted, and runs again now */
 #define SIM_TOUCH_YOUNG     (1u << 7)  /* a fault found its page mapped: made it young only */
 #define SIM_TOUCH_STORED    (1u << 24) /* a user access changed user memory */
+#define SIM_TOUCH_RANGE     (1u << 25) /* the op touches only sim_touched_pages[]' pages */
 #define SIM_TOUCH_REC(id)   (1u << (8 + (((id)-1) & 7))) /* task id's futex_wait record */
 /* task id's state that other tasks write: its sleep state word, a pending signal, its
  * futex_q (list, lock_ptr), an rwsem waiter's task field */
@@ -219,6 +220,21 @@ void sim_touch(uint32_t what);                  /* constants only: SIM_TOUCH_WAK
 void sim_touch_task_at(const void *base, size_t offset);
 void sim_touch_rec(int id);    /* SIM_TOUCH_REC(id), for an id computed with no load */
 void sim_touch_rec_self(void); /* SIM_TOUCH_REC() of the running task */
+#endif
+/* The bucket of a user page among snafu explore's 64 page resources (a collision only
+ * adds a dependency). */
+static inline int sim_page_bucket(unsigned long addr)
+{
+	return (int)((addr >> 12) * 0x9e3779b97f4a7c15ULL >> 58);
+}
+/* sim_touch_range(start, end): the op the task is in touches no user page, page table
+ * entry or page-cache page outside [start, end) (SIM_TOUCH_RANGE, sim_touched_pages[]:
+ * their buckets; more than 16 pages, all of them) */
+#ifdef SNAFU_NATIVE
+#define sim_touch_range(start, end) ((void)(start), (void)(end))
+#else
+extern uint64_t sim_touched_pages[SIM_MAX_TASKS + 1];
+void sim_touch_range(unsigned long start, unsigned long end);
 #endif
 /* sim_touch_task(q, owner): SIM_TOUCH_TASK(q->owner), with q->owner read in sim/ */
 #define sim_touch_task(ptr, field) sim_touch_task_at((ptr), offsetof(__typeof__(*(ptr)), field))

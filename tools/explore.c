@@ -105,6 +105,7 @@ void explore_bound(const struct program *p, const struct kernel_config *k, unsig
 struct hook_rec {
 	uint32_t ev; /* trace events recorded so far, this point's EV_POINT included */
 	uint32_t touched[NLABELS]; /* sim_touched since the previous point, by task */
+	uint64_t pages[NLABELS];   /* sim_touched_pages, the same */
 	uint16_t op, point;
 	uint8_t task;
 	bool node;         /* a choice: a point a preemption can name */
@@ -156,6 +157,8 @@ static void note_moves(struct hook_rec *r)
 {
 	memcpy(r->touched, sim_touched, sizeof(r->touched));
 	memset(sim_touched, 0, sizeof(sim_touched));
+	memcpy(r->pages, sim_touched_pages, sizeof(r->pages));
+	memset(sim_touched_pages, 0, sizeof(sim_touched_pages));
 	for (int i = 1; i <= sim_ntasks(); i++) {
 		const struct sim_task *u = sim_task(i);
 		if (sim_moves[i] != hk.moves[i] || u->state != hk.state[i])
@@ -357,7 +360,8 @@ static size_t transitions(const struct program *p)
 	tr.n = nn + 1;
 	tr.nseg = 0;
 	for (int t = 0; t < NLABELS; t++) /* before its first op: none */
-		ctx[t] = (struct tctx){.kind = -1, .map_a = -1, .map_b = -1, .map_mmap = -1};
+		ctx[t] = (struct tctx){
+		    .kind = -1, .map_a = -1, .map_b = -1, .map_mmap = -1, .pages = ~(uint64_t)0};
 	int e = 0;
 	size_t h = 0;
 	for (size_t k = 0; k <= nn; k++) {
@@ -377,6 +381,10 @@ static size_t transitions(const struct program *p)
 				note_moves(&end_rec);
 			uint32_t upto = h < hk.n ? r->ev : (uint32_t)(n + dropped);
 			uint16_t ran = 0;
+			/* the pages an op can touch, which it says at its start */
+			for (int t = 1; t <= SIM_MAX_TASKS; t++)
+				if (r->touched[t] & SIM_TOUCH_RANGE)
+					ctx[t].pages = r->pages[t];
 			for (; e + dropped < (int)upto && e < n; e++) {
 				const struct sim_trace_ev *v = &ev[e];
 				int t = v->task;

@@ -61,9 +61,7 @@ int fp_lock_bit(const char *name)
 
 static int r_page(unsigned long addr)
 {
-	uint64_t pg = addr >> 12;
-
-	return RB_PAGE + (int)(pg * 0x9e3779b97f4a7c15ULL >> 58);
+	return RB_PAGE + sim_page_bucket(addr);
 }
 
 /* Called for every event of every run the search makes, so not strcmp(): the trace's
@@ -119,6 +117,7 @@ static void enter_op(const struct program *p, struct tctx *c, int task, int inst
 	c->kind = -1;
 	c->map_a = c->map_b = c->map_mmap = -1;
 	c->timeout = false;
+	c->pages = ~(uint64_t)0;
 	if (i < 0)
 		return;
 	const struct op *o = &p->ops[i];
@@ -321,9 +320,12 @@ void fp_of_event(const struct program *p, struct tctx *c, const struct sim_trace
 		case OP_LOAD:
 		case OP_STORE: /* user accesses and faults: their events */
 			break;
-		default: /* page-table walks the trace does not show (mincore, ...) */
+		default: /* page-table walks the trace does not show (mincore, ...), from the
+			  * op's first point on: before it, sys_enter() only traces */
+			if (e->kind == EV_SYSCALL || (e->kind == EV_POINT && e->point <= 1))
+				break;
 			rs_bit(&f->rd, RB_VMAS);
-			rs_range(&f->rd, RB_PAGE, 64);
+			rs_pages(&f->rd, c->pages);
 		}
 	}
 	bool held = c->sem == SEM_HELD, ptl = c->ptl > 0, was_write = c->sem_write;
@@ -336,11 +338,11 @@ void fp_of_event(const struct program *p, struct tctx *c, const struct sim_trace
 		rs_bit(&f->rd, RB_VMAS);
 		if (c->sem_write || (held && c->sem == SEM_NONE && was_write)) {
 			rs_bit(&f->wr, RB_VMAS);
-			rs_range(&f->wr, RB_PAGE, 64);
+			rs_pages(&f->wr, c->pages);
 		}
 	}
 	if (ptl || c->ptl > 0)
-		rs_range(young ? &f->st : &f->wr, RB_PAGE, 64);
+		rs_pages(young ? &f->st : &f->wr, c->pages);
 	if (c->acc_pending) { /* the retried access may be in here */
 		fp_user_access(f, c->acc_lo, c->acc_hi, false);
 		c->acc_pending = e->kind != EV_POINT;

@@ -60,6 +60,14 @@ static inline void rs_range(rset *s, int from, int n)
 		rs_bit(s, b);
 }
 
+/* The page resources of a bucket mask (sim_page_bucket()). */
+static inline void rs_pages(rset *s, uint64_t buckets)
+{
+	_Static_assert(RB_PAGE == 48, "page buckets span the first word's top 16 bits");
+	s->w[0] |= buckets << 48;
+	s->w[1] |= buckets >> 16;
+}
+
 static inline bool rs_meet(rset a, rset b)
 {
 	return (a.w[0] & b.w[0]) | (a.w[1] & b.w[1]);
@@ -93,8 +101,9 @@ enum sem_state {
 struct tctx {
 	int op; /* the op the task is in (sim's count), and what it is */
 	int kind, map_a, map_b, map_mmap;
-	bool timeout; /* a futex_wait with a timeout: it reads the clock */
-	int ptl;      /* page_table_lock acquisitions not yet given back */
+	bool timeout;   /* a futex_wait with a timeout: it reads the clock */
+	uint64_t pages; /* the page buckets its op can touch (SIM_TOUCH_RANGE), else all */
+	int ptl;        /* page_table_lock acquisitions not yet given back */
 	enum sem_state sem;
 	int sem_depth;
 	bool sem_write;
