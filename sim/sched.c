@@ -54,14 +54,10 @@ void sim_touch(uint32_t what)
 void sim_touch_range(unsigned long start, unsigned long end)
 {
 	int id = sim_cur ? sim_cur->id : 0;
-	uint64_t m = ~(uint64_t)0;
 
-	if (end >= start && (end - start) >> 12 <= 16) {
-		m = 0;
-		for (unsigned long a = start & ~0xfffUL; a < end; a += 0x1000)
-			m |= (uint64_t)1 << sim_page_bucket(a);
-	}
-	sim_touched_pages[id] |= m;
+	if (end != start) /* an end below the start wraps: every page */
+		sim_touched_pages[id] |=
+		    end > start ? sim_page_buckets(start >> 12, (end - 1) >> 12) : ~(uint64_t)0;
 	sim_touch(SIM_TOUCH_RANGE);
 }
 

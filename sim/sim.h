@@ -227,9 +227,20 @@ static inline int sim_page_bucket(unsigned long addr)
 {
 	return (int)((addr >> 12) * 0x9e3779b97f4a7c15ULL >> 58);
 }
+/* The buckets of user pages LO..HI (page numbers); more than 17 pages, all of them. */
+static inline uint64_t sim_page_buckets(unsigned long lo, unsigned long hi)
+{
+	uint64_t m = 0;
+
+	if (hi - lo > 16)
+		return ~(uint64_t)0;
+	for (unsigned long pg = lo; pg <= hi; pg++)
+		m |= (uint64_t)1 << sim_page_bucket(pg << 12);
+	return m;
+}
 /* sim_touch_range(start, end): the op the task is in touches no user page, page table
  * entry or page-cache page outside [start, end) (SIM_TOUCH_RANGE, sim_touched_pages[]:
- * their buckets; more than 16 pages, all of them) */
+ * their buckets, sim_page_buckets()) */
 #ifdef SNAFU_NATIVE
 #define sim_touch_range(start, end) ((void)(start), (void)(end))
 #else

@@ -361,7 +361,7 @@ static size_t transitions(const struct program *p)
 	tr.nseg = 0;
 	for (int t = 0; t < NLABELS; t++) /* before its first op: none */
 		ctx[t] = (struct tctx){
-		    .kind = -1, .map_a = -1, .map_b = -1, .map_mmap = -1, .pages = ~(uint64_t)0};
+		    .kind = -1, .map_a = -1, .map_b = -1, .map_mmap = -1, .pages = ALL_PAGES};
 	int e = 0;
 	size_t h = 0;
 	for (size_t k = 0; k <= nn; k++) {

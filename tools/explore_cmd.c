@@ -116,8 +116,7 @@ static uint64_t end_state(const struct program *q, const struct run_result *r)
 
 	for (int i = 0; i < n; i++) {
 		const struct sim_trace_ev *e = &ev[i];
-		if (e->kind == EV_PREEMPT || e->task > SIM_MAX_TASKS ||
-		    (e->kind == EV_SLEEP && e->fn && !strcmp(e->fn, "spin_lock")))
+		if (e->kind == EV_PREEMPT || e->task > SIM_MAX_TASKS || fp_spin_wait(e))
 			continue;
 		uint64_t t =
 		    mix(task[e->task], (uint64_t)e->kind << 32 | (uint64_t)e->op << 16 | e->point);

@@ -59,11 +59,6 @@ int fp_lock_bit(const char *name)
 	return RB_LOCK + (int)(fp_str_hash(name) % 24);
 }
 
-static int r_page(unsigned long addr)
-{
-	return RB_PAGE + sim_page_bucket(addr);
-}
-
 /* Called for every event of every run the search makes, so not strcmp(): the trace's
  * names are string literals, which the linker merges, and strcmp() under the fuzzer is
  * also libFuzzer's hook for comparisons (5 % of the joint search's time). */
@@ -76,6 +71,14 @@ static bool is(const char *s, const char *what)
 	return s && *s == *what;
 }
 
+/* A spinner's failed try: it sleeps until the unlock (ref/spinlock.c). A stutter: it
+ * changes no state, and the spinner tries again as if it had not run (must_fail() in
+ * explore.c). */
+bool fp_spin_wait(const struct sim_trace_ev *e)
+{
+	return e->kind == EV_SLEEP && is(e->fn, "spin_lock");
+}
+
 #define MMAP_SEM  "&mm->mmap_sem"
 #define WAIT_LOCK "&sem->wait_lock"
 #define PT_LOCK   "&mm->page_table_lock"
@@ -83,13 +86,7 @@ static bool is(const char *s, const char *what)
 /* The pages of a user access. */
 void fp_user_access(struct fp *f, unsigned long lo, unsigned long hi, bool write)
 {
-	rset *pages = write ? &f->wr : &f->st;
-
-	if (hi - lo > 16)
-		rs_range(pages, RB_PAGE, 64);
-	else
-		for (unsigned long pg = lo; pg <= hi; pg++)
-			rs_bit(pages, r_page(pg << 12));
+	rs_pages(write ? &f->wr : &f->st, sim_page_buckets(lo, hi));
 	rs_bit(&f->st, fp_lock_bit(PT_LOCK));
 	rs_bit(&f->rd, RB_VMAS);
 }
@@ -117,7 +114,7 @@ static void enter_op(const struct program *p, struct tctx *c, int task, int inst
 	c->kind = -1;
 	c->map_a = c->map_b = c->map_mmap = -1;
 	c->timeout = false;
-	c->pages = ~(uint64_t)0;
+	c->pages = ALL_PAGES;
 	if (i < 0)
 		return;
 	const struct op *o = &p->ops[i];
@@ -314,7 +311,7 @@ void fp_of_event(const struct program *p, struct tctx *c, const struct sim_trace
 			break; /* its events name the task */
 		case OP_RECLAIM:
 			rs_bit(&f->rd, RB_VMAS); /* VM_LOCKED, without mmap_sem */
-			rs_range(&f->wr, RB_PAGE, 64);
+			rs_pages(&f->wr, ALL_PAGES);
 			break;
 		case OP_MMAP: /* under mmap_sem for write: the rules below */
 		case OP_LOAD:
@@ -360,8 +357,8 @@ void fp_of_event(const struct program *p, struct tctx *c, const struct sim_trace
 	case EV_UNLOCK:
 	case EV_TRYFAIL:
 	case EV_SLEEP:
-		if (e->kind == EV_SLEEP && is(e->fn, "spin_lock"))
-			break; /* a spinner's failed try: a stutter (must_fail() in explore.c) */
+		if (fp_spin_wait(e))
+			break; /* touches nothing */
 		/* an rwsem's own events are lockdep's annotations and its held-lock stack
 		 * (the task's); its count and queue are touched under its wait_lock */
 		if (e->obj && !is(e->obj, MMAP_SEM)) {
@@ -427,7 +424,7 @@ void fp_touched(uint32_t m, struct fp *f)
 	if (m & SIM_TOUCH_QUEUES_RD)
 		rs_bit(&f->rd, RB_QUEUES);
 	if (m & SIM_TOUCH_PAGES_RD) {
-		rs_range(&f->rd, RB_PAGE, 64);
+		rs_pages(&f->rd, ALL_PAGES);
 		rs_bit(&f->rd, RB_VMAS);
 	}
 	if (m & SIM_TOUCH_RECS_RD)

@@ -60,7 +60,8 @@ static inline void rs_range(rset *s, int from, int n)
 		rs_bit(s, b);
 }
 
-/* The page resources of a bucket mask (sim_page_bucket()). */
+/* The page resources of a bucket mask (sim_page_bucket()); ALL_PAGES: every page. */
+#define ALL_PAGES (~(uint64_t)0)
 static inline void rs_pages(rset *s, uint64_t buckets)
 {
 	_Static_assert(RB_PAGE == 48, "page buckets span the first word's top 16 bits");
@@ -116,6 +117,7 @@ struct tctx {
 };
 
 bool fp_conflict(const struct fp *a, const struct fp *b);
+bool fp_spin_wait(const struct sim_trace_ev *e);
 int fp_next_res(const struct fp *f, int r);
 uint64_t fp_str_hash(const char *s);
 int fp_lock_bit(const char *name);
