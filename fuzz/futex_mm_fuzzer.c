@@ -131,6 +131,7 @@ static const struct kernel_config *kernel;
 static const char *progress_file;
 static const char *keep_going;        /* --keep-going=PREFIX; NULL: a finding ends the run */
 static unsigned oracles;              /* run_opts.oracles: 0, the default set, unless --oracles= */
+static unsigned all_oracles;          /* the set itself: ORACLES_DEFAULT for 0 */
 bool snafu_fuzz_all_ops;              /* read by the mutator too */
 bool snafu_fuzz_pct = true;           /* --schedule=pct (the default); read by the mutator too */
 bool snafu_fuzz_crossover;            /* --crossover=1; read by the mutator */
@@ -138,6 +139,7 @@ static unsigned long long executions; /* the callback's, the joint search's runs
 /* --joint=N: the joint search (fuzz/joint.c): runs a new program's search may make */
 static long long joint_runs = JOINT_DEFAULT_RUNS;
 static long long searches, search_runs; /* what it did */
+static long long steered;               /* searches of lockdep's predictions among them */
 static void search_stats(void);
 static unsigned long long runs_budget;   /* -runs=N, which then counts the search's runs */
 static const char *artifact_prefix = ""; /* -artifact_prefix=, for the search's findings */
@@ -296,6 +298,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		exit(2);
 	}
 	char names[256];
+	all_oracles = oracles ? oracles : ORACLES_DEFAULT;
 	fprintf(stderr, "futex_mm_fuzzer: kernel %s\n", kernel->name);
 	fprintf(stderr, "futex_mm_fuzzer: oracles %s\n",
 		oracles_str(oracles, names, sizeof(names)));
@@ -306,8 +309,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (joint_runs) {
 		fprintf(stderr,
 			"futex_mm_fuzzer: joint search: each program with new coverage, %lld "
-			"schedules at most, up to %d preemptions\n",
-			joint_runs, JOINT_PREEMPTIONS);
+			"schedules at most, up to %d preemptions%s\n",
+			joint_runs, JOINT_PREEMPTIONS,
+			all_oracles & ORACLE_DEADLOCK
+			    ? "; each new lockdep prediction, its deadlock searched"
+			    : "");
 		atexit(search_stats);
 	}
 	sim_icov_set(icov_on ? icov_counters : NULL);
@@ -409,45 +415,75 @@ static void budget_spent(void)
 static void search_stats(void)
 {
 	fprintf(stderr,
-		"futex_mm_fuzzer: the joint search: %lld programs searched, %lld schedules run (of "
-		"%llu executions)\n",
-		searches, search_runs, executions);
+		"futex_mm_fuzzer: the joint search: %lld programs searched (%lld for a lockdep "
+		"prediction), %lld schedules run (of %llu executions)\n",
+		searches, steered, search_runs, executions);
 }
 
-/* --joint=N: a program that reached new code, its schedules searched (fuzz/joint.c);
- * each run counts as an execution, toward -runs too. A finding is saved as the
- * program with the schedule found (the input's own schedule did not find it): it ends
- * the run, as a crash would, or with --keep-going is reported once. */
-static void search_schedules(const struct program *p)
+/* After a search (fuzz/joint.c): its runs counted as executions, toward -runs too. A
+ * finding is saved as the program with the schedule found (the input's own run did not
+ * find it): it ends the run, as a crash would, or with --keep-going is reported once. */
+static void search_done(bool hit, const struct program *found, long long runs)
 {
-	static struct program found;
 	static uint8_t bytes[65536];
 	struct run_result r;
-	long long max = joint_runs, runs = 0;
 
-	if (runs_budget && executions >= runs_budget)
-		return;
-	if (runs_budget && (long long)(runs_budget - executions) < max)
-		max = (long long)(runs_budget - executions);
-	sim_icov_set(NULL);
-	bool hit = joint_search(p, kernel, oracles, max, &found, &runs);
 	executions += (unsigned long long)runs;
 	searches++;
 	search_runs += runs;
 	struct run_opts quick = {.no_digest = true, .oracles = oracles};
 	if (hit && keep_going) /* once a signature */
-		prog_run(&found, kernel, &quick, &r);
+		prog_run(found, kernel, &quick, &r);
 	if (hit && (!keep_going || !seen_before(r.verdict))) {
-		report(&found, &r);
-		size_t n = prog_encode(&found, bytes, sizeof(bytes));
+		report(found, &r);
+		size_t n = prog_encode(found, bytes, sizeof(bytes));
 		if (!keep_going) {
 			save_finding(artifact_prefix, bytes, n, r.verdict);
 			search_stats();
+			fprintf(stderr, "stat::number_of_executed_units: %llu\n", executions);
 			fflush(stderr);
 			_Exit(1); /* not abort(): the input itself finds nothing */
 		}
 		save_finding(keep_going, bytes, n, r.verdict);
 	}
+}
+
+/* The runs a search may make: MAX, or what is left of -runs */
+static long long search_budget(long long max)
+{
+	if (runs_budget && executions >= runs_budget)
+		return 0;
+	if (runs_budget && (long long)(runs_budget - executions) < max)
+		max = (long long)(runs_budget - executions);
+	return max;
+}
+
+/* --joint=N: a program that reached new code, its schedules searched (fuzz/joint.c). */
+static void search_schedules(const struct program *p)
+{
+	static struct program found;
+	long long max = search_budget(joint_runs), runs = 0;
+
+	if (!max)
+		return;
+	sim_icov_set(NULL);
+	bool hit = joint_search(p, kernel, oracles, max, &found, &runs);
+	search_done(hit, &found, runs);
+	sim_icov_set(icov_on ? icov_counters : NULL);
+}
+
+/* The lockdep-steered search: p's run made a prediction; search for its deadlock. */
+static void search_prediction(const struct program *p)
+{
+	static struct program found;
+	long long max = search_budget(JOINT_PREDICTION_RUNS), runs = 0;
+
+	if (!max)
+		return;
+	sim_icov_set(NULL);
+	steered++;
+	bool hit = joint_search_prediction(p, kernel, max, &found, &runs);
+	search_done(hit, &found, runs);
 	sim_icov_set(icov_on ? icov_counters : NULL);
 }
 
@@ -502,15 +538,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return -1;
 	}
 #endif
+	/* lockdep's prediction steers a search for the deadlock (fuzz/joint.c), whether or
+	 * not it is a finding itself: with --keep-going the fuzzer goes on past it */
+	quick.lockdep_guide = joint_runs && (all_oracles & ORACLE_DEADLOCK);
 	prog_run(&p, kernel, &quick, &r);
+	bool fresh =
+	    joint_runs && (r.result == SIM_OK || r.result == SIM_PREDICTED) && joint_new_coverage();
+	bool steer = quick.lockdep_guide &&
+		     (r.result == SIM_OK || (r.result == SIM_PREDICTED && keep_going)) &&
+		     joint_prediction_worth(&p, fresh);
 	if (r.result == SIM_OK) {
-		if (joint_runs && joint_new_coverage() && joint_worth(&p))
+		if (steer)
+			search_prediction(&p);
+		if (fresh && joint_worth(&p))
 			search_schedules(&p);
 		return 0;
 	}
-	if (keep_going && seen_before(r.verdict))
+	if (keep_going && seen_before(r.verdict)) {
+		if (steer)
+			search_prediction(&p);
 		return -1;
+	}
 	sim_icov_set(NULL);
+	static struct program input;
+	input = p;                                  /* its own schedule, for the search */
 	prog_resolve_schedule(&p, kernel, oracles); /* the report shows preemptions */
 	report(&p, &r);
 	if (!keep_going) {
@@ -521,5 +572,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	save_finding(keep_going, data, size, r.verdict);
 	sim_icov_set(icov_on ? icov_counters : NULL);
+	if (steer)
+		search_prediction(&input);
 	return -1;
 }

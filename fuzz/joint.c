@@ -18,6 +18,8 @@
 
 #include "../prog/exec.h"
 #include "../prog/oracle.h"
+#include "../ref/lockdep.h"
+#include "../tools/confirm.h"
 #include "../tools/explore.h"
 
 #include <stdint.h>
@@ -118,11 +120,11 @@ static bool waits_beside(const struct program *p)
 	return false;
 }
 
-bool joint_worth(const struct program *p)
+/* Whether h is new to the set of searched programs (and now in it); false when full */
+static bool first_search(uint64_t h)
 {
-	if (nsearched >= SEARCHED_CAP / 2 || !waits_beside(p))
+	if (nsearched >= SEARCHED_CAP / 2)
 		return false;
-	uint64_t h = ops_hash(p);
 	unsigned i = (unsigned)h & (SEARCHED_CAP - 1);
 	while (searched[i]) {
 		if (searched[i] == h)
@@ -134,11 +136,84 @@ bool joint_worth(const struct program *p)
 	return true;
 }
 
+bool joint_worth(const struct program *p)
+{
+	return waits_beside(p) && first_search(ops_hash(p));
+}
+
+/* Lockdep's predictions searched, by their signature: whether a search confirmed one */
+#define PREDICTIONS_CAP 64
+static struct {
+	uint64_t token;
+	bool confirmed;
+} predictions[PREDICTIONS_CAP];
+static int npredictions;
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+/* The prediction's entry, made on first sight; NULL when the table is full */
+static int prediction_of(const char *token)
+{
+	uint64_t h = str_hash(token);
+
+	for (int i = 0; i < npredictions; i++)
+		if (predictions[i].token == h)
+			return i;
+	if (npredictions == PREDICTIONS_CAP)
+		return -1;
+	predictions[npredictions].token = h;
+	return npredictions++;
+}
+
+/* The prediction joint_prediction_worth() said was worth a search: the runs made before
+ * the search (the report of the input's own finding) make their own */
+static struct lockdep_prediction pending;
+
+bool joint_prediction_worth(const struct program *p, bool fresh)
+{
+	const struct lockdep_prediction *pred = lockdep_prediction();
+
+	if (!pred->made)
+		return false;
+	int i = npredictions, e = prediction_of(pred->token);
+	bool first = e == i; /* its first program */
+	if (e < 0 || predictions[e].confirmed || !(first || fresh) ||
+	    !first_search(ops_hash(p) ^ str_hash(pred->token)))
+		return false;
+	pending = *pred;
+	return true;
+}
+
+/* The coverage counters, kept across a search: what it reaches is not the input's */
+static void counters_save(void)
+{
+	size_t n = ncounters();
+
+	if (n && !saved && !(saved = malloc(n)))
+		abort();
+	if (n)
+		memcpy(saved, __start___sancov_cntrs, n);
+}
+
+static void counters_restore(void)
+{
+	size_t n = ncounters();
+
+	if (n)
+		memcpy(__start___sancov_cntrs, saved, n);
+}
+
 bool joint_search(const struct program *p, const struct kernel_config *k, unsigned oracles,
 		  long long max_schedules, struct program *found, long long *runs)
 {
 	static struct program q;
-	size_t n = ncounters();
 
 	/* lockdep's prediction needs no schedule: the input's own run made it or not */
 	unsigned o = (oracles ? oracles : ORACLES_DEFAULT) & ~(unsigned)ORACLE_LOCKDEP;
@@ -146,16 +221,23 @@ bool joint_search(const struct program *p, const struct kernel_config *k, unsign
 		*runs = 0;
 		return false;
 	}
-	if (n && !saved && !(saved = malloc(n)))
-		abort();
-	if (n)
-		memcpy(saved, __start___sancov_cntrs, n);
+	counters_save();
 	q = *p;
 	q.npreempts = 0;
 	q.pct.on = false;
 	bool hit =
 	    explore_search(&q, k, o, JOINT_PREEMPTIONS, max_schedules, NULL, NULL, found, runs);
-	if (n)
-		memcpy(__start___sancov_cntrs, saved, n);
+	counters_restore();
+	return hit;
+}
+
+bool joint_search_prediction(const struct program *p, const struct kernel_config *k,
+			     long long max_runs, struct program *found, long long *runs)
+{
+	counters_save();
+	bool hit = confirm_explore(p, k, &pending, max_runs, found, runs);
+	counters_restore();
+	if (hit)
+		predictions[prediction_of(pending.token)].confirmed = true;
 	return hit;
 }

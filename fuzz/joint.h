@@ -13,6 +13,8 @@ struct kernel_config;
 /* --joint=N's default: the runs a program's search may make (docs/fuzzing.md, "The
  * joint search": the best of N = 30 to 300, measured). */
 #define JOINT_DEFAULT_RUNS 30
+/* The runs a lockdep prediction's search may make (joint_search_prediction()) */
+#define JOINT_PREDICTION_RUNS 300
 
 /* Whether the run just made reached code no earlier run of this process reached: an
  * edge of libFuzzer's inline 8-bit counters (the fuzzer runs with -use_counters=0, so
@@ -32,5 +34,20 @@ bool joint_worth(const struct program *p);
  * not the input's. True with the finding's program in *found; *runs: the runs made. */
 bool joint_search(const struct program *p, const struct kernel_config *k, unsigned oracles,
 		  long long max_schedules, struct program *found, long long *runs);
+
+/* Lockdep-steered (DeadlockFuzzer's two phases, Joshi, Park, Sen and Naik, PLDI 2009:
+ * predict a deadlock from one run, then direct the schedule to it): runs made with
+ * run_opts.lockdep_guide. Whether the prediction the run just made is worth a search: one
+ * no search has confirmed yet, and a program of it not searched before, its first or one
+ * that reached new code (fresh). */
+bool joint_prediction_worth(const struct program *p, bool fresh);
+
+/* Search p, whose prediction joint_prediction_worth() said was worth it, for the
+ * deadlock it predicts
+ * (confirm_explore(), tools/confirm.h: a writer added, kswapd's passes), at most max_runs
+ * runs; the coverage counters kept as joint_search() keeps them. True with the
+ * deadlock's program in *found; *runs: the runs made. */
+bool joint_search_prediction(const struct program *p, const struct kernel_config *k,
+			     long long max_runs, struct program *found, long long *runs);
 
 #endif

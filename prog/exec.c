@@ -223,7 +223,7 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 		for (int i = 0; i < p->nops; i++)
 			op_trace_args(&p->ops[i], R.desc[i], sizeof(R.desc[i]));
 	finding_reset();
-	lockdep_reset(oracles & ORACLE_LOCKDEP);
+	lockdep_reset((oracles & ORACLE_LOCKDEP) || o->lockdep_guide);
 	futex_init();
 	R.mm = mm_alloc();
 	sim_init(&cfg);
@@ -255,7 +255,8 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 		finding_printf("%llu scheduling points without every task finishing\n",
 			       (unsigned long long)r->steps);
 	}
-	if (r->result == SIM_OK && lockdep_prediction()->made) { /* nothing worse happened */
+	if (r->result == SIM_OK && (oracles & ORACLE_LOCKDEP) && lockdep_prediction()->made) {
+		/* nothing worse happened */
 		lockdep_finding();
 		r->result = SIM_PREDICTED;
 	}

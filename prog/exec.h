@@ -10,10 +10,14 @@
 #define SNAFU_DEFAULT_KERNEL "2.6.11-rc4"
 
 struct run_opts {
-	bool trace;            /* keep the event log, for the report */
-	bool no_schedule;      /* ignore the program's preemptions */
-	bool no_digest;        /* skip the trace digest: fastest, for the fuzzer */
-	unsigned oracles;      /* what counts as a finding: ORACLE_* bits; 0: ORACLES_DEFAULT */
+	bool trace;       /* keep the event log, for the report */
+	bool no_schedule; /* ignore the program's preemptions */
+	bool no_digest;   /* skip the trace digest: fastest, for the fuzzer */
+	unsigned oracles; /* what counts as a finding: ORACLE_* bits; 0: ORACLES_DEFAULT */
+	/* lockdep checks the run even where its prediction is no finding (oracles without
+	 * ORACLE_LOCKDEP): lockdep_prediction() tells after the run, the verdict does not
+	 * (the fuzzer's lockdep-steered search, fuzz/joint.c) */
+	bool lockdep_guide;
 	uint64_t stop_at_step; /* SIGTRAP at this scheduling point, for gdb; 0: never (sim) */
 	/* real threads (snafu stress): loop every task's ops until time is up */
 	bool loop;

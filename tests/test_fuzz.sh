@@ -248,38 +248,70 @@ EOF
 	fi
 fi
 
-# The joint search (--joint=N, fuzz/joint.c; on by default, N = 30): the LWN deadlock's
-# program, its writer an mprotect of the futex word's page, finds nothing without a
-# schedule on its own run (--joint=0); by default the search of its schedules deadlocks
-# it with one preemption, counts its runs as executions, writes the program with that
-# schedule to -artifact_prefix + finding-HASH (which snafu replays to the deadlock) and
-# ends the run. With the writer's mmap elsewhere (no op of task 2 on the wait's page)
-# the program is not searched.
-printf 'task 1\n  mmap futex pages=1 prot=rw shared\n  futex_wait futex val=1\ntask 2\n  mprotect futex pages=1 prot=rw\n' >"$tmp/lwn.case"
-"$bin/snafu" show --bytes -o "$tmp/lwn.bin" "$tmp/lwn.case"
+# The joint search (--joint=N, fuzz/joint.c; on by default, N = 30): Seto's missed
+# wake-up's program without its schedule finds nothing on its own run (--joint=0); by
+# default the search of its schedules finds the lost wake-up, counts its runs as
+# executions, writes the program with that schedule to -artifact_prefix + finding-HASH
+# (which snafu replays to the same signature) and ends the run. With no op of another
+# task on the wait's page (the LWN program with its writer's mmap elsewhere), on 2.6.11
+# (no lockdep prediction either), the program is not searched.
+grep -v '^preempt' "$src/repro/cases/futex-seto-missed-wakeup.case" >"$tmp/seto.case"
+"$bin/snafu" show --bytes -o "$tmp/seto.bin" "$tmp/seto.case"
 mkdir -p "$tmp/jart0" "$tmp/jart" "$tmp/jart2"
-"$bin/futex_mm_fuzzer" --kernel=2.6.11-rc4 --oracles=deadlock --schedule=preempt --joint=0 \
-	-artifact_prefix="$tmp/jart0/" "$tmp/lwn.bin" >"$tmp/j0.log" 2>&1
+"$bin/futex_mm_fuzzer" --kernel=2.6.10-seto --oracles=lost-wakeup --schedule=preempt --joint=0 \
+	-artifact_prefix="$tmp/jart0/" "$tmp/seto.bin" >"$tmp/j0.log" 2>&1
 check "--joint=0: the program finds nothing (exit $?)" test -z "$(ls "$tmp/jart0")"
 check "--joint=0: no search" sh -c '! grep -q "joint search" "$1"' - "$tmp/j0.log"
-"$bin/futex_mm_fuzzer" --kernel=2.6.11-rc4 --oracles=deadlock --schedule=preempt \
-	-artifact_prefix="$tmp/jart/" "$tmp/lwn.bin" >"$tmp/j.log" 2>&1
+"$bin/futex_mm_fuzzer" --kernel=2.6.10-seto --oracles=lost-wakeup --schedule=preempt \
+	-artifact_prefix="$tmp/jart/" "$tmp/seto.bin" >"$tmp/j.log" 2>&1
 rc=$?
-check "joint search by default: 30 schedules at most" \
-	grep -q "^futex_mm_fuzzer: joint search: each program with new coverage, 30 schedules at most" "$tmp/j.log"
+check "joint search by default: 30 schedules at most, no lockdep steering without the deadlock oracle" \
+	grep -qx "futex_mm_fuzzer: joint search: each program with new coverage, 30 schedules at most, up to 2 preemptions" "$tmp/j.log"
 check "joint search: exit 1 at the search's finding (got $rc)" test $rc = 1
 f=$(ls "$tmp"/jart/finding-* 2>/dev/null | head -1)
 check "joint search: the finding's line counts the search's runs" \
-	grep -qE "^futex_mm_fuzzer: finding after ([2-9]|[1-9][0-9]+) executions: deadlock--do_page_fault--futex_wait -> ${f:-x}\$" "$tmp/j.log"
-check "joint search: what it did" grep -qE "^futex_mm_fuzzer: the joint search: 1 programs searched, [0-9]+ schedules run" "$tmp/j.log"
-"$bin/snafu" replay --quiet --kernel=2.6.11-rc4 "${f:-/nonexistent}" >"$tmp/jr.out" 2>&1
-check "joint search: the finding replays to the deadlock" grep -q "\]: deadlock--do_page_fault--futex_wait\$" "$tmp/jr.out"
-sed 's/mprotect futex pages=1 prot=rw/mmap other pages=1 prot=rw/' "$tmp/lwn.case" >"$tmp/lwn2.case"
+	grep -qE "^futex_mm_fuzzer: finding after ([2-9]|[1-9][0-9]+) executions: lost-wakeup--missed--futex_wait -> ${f:-x}\$" "$tmp/j.log"
+check "joint search: what it did" grep -qE "^futex_mm_fuzzer: the joint search: 1 programs searched \(0 for a lockdep prediction\), [0-9]+ schedules run" "$tmp/j.log"
+"$bin/snafu" replay --quiet --kernel=2.6.10-seto "${f:-/nonexistent}" >"$tmp/jr.out" 2>&1
+check "joint search: the finding replays to the lost wake-up" grep -q "\]: lost-wakeup--missed--futex_wait\$" "$tmp/jr.out"
+printf 'task 1\n  mmap futex pages=1 prot=rw shared\n  futex_wait futex val=1\ntask 2\n  mmap other pages=1 prot=rw\n' >"$tmp/lwn2.case"
 "$bin/snafu" show --bytes -o "$tmp/lwn2.bin" "$tmp/lwn2.case"
-"$bin/futex_mm_fuzzer" --kernel=2.6.11-rc4 --oracles=deadlock --schedule=preempt --joint=100 \
+"$bin/futex_mm_fuzzer" --kernel=2.6.11 --oracles=deadlock --schedule=preempt --joint=100 \
 	-artifact_prefix="$tmp/jart2/" "$tmp/lwn2.bin" >"$tmp/j2.log" 2>&1
 check "--joint=100: no op of another task on the wait's page, no search (exit $?)" \
-	grep -qE "^futex_mm_fuzzer: the joint search: 0 programs searched, 0 schedules run" "$tmp/j2.log"
+	grep -qE "^futex_mm_fuzzer: the joint search: 0 programs searched \(0 for a lockdep prediction\), 0 schedules run" "$tmp/j2.log"
+
+# Lockdep-steered (fuzz/joint.c, joint_prediction_worth()): one task that waits on a word
+# whose page is not in yet, nothing else. On 2.6.11-rc4 its run makes lockdep's
+# prediction (get_user() under mmap_sem), and the search adds the writer and finds the
+# deadlock; on olof-rfc (the page made sure of first) it takes kswapd's two passes
+# before the writer; on 2.6.11, no prediction, no search; with lockdep's prediction as
+# a finding but not the deadlock (--oracles=lockdep), no search.
+printf 'task 1\n  mmap futex pages=1 prot=rw shared\n  futex_wait futex val=1\n' >"$tmp/lone.case"
+"$bin/snafu" show --bytes -o "$tmp/lone.bin" "$tmp/lone.case"
+for k in 2.6.11-rc4 olof-rfc 2.6.11; do
+	mkdir -p "$tmp/jl-$k"
+	"$bin/futex_mm_fuzzer" --kernel=$k --oracles=deadlock --schedule=preempt \
+		-artifact_prefix="$tmp/jl-$k/" "$tmp/lone.bin" >"$tmp/jl-$k.log" 2>&1
+	rc=$?
+	f=$(ls "$tmp/jl-$k"/finding-* 2>/dev/null | head -1)
+	if [ $k = 2.6.11 ]; then
+		check "lockdep-steered, $k: no prediction, no search (exit $rc)" \
+			grep -qE "^futex_mm_fuzzer: the joint search: 0 programs searched \(0 for a lockdep prediction\), 0 schedules run" "$tmp/jl-$k.log"
+		continue
+	fi
+	check "lockdep-steered, $k: the deadlock found by the prediction's search (exit $rc)" \
+		grep -qE "^futex_mm_fuzzer: the joint search: 1 programs searched \(1 for a lockdep prediction\), [0-9]+ schedules run" "$tmp/jl-$k.log"
+	"$bin/snafu" replay --quiet --kernel=$k "${f:-/nonexistent}" >"$tmp/jl-$k.out" 2>&1
+	check "lockdep-steered, $k: the finding replays to the deadlock" grep -q "\]: deadlock--do_page_fault--futex_wait\$" "$tmp/jl-$k.out"
+done
+"$bin/snafu" show "$(ls "$tmp"/jl-olof-rfc/finding-* | head -1)" >"$tmp/jl-olof.case" 2>&1
+check "lockdep-steered, olof-rfc: through kswapd's two passes" test "$(grep -c '^  reclaim m0$' "$tmp/jl-olof.case")" = 2
+mkdir -p "$tmp/jl-ld"
+"$bin/futex_mm_fuzzer" --kernel=2.6.11-rc4 --oracles=lockdep --schedule=preempt \
+	-artifact_prefix="$tmp/jl-ld/" "$tmp/lone.bin" >"$tmp/jl-ld.log" 2>&1
+check "lockdep-steered: not without the deadlock oracle" \
+	sh -c '! grep -q "lockdep prediction, its deadlock searched" "$1" && ! ls "$2"/finding-* >/dev/null 2>&1' - "$tmp/jl-ld.log" "$tmp/jl-ld"
 "$bin/futex_mm_fuzzer" --joint=x -runs=1 >"$tmp/jx.log" 2>&1
 rc=$?
 check "--joint=x: exit 2 with one line (got $rc)" test $rc = 2 -a "$(grep -c "expected --joint=N" "$tmp/jx.log")" = 1

@@ -448,6 +448,47 @@ static bool search(struct search *s, const struct program *p, const char *predic
 	return false;
 }
 
+/* For the fuzzer's lockdep-steered search (fuzz/joint.c): steps 4 and 5 on the program
+ * whose run just made PRED, cheapest first, within BUDGET runs. A fuzzer's program is
+ * small and most often lacks the writer, so the search starts where a deadlock of a
+ * recursive read most often is: a writer in the first idle or new task, every schedule
+ * within EXPLORE_PREEMPTIONS (on half the budget at most); then kswapd's passes and that
+ * writer (step 5, for a kernel that makes sure of the page first); then the program as
+ * it is and with its other writers. The singles and pairs of steps 2-3 are left out:
+ * they add preemptions to the program's own schedule, which the fuzzer draws anyway. */
+bool confirm_explore(const struct program *p, const struct kernel_config *k,
+		     const struct lockdep_prediction *pred, long long budget, struct program *found,
+		     long long *runs)
+{
+	static struct search s;
+	static struct program v[MAX_VARIANTS], q;
+	char what[MAX_VARIANTS][64];
+	int writer_task[MAX_VARIANTS];
+
+	memset(&s, 0, sizeof(s));
+	s.k = k;
+	s.pred = *pred;
+	s.budget = budget;
+	q = *p;
+	q.npreempts = 0;
+	q.pct.on = false;
+	int n = variants(&q, &s, v, what, writer_task);
+	bool done, hit = false;
+	if (n > 1) {
+		s.budget = budget / 2;
+		hit = explore_variants(&s, &v[1], &what[1], 1, &done);
+		s.budget = budget;
+		hit = hit || reclaim_search(&s, &q, pred->token, writer_task[1]);
+	}
+	for (int i = 0; i < n && !hit && s.runs < s.budget; i++)
+		if (i != 1) /* v[1]: searched above */
+			hit = explore_variants(&s, &v[i], &what[i], 1, &done);
+	*runs = s.runs;
+	if (hit)
+		*found = s.found;
+	return hit;
+}
+
 /* OUT's default: beside IN, its .case (or .input) replaced by .confirmed.case. */
 static void default_out(const char *in, char *buf, size_t len)
 {
