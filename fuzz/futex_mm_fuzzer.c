@@ -51,7 +51,10 @@
  * execution: in the "finding after" line, and toward -runs, which then ends the run
  * itself (libFuzzer counts only its own). A finding of the search is the program with
  * the schedule found, written to -artifact_prefix + "finding-HASH" (the input itself
- * finds nothing), and ends the run (--keep-going: reported once, and on).
+ * finds nothing), and ends the run (--keep-going: reported once, and on). With the
+ * deadlock oracle on, lockdep checks every run too, and a program whose run makes a new
+ * prediction gets a search for its deadlock instead (joint_prediction_worth(): a writer
+ * added, kswapd's passes; at most JOINT_PREDICTION_RUNS runs), counted the same way.
  *
  * --crossover=1: one time in four that libFuzzer asks for a crossover, it splices
  * programs by task (fuzz/mutator.c): a task of another input of the corpus joins the

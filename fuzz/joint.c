@@ -13,6 +13,11 @@
  * an order can matter to a sleeper are searched (waits_beside()): a futex_wait with an
  * op of another task on its page, as Snowboard pairs a write of one test with a read of
  * another on the same memory.
+ *
+ * Lockdep steers it to deadlocks (joint_prediction_worth()): a program whose run makes
+ * a lockdep prediction gets snafu confirm's search for the deadlock predicted
+ * (confirm_explore(): the writer and kswapd's passes it needs added), as DeadlockFuzzer
+ * predicts a cycle from one run and then directs the scheduler to it.
  */
 #include "joint.h"
 
