@@ -5,7 +5,7 @@
  *
  *   futex_mm_fuzzer [--kernel=NAME] [--ops=futex|all] [--oracles=LIST] [--progress=FILE]
  *                   [--interleaving-coverage=0|1] [--schedule=pct|preempt]
- *                   [--keep-going=PREFIX] [--joint=N] [--crossover=0|1]
+ *                   [--keep-going=PREFIX] [--joint=N] [--conflicts=0|1] [--crossover=0|1]
  *                   [libFuzzer flags] [CORPUS...]
  *
  * --ops=futex (the default): programs use every op but the table's all_only ones,
@@ -52,9 +52,13 @@
  * itself (libFuzzer counts only its own). A finding of the search is the program with
  * the schedule found, written to -artifact_prefix + "finding-HASH" (the input itself
  * finds nothing), and ends the run (--keep-going: reported once, and on). With the
- * deadlock oracle on, lockdep checks every run too, and a program whose run makes a new
- * prediction gets a search for its deadlock instead (joint_prediction_worth(): a writer
- * added, kswapd's passes; at most JOINT_PREDICTION_RUNS runs), counted the same way.
+ * deadlock oracle on, an input libFuzzer keeps runs once more with lockdep as a guide,
+ * and a program whose run makes a new prediction gets a search for its deadlock instead
+ * (joint_prediction_worth(): a writer added, kswapd's passes; at most
+ * JOINT_PREDICTION_RUNS runs), counted the same way.
+ *
+ * --conflicts=1: PCT change points drawn at conflict points too (fuzz/joint.c,
+ * joint_conflicts_record(); docs/fuzzing.md "Conflict points"); off by default.
  *
  * --crossover=1: one time in four that libFuzzer asks for a crossover, it splices
  * programs by task (fuzz/mutator.c): a task of another input of the corpus joins the
@@ -138,11 +142,14 @@ static unsigned all_oracles;          /* the set itself: ORACLES_DEFAULT for 0 *
 bool snafu_fuzz_all_ops;              /* read by the mutator too */
 bool snafu_fuzz_pct = true;           /* --schedule=pct (the default); read by the mutator too */
 bool snafu_fuzz_crossover;            /* --crossover=1; read by the mutator */
+static bool conflicts_on;             /* --conflicts=1: conflict-directed PCT changes */
 static unsigned long long executions; /* the callback's, the joint search's runs included */
 /* --joint=N: the joint search (fuzz/joint.c): runs a new program's search may make */
 static long long joint_runs = JOINT_DEFAULT_RUNS;
 static long long searches, search_runs; /* what it did */
 static long long steered;               /* searches of lockdep's predictions among them */
+static long long traced_runs;           /* runs traced for their conflict points */
+static long long guided_runs;           /* kept inputs run again with lockdep as a guide */
 static void search_stats(void);
 static unsigned long long runs_budget;   /* -runs=N, which then counts the search's runs */
 static const char *artifact_prefix = ""; /* -artifact_prefix=, for the search's findings */
@@ -269,6 +276,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 				"futex_mm_fuzzer: '%s': expected --interleaving-coverage=0 or 1\n",
 				a);
 			exit(2);
+		} else if (!strcmp(a, "--conflicts=1") || !strcmp(a, "--conflicts=0"))
+			conflicts_on = a[12] == '1';
+		else if (!strncmp(a, "--conflicts=", 12)) {
+			fprintf(stderr, "futex_mm_fuzzer: '%s': expected --conflicts=0 or 1\n", a);
+			exit(2);
 		} else if (!strcmp(a, "--crossover=1") || !strcmp(a, "--crossover=0"))
 			snafu_fuzz_crossover = a[12] == '1';
 		else if (!strncmp(a, "--crossover=", 12)) {
@@ -287,7 +299,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 				"futex_mm_fuzzer: unknown flag '%s': expected --kernel=NAME, "
 				"--ops=futex|all, --oracles=LIST, --interleaving-coverage=0|1, "
 				"--schedule=preempt|pct, --progress=FILE, --keep-going=PREFIX, "
-				"--joint=N or --crossover=0|1 (libFuzzer's flags take one dash)\n",
+				"--joint=N, --conflicts=0|1 or --crossover=0|1 (libFuzzer's flags "
+				"take one dash)\n",
 				a);
 			exit(2);
 		}
@@ -309,6 +322,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		prog_format_id());
 	fprintf(stderr, "futex_mm_fuzzer: interleaving coverage %s (%d counters)\n",
 		icov_on ? "on" : "off", icov_on ? ICOV_SIZE : 0);
+	if (conflicts_on)
+		fprintf(stderr,
+			"futex_mm_fuzzer: PCT change points drawn at conflicts too (each kept "
+			"input run once more, traced)\n");
 	if (joint_runs) {
 		fprintf(stderr,
 			"futex_mm_fuzzer: joint search: each program with new coverage, %lld "
@@ -417,10 +434,15 @@ static void budget_spent(void)
 /* What the joint search did, at the end of any run that had it on. */
 static void search_stats(void)
 {
+	char traced[64] = "", guided[64] = "";
+	if (conflicts_on)
+		snprintf(traced, sizeof(traced), ", %lld runs traced for conflicts", traced_runs);
+	if ((all_oracles & ORACLE_DEADLOCK) && !(all_oracles & ORACLE_LOCKDEP))
+		snprintf(guided, sizeof(guided), ", %lld runs with lockdep", guided_runs);
 	fprintf(stderr,
 		"futex_mm_fuzzer: the joint search: %lld programs searched (%lld for a lockdep "
-		"prediction), %lld schedules run (of %llu executions)\n",
-		searches, steered, search_runs, executions);
+		"prediction), %lld schedules run%s%s (of %llu executions)\n",
+		searches, steered, search_runs, guided, traced, executions);
 }
 
 /* After a search (fuzz/joint.c): its runs counted as executions, toward -runs too. A
@@ -461,31 +483,19 @@ static long long search_budget(long long max)
 	return max;
 }
 
-/* --joint=N: a program that reached new code, its schedules searched (fuzz/joint.c). */
-static void search_schedules(const struct program *p)
+/* A search of p (fuzz/joint.c): its schedules, within --joint=N runs, where it reached
+ * new code; or (PREDICTION) the deadlock lockdep predicted from its run */
+static void search(const struct program *p, bool prediction)
 {
 	static struct program found;
-	long long max = search_budget(joint_runs), runs = 0;
+	long long max = search_budget(prediction ? JOINT_PREDICTION_RUNS : joint_runs), runs = 0;
 
 	if (!max)
 		return;
 	sim_icov_set(NULL);
-	bool hit = joint_search(p, kernel, oracles, max, &found, &runs);
-	search_done(hit, &found, runs);
-	sim_icov_set(icov_on ? icov_counters : NULL);
-}
-
-/* The lockdep-steered search: p's run made a prediction; search for its deadlock. */
-static void search_prediction(const struct program *p)
-{
-	static struct program found;
-	long long max = search_budget(JOINT_PREDICTION_RUNS), runs = 0;
-
-	if (!max)
-		return;
-	sim_icov_set(NULL);
-	steered++;
-	bool hit = joint_search_prediction(p, kernel, max, &found, &runs);
+	steered += prediction;
+	bool hit = prediction ? joint_search_prediction(p, kernel, max, &found, &runs)
+			      : joint_search(p, kernel, oracles, max, &found, &runs);
 	search_done(hit, &found, runs);
 	sim_icov_set(icov_on ? icov_counters : NULL);
 }
@@ -541,25 +551,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return -1;
 	}
 #endif
-	/* lockdep's prediction steers a search for the deadlock (fuzz/joint.c), whether or
-	 * not it is a finding itself: with --keep-going the fuzzer goes on past it */
-	quick.lockdep_guide = joint_runs && (all_oracles & ORACLE_DEADLOCK);
 	prog_run(&p, kernel, &quick, &r);
-	bool fresh =
-	    joint_runs && (r.result == SIM_OK || r.result == SIM_PREDICTED) && joint_new_coverage();
-	bool steer = quick.lockdep_guide &&
-		     (r.result == SIM_OK || (r.result == SIM_PREDICTED && keep_going)) &&
-		     joint_prediction_worth(&p, fresh);
+	bool fresh = (joint_runs || conflicts_on) &&
+		     (r.result == SIM_OK || r.result == SIM_PREDICTED) && joint_new_coverage();
+	/* lockdep's prediction steers a search for the deadlock (fuzz/joint.c), whether or
+	 * not it is a finding itself (with --keep-going the fuzzer goes on past it). Where
+	 * lockdep is no oracle, only the inputs libFuzzer keeps are run once more with it:
+	 * on every run it cost a third of the executions a second */
+	bool guide = joint_runs && (all_oracles & ORACLE_DEADLOCK);
+	bool steer = false;
+	if (guide && !(all_oracles & ORACLE_LOCKDEP) && r.result == SIM_OK && fresh &&
+	    search_budget(1)) {
+		executions++;
+		guided_runs++;
+		steer = joint_predicts(&p, kernel, oracles) && joint_prediction_worth(&p, true);
+	} else if (guide && r.result == SIM_PREDICTED && keep_going)
+		steer = joint_prediction_worth(&p, fresh);
 	if (r.result == SIM_OK) {
+		if (conflicts_on && fresh && p.pct.on && search_budget(1)) { /* its conflicts */
+			joint_conflicts_record(&p, data, size, kernel, oracles);
+			executions++;
+			traced_runs++;
+		}
 		if (steer)
-			search_prediction(&p);
-		if (fresh && joint_worth(&p))
-			search_schedules(&p);
+			search(&p, true);
+		if (joint_runs && fresh && joint_worth(&p))
+			search(&p, false);
 		return 0;
 	}
 	if (keep_going && seen_before(r.verdict)) {
 		if (steer)
-			search_prediction(&p);
+			search(&p, true);
 		return -1;
 	}
 	sim_icov_set(NULL);
@@ -576,6 +598,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	save_finding(keep_going, data, size, r.verdict);
 	sim_icov_set(icov_on ? icov_counters : NULL);
 	if (steer)
-		search_prediction(&input);
+		search(&input, true);
 	return -1;
 }

@@ -44,6 +44,25 @@ static size_t ncounters(void)
 	return (size_t)(__stop___sancov_cntrs - __start___sancov_cntrs);
 }
 
+/* The coverage counters, kept across a search: what it reaches is not the input's */
+static void counters_save(void)
+{
+	size_t n = ncounters();
+
+	if (n && !saved && !(saved = malloc(n)))
+		abort();
+	if (n)
+		memcpy(saved, __start___sancov_cntrs, n);
+}
+
+static void counters_restore(void)
+{
+	size_t n = ncounters();
+
+	if (n)
+		memcpy(__start___sancov_cntrs, saved, n);
+}
+
 /* The last counters, fewer than eight, as a word laid out as the others are */
 static uint64_t short_word(size_t from, size_t n)
 {
@@ -91,14 +110,19 @@ __attribute__((no_sanitize("address", "undefined"))) bool joint_new_coverage(voi
 static uint64_t searched[SEARCHED_CAP];
 static unsigned nsearched;
 
-static uint64_t ops_hash(const struct program *p)
+/* FNV-1a over bytes; never 0 (an empty slot of the tables below) */
+static uint64_t bytes_hash(const uint8_t *data, size_t size)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
-	const uint8_t *b = (const uint8_t *)p->ops;
 
-	for (size_t i = 0; i < (size_t)p->nops * sizeof(p->ops[0]); i++)
-		h = (h ^ b[i]) * 0x100000001b3ULL;
-	return h ? h : 1; /* 0: an empty slot */
+	for (size_t i = 0; i < size; i++)
+		h = (h ^ data[i]) * 0x100000001b3ULL;
+	return h ? h : 1;
+}
+
+static uint64_t ops_hash(const struct program *p)
+{
+	return bytes_hash((const uint8_t *)p->ops, (size_t)p->nops * sizeof(p->ops[0]));
 }
 
 static bool same_page(const struct uref *a, const struct uref *b)
@@ -156,11 +180,7 @@ static int npredictions;
 
 static uint64_t str_hash(const char *s)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 0x100000001b3ULL;
-	return h;
+	return bytes_hash((const uint8_t *)s, strlen(s));
 }
 
 /* The prediction's entry, made on first sight; NULL when the table is full */
@@ -175,6 +195,17 @@ static int prediction_of(const char *token)
 		return -1;
 	predictions[npredictions].token = h;
 	return npredictions++;
+}
+
+bool joint_predicts(const struct program *p, const struct kernel_config *k, unsigned oracles)
+{
+	struct run_opts guided = {.no_digest = true, .oracles = oracles, .lockdep_guide = true};
+	struct run_result r;
+
+	counters_save();
+	prog_run(p, k, &guided, &r);
+	counters_restore();
+	return r.result == SIM_OK && lockdep_prediction()->made;
 }
 
 /* The prediction joint_prediction_worth() said was worth a search: the runs made before
@@ -194,25 +225,6 @@ bool joint_prediction_worth(const struct program *p, bool fresh)
 		return false;
 	pending = *pred;
 	return true;
-}
-
-/* The coverage counters, kept across a search: what it reaches is not the input's */
-static void counters_save(void)
-{
-	size_t n = ncounters();
-
-	if (n && !saved && !(saved = malloc(n)))
-		abort();
-	if (n)
-		memcpy(saved, __start___sancov_cntrs, n);
-}
-
-static void counters_restore(void)
-{
-	size_t n = ncounters();
-
-	if (n)
-		memcpy(__start___sancov_cntrs, saved, n);
 }
 
 bool joint_search(const struct program *p, const struct kernel_config *k, unsigned oracles,
@@ -245,4 +257,112 @@ bool joint_search_prediction(const struct program *p, const struct kernel_config
 	if (hit)
 		predictions[prediction_of(pending.token)].confirmed = true;
 	return hit;
+}
+
+/* ---- Conflict points: where the order of two tasks' steps can matter ---- */
+
+/* The inputs whose conflict steps are known, by a hash of their bytes (open addressing;
+ * full: none more), and up to CONFLICT_STEPS steps each */
+#define CONFLICTS_CAP     4096
+#define CONFLICT_STEPS    32
+#define CONFLICT_ACCESSES 512 /* accesses of a run looked at */
+static struct {
+	uint64_t key;
+	uint8_t n;
+	uint32_t step[CONFLICT_STEPS];
+} conflicts[CONFLICTS_CAP];
+static unsigned nconflicts;
+
+/* An access of a traced event: the object (a lock by its name, a user page by its
+ * number), whether it writes it, its task and step; false for events that touch none */
+struct access {
+	uint64_t obj;
+	bool write;
+	uint8_t task;
+	uint32_t step;
+};
+
+static bool access_of(const struct sim_trace_ev *e, struct access *a)
+{
+	a->task = e->task;
+	a->step = e->step;
+	if (e->point > SIM_PCT_MAX_POINT)
+		return false; /* no PCT switch comes there (sim.h) */
+	switch (e->kind) {
+	case EV_LOCK: /* a lock's holder changes; two readers of an rwsem commute */
+	case EV_UNLOCK:
+	case EV_TRYFAIL:
+		/* the rwsem's own spinlock (ref/rwsem.c) is in every down and up: the order
+		 * that matters is the rwsem's, which its own events give */
+		if (!e->obj || !strcmp(e->obj, "&sem->wait_lock"))
+			return false;
+		a->obj = str_hash(e->obj) << 1;
+		a->write = strcmp(e->fn, "down_read") && strcmp(e->fn, "up_read") &&
+			   strcmp(e->fn, "down_read_trylock");
+		return true;
+	case EV_UACCESS: /* get_user, __copy_from_user_inatomic read; the rest write */
+	case EV_USER:    /* load reads, store writes */
+	case EV_FAULT:   /* arg2: a write fault */
+		a->obj = (uint64_t)((unsigned long)e->arg >> 12) << 1 | 1;
+		a->write = e->kind == EV_FAULT
+			       ? e->arg2 != 0
+			       : strcmp(e->fn, "get_user") && strcmp(e->fn, "load") &&
+				     strcmp(e->fn, "__copy_from_user_inatomic");
+		return true;
+	}
+	return false;
+}
+
+void joint_conflicts_record(const struct program *p, const uint8_t *data, size_t size,
+			    const struct kernel_config *k, unsigned oracles)
+{
+	static struct access acc[CONFLICT_ACCESSES];
+	struct run_result r;
+	struct run_opts traced = {.trace = true, .oracles = oracles};
+	uint64_t key = bytes_hash(data, size);
+
+	if (!p->pct.on || nconflicts >= CONFLICTS_CAP / 2)
+		return;
+	counters_save();
+	prog_run(p, k, &traced, &r);
+	counters_restore();
+	int n = 0, nev, dropped;
+	const struct sim_trace_ev *ev = sim_trace_events(&nev, &dropped);
+	for (int i = 0; i < nev && n < CONFLICT_ACCESSES; i++)
+		n += access_of(&ev[i], &acc[n]);
+	uint32_t steps = prog_pct_steps(p), step[CONFLICT_STEPS];
+	int ns = 0;
+	for (int i = 0; i < n && ns < CONFLICT_STEPS; i++) {
+		if (acc[i].step > steps || (ns && step[ns - 1] == acc[i].step))
+			continue; /* out of a change point's reach, or kept already */
+		for (int j = 0; j < n; j++)
+			if (acc[j].obj == acc[i].obj && acc[j].task != acc[i].task &&
+			    (acc[i].write || acc[j].write)) {
+				step[ns++] = acc[i].step;
+				break;
+			}
+	}
+	if (!ns)
+		return;
+	unsigned i = (unsigned)key & (CONFLICTS_CAP - 1);
+	while (conflicts[i].key && conflicts[i].key != key)
+		i = (i + 1) & (CONFLICTS_CAP - 1);
+	if (!conflicts[i].key)
+		nconflicts++;
+	conflicts[i].key = key;
+	conflicts[i].n = (uint8_t)ns;
+	memcpy(conflicts[i].step, step, sizeof(step[0]) * (size_t)ns);
+}
+
+int joint_conflict_steps(const uint8_t *data, size_t size, const uint32_t **steps)
+{
+	uint64_t key = bytes_hash(data, size);
+
+	for (unsigned i = (unsigned)key & (CONFLICTS_CAP - 1); conflicts[i].key;
+	     i = (i + 1) & (CONFLICTS_CAP - 1))
+		if (conflicts[i].key == key) {
+			*steps = conflicts[i].step;
+			return conflicts[i].n;
+		}
+	return 0;
 }

@@ -4,6 +4,8 @@
 #define SNAFU_FUZZ_JOINT_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 struct program;
 struct kernel_config;
@@ -42,6 +44,11 @@ bool joint_search(const struct program *p, const struct kernel_config *k, unsign
  * that reached new code (fresh). */
 bool joint_prediction_worth(const struct program *p, bool fresh);
 
+/* Run p once more with lockdep as a guide (run_opts.lockdep_guide), the coverage counters
+ * kept as joint_search() keeps them: whether the run ended well with a prediction (then
+ * joint_prediction_worth() reads it) */
+bool joint_predicts(const struct program *p, const struct kernel_config *k, unsigned oracles);
+
 /* Search p, whose prediction joint_prediction_worth() said was worth it, for the
  * deadlock it predicts
  * (confirm_explore(), tools/confirm.h: a writer added, kswapd's passes), at most max_runs
@@ -49,5 +56,17 @@ bool joint_prediction_worth(const struct program *p, bool fresh);
  * deadlock's program in *found; *runs: the runs made. */
 bool joint_search_prediction(const struct program *p, const struct kernel_config *k,
 			     long long max_runs, struct program *found, long long *runs);
+
+/* Conflict-directed schedules (docs/fuzzing.md, "Conflict points"): run p (the input
+ * DATA, SIZE, with a PCT schedule) once more, traced, and keep the scheduling points of
+ * its accesses that conflict with another task's (one object, a lock or a user page,
+ * and one of the two writes), as Snowboard keeps the accesses of two tests to one
+ * object where one writes. The coverage counters are kept as joint_search() keeps them.
+ * Called for the inputs libFuzzer keeps; the mutator asks for them by the bytes. */
+void joint_conflicts_record(const struct program *p, const uint8_t *data, size_t size,
+			    const struct kernel_config *k, unsigned oracles);
+/* The steps joint_conflicts_record() kept for the input DATA, SIZE (sim_steps() of the
+ * run its own schedule makes), in the order they came; 0 when none are known. */
+int joint_conflict_steps(const uint8_t *data, size_t size, const uint32_t **steps);
 
 #endif

@@ -161,6 +161,25 @@ static size_t fresh_pct(uint8_t *buf, size_t pre)
  * bytes (n of them), the schedule from pre on. Draw a new schedule, as PCT draws one per
  * run; draw the priorities again or move a change point a few steps; add or drop a
  * change point. Returns the new length. */
+/* The steps where the input's own run made an access that conflicts with another
+ * task's (fuzz/joint.c); weak: the tests that include this file link no joint search */
+int joint_conflict_steps(const uint8_t *data, size_t size, const uint32_t **steps)
+    __attribute__((weak));
+static const uint32_t *conflict;
+static int nconflict;
+
+/* A change point's two bytes: at a conflict step, just before it or just after it (a
+ * change at step s switches at that scheduling point, before the step's accesses) */
+static bool conflict_change(uint8_t *c)
+{
+	if (!nconflict)
+		return false;
+	uint32_t s = conflict[rnd((uint32_t)nconflict)] + rnd(2) - 1; /* byte form: 1 + s */
+	c[0] = (uint8_t)s;
+	c[1] = (uint8_t)(s >> 8);
+	return true;
+}
+
 static size_t mutate_pct(const struct program *p, uint8_t *buf, size_t n, size_t pre, int what)
 {
 	size_t nchange = p->pct.on ? p->pct.nchange : (size_t)(buf[n - 1] & 15), at;
@@ -176,6 +195,8 @@ static size_t mutate_pct(const struct program *p, uint8_t *buf, size_t n, size_t
 			break;
 		}
 		at = pre + 1 + rnd((uint32_t)nchange) * PCT_CHANGE_BYTES;
+		if (rnd(2) && conflict_change(buf + at))
+			break;
 		if (rnd(4) == 0) {
 			buf[at] = (uint8_t)rnd(256);
 			buf[at + 1] = (uint8_t)rnd(256);
@@ -190,8 +211,10 @@ static size_t mutate_pct(const struct program *p, uint8_t *buf, size_t n, size_t
 		if (nchange < 15 && (!nchange || rnd(2))) {
 			at = pre + 1 + rnd((uint32_t)nchange + 1) * PCT_CHANGE_BYTES;
 			memmove(buf + at + PCT_CHANGE_BYTES, buf + at, n - at);
-			buf[at] = (uint8_t)rnd(256);
-			buf[at + 1] = (uint8_t)rnd(256);
+			if (!rnd(2) || !conflict_change(buf + at)) {
+				buf[at] = (uint8_t)rnd(256);
+				buf[at + 1] = (uint8_t)rnd(256);
+			}
 			n += PCT_CHANGE_BYTES;
 			buf[n - 1] = (uint8_t)(0xf0 | (nchange + 1));
 		} else if (nchange) {
@@ -472,6 +495,8 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 
 	if (snafu_fuzz_pct && !p.pct.on) /* the schedule is a PCT one: draw one */
 		n = fresh_pct(buf, pre);
+	nconflict =
+	    joint_conflict_steps && p.pct.on ? joint_conflict_steps(data, size, &conflict) : 0;
 	if (!p.nops || rnd(8) == 0) /* a new program: of roles half the time */
 		n = rnd(2) ? role_program(buf, n, ops, p.nops) : fresh_program(buf, n, ops, p.nops);
 	else if (!schedule)

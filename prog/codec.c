@@ -372,8 +372,7 @@ static void nth_permutation(int idx, int n, int base, uint8_t *prio)
 	}
 }
 
-/* The steps change points fall among: PCT_STEPS per op the program runs. */
-static uint32_t pct_steps(const struct program *p)
+uint32_t prog_pct_steps(const struct program *p)
 {
 	uint32_t runs = 0;
 
@@ -384,7 +383,7 @@ static uint32_t pct_steps(const struct program *p)
 
 static void decode_pct(const uint8_t *r, size_t nchange, struct program *p)
 {
-	uint32_t steps = pct_steps(p);
+	uint32_t steps = prog_pct_steps(p);
 
 	p->pct.on = true;
 	p->pct.nchange = (uint8_t)nchange;
@@ -501,7 +500,7 @@ size_t prog_encode(const struct program *p, uint8_t *out, size_t cap)
 		}
 		out[n++] = (uint8_t)idx;
 		for (int j = 0; j < p->pct.nchange; j++) {
-			uint32_t step = (p->pct.change[j] - 1) % pct_steps(p);
+			uint32_t step = (p->pct.change[j] - 1) % prog_pct_steps(p);
 			out[n++] = (uint8_t)step;
 			out[n++] = (uint8_t)(step >> 8);
 		}

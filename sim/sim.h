@@ -125,6 +125,7 @@ struct sim_trace_ev {
 	uint8_t task;
 	uint8_t kind;
 	uint16_t op, point; /* the task's operation and the point within it */
+	uint32_t step;      /* sim_steps() then: a PCT change point there switches before it */
 	const char *fn;
 	const char *obj;
 	long arg, arg2;

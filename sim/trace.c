@@ -93,6 +93,7 @@ void sim_trace_record(int kind, const char *fn, const char *obj, long arg, long 
 	    .kind = (uint8_t)kind,
 	    .op = t ? t->op : 0,
 	    .point = t ? t->op_points : 0,
+	    .step = (uint32_t)sim_steps(),
 	    .fn = fn,
 	    .obj = obj,
 	    .arg = arg,

@@ -312,6 +312,25 @@ mkdir -p "$tmp/jl-ld"
 	-artifact_prefix="$tmp/jl-ld/" "$tmp/lone.bin" >"$tmp/jl-ld.log" 2>&1
 check "lockdep-steered: not without the deadlock oracle" \
 	sh -c '! grep -q "lockdep prediction, its deadlock searched" "$1" && ! ls "$2"/finding-* >/dev/null 2>&1' - "$tmp/jl-ld.log" "$tmp/jl-ld"
+# --conflicts=1 (fuzz/joint.c, joint_conflicts_record(); off by default): each input
+# libFuzzer keeps is run once more, traced, for its conflict points, which the mutator
+# then draws PCT change points at (tests/test_conflicts.c); the runs are counted, and the
+# same seed gives the same run.
+for i in 1 2; do
+	mkdir -p "$tmp/cf$i"
+	"$bin/futex_mm_fuzzer" --kernel=2.6.11 --oracles=deadlock --conflicts=1 -seed=1 -runs=3000 \
+		-artifact_prefix="$tmp/cf$i/" "$tmp/cf$i" >"$tmp/cf$i.log" 2>&1
+done
+check "--conflicts=1: said" grep -qx "futex_mm_fuzzer: PCT change points drawn at conflicts too (each kept input run once more, traced)" "$tmp/cf1.log"
+check "--conflicts=1: kept inputs traced and counted" \
+	grep -qE "^futex_mm_fuzzer: the joint search: .*, [1-9][0-9]* runs traced for conflicts \(of 3000 executions\)" "$tmp/cf1.log"
+check "--conflicts=1: the same seed, the same run" \
+	test "$(grep 'the joint search:' "$tmp/cf1.log")" = "$(grep 'the joint search:' "$tmp/cf2.log")" -a \
+	"$(ls "$tmp/cf1" | sort)" = "$(ls "$tmp/cf2" | sort)"
+check "by default no conflicts traced" sh -c '! grep -q "runs traced for conflicts" "$1"' - "$tmp/j.log"
+"$bin/futex_mm_fuzzer" --conflicts=2 -runs=1 >"$tmp/cfx.log" 2>&1
+rc=$?
+check "--conflicts=2: exit 2 with one line (got $rc)" test $rc = 2 -a "$(grep -c "expected --conflicts=0 or 1" "$tmp/cfx.log")" = 1
 "$bin/futex_mm_fuzzer" --joint=x -runs=1 >"$tmp/jx.log" 2>&1
 rc=$?
 check "--joint=x: exit 2 with one line (got $rc)" test $rc = 2 -a "$(grep -c "expected --joint=N" "$tmp/jx.log")" = 1
