@@ -157,10 +157,6 @@ static size_t fresh_pct(uint8_t *buf, size_t pre)
 	return n;
 }
 
-/* --schedule=pct: the schedule mutations work on a PCT schedule: buf holds p's canonical
- * bytes (n of them), the schedule from pre on. Draw a new schedule, as PCT draws one per
- * run; draw the priorities again or move a change point a few steps; add or drop a
- * change point. Returns the new length. */
 /* The steps where the input's own run made an access that conflicts with another
  * task's (fuzz/joint.c); weak: the tests that include this file link no joint search */
 int joint_conflict_steps(const uint8_t *data, size_t size, const uint32_t **steps)
@@ -180,6 +176,11 @@ static bool conflict_change(uint8_t *c)
 	return true;
 }
 
+/* --schedule=pct: the schedule mutations work on a PCT schedule: buf holds p's canonical
+ * bytes (n of them), the schedule from pre on. Draw a new schedule, as PCT draws one per
+ * run; draw the priorities again or move a change point a few steps; add or drop a
+ * change point. A change point moved or added goes to a conflict point half the time,
+ * where the input has them (--conflicts=1). Returns the new length. */
 static size_t mutate_pct(const struct program *p, uint8_t *buf, size_t n, size_t pre, int what)
 {
 	size_t nchange = p->pct.on ? p->pct.nchange : (size_t)(buf[n - 1] & 15), at;

@@ -99,7 +99,8 @@ struct program {
  * string decodes to the empty program. */
 int prog_decode(const uint8_t *data, size_t size, struct program *p);
 /* The scheduling points a PCT schedule's change points fall among (1 up to this): 12
- * for each op run of p; the byte form's step s is 1 + s mod this. */
+ * for each op run of p; a change point's two bytes v in the byte form are step
+ * 1 + v mod this. */
 uint32_t prog_pct_steps(const struct program *p);
 void prog_decode_error(const uint8_t *data, size_t size, char *buf, size_t len);
 uint16_t prog_format_id(void);
