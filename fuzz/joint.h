@@ -38,10 +38,10 @@ bool joint_search(const struct program *p, const struct kernel_config *k, unsign
 		  long long max_schedules, struct program *found, long long *runs);
 
 /* Lockdep-steered (DeadlockFuzzer's two phases, Joshi, Park, Sen and Naik, PLDI 2009:
- * predict a deadlock from one run, then direct the schedule to it): runs made with
- * run_opts.lockdep_guide. Whether the prediction the run just made is worth a search: one
- * no search has confirmed yet, and a program of it not searched before, its first or one
- * that reached new code (fresh). */
+ * predict a deadlock from one run, then direct the schedule to it), after a run with
+ * lockdep on (joint_predicts(), or lockdep as an oracle). Whether the prediction the run
+ * just made is worth a search: one no search has confirmed yet, and a program of it not
+ * searched before, its first or one that reached new code (fresh). */
 bool joint_prediction_worth(const struct program *p, bool fresh);
 
 /* Run p once more with lockdep as a guide (run_opts.lockdep_guide), the coverage counters
