@@ -50,10 +50,9 @@ bool joint_prediction_worth(const struct program *p, bool fresh);
 bool joint_predicts(const struct program *p, const struct kernel_config *k, unsigned oracles);
 
 /* Search p, whose prediction joint_prediction_worth() said was worth it, for the
- * deadlock it predicts
- * (confirm_explore(), tools/confirm.h: a writer added, kswapd's passes), at most max_runs
- * runs; the coverage counters kept as joint_search() keeps them. True with the
- * deadlock's program in *found; *runs: the runs made. */
+ * deadlock it predicts (confirm_explore(), tools/confirm.h: a writer added, kswapd's
+ * passes), at most max_runs runs; the coverage counters kept as joint_search() keeps
+ * them. True with the deadlock's program in *found; *runs: the runs made. */
 bool joint_search_prediction(const struct program *p, const struct kernel_config *k,
 			     long long max_runs, struct program *found, long long *runs);
 
