@@ -356,6 +356,8 @@ void joint_conflicts_record(const struct program *p, const uint8_t *data, size_t
 
 int joint_conflict_steps(const uint8_t *data, size_t size, const uint32_t **steps)
 {
+	if (!nconflicts) /* --conflicts=0, the default: no hash of every input mutated */
+		return 0;
 	uint64_t key = bytes_hash(data, size);
 
 	for (unsigned i = (unsigned)key & (CONFLICTS_CAP - 1); conflicts[i].key;
