@@ -11,7 +11,11 @@
 # fuzzer's joint search (on by default, 30 runs a program), its runs counted, but for
 # "pct, no joint" (--joint=0); pct+conflicts: PCT's change points drawn at the conflict
 # points too (--conflicts=1); pct+joint: N=$SNAFU_JOINT (default 300) runs a program;
-# pct+xo, with libFuzzer's crossover splicing programs by task (--crossover=1).
+# pct+xo, with libFuzzer's crossover splicing programs by task (--crossover=1). The
+# "explore, random order" column: the joint search's order (snafu explore --sample=S,
+# seeds as the fuzzer's, within 2 preemptions as the joint search) on the row's case,
+# schedules to the first finding, median / max, and in how many seeds within 30 (the
+# joint search's runs a program) and 150 (a contended word's); 999999999: none.
 #   bench/bench_search.sh [BIN_DIR] [SEEDS] [BUDGET] [ROWS] [COLUMNS]
 # Defaults: build/bin, 10, 200000, every row, every column. ROWS and COLUMNS: regular
 # expressions over the rows' and columns' names. SEED_FROM=S: seeds S..S+SEEDS-1. Address randomization off (setarch -R,
@@ -38,6 +42,7 @@ columns=(
 	"pct+joint|--schedule=pct --interleaving-coverage=0 --joint=${SNAFU_JOINT:-300}"
 	"pct+xo|--schedule=pct --interleaving-coverage=0 --crossover=1"
 	"explore|"
+	"explore, random order|"
 )
 
 # rows: name, kernel, ops, oracle, the signature (an extended regular expression), the
@@ -104,6 +109,24 @@ for r in "${rows[@]}"; do
 	for c in "${columns[@]}"; do
 		cname=${c%%|*} flags=${c#*|}
 		grep -qE "$cols" <<<"$cname" || continue
+		if [ "$cname" = "explore, random order" ]; then
+			: >"$tmp/cell"
+			for s in $(seq "$from" $((from + seeds - 1))); do
+				line=$("$bin/snafu" explore --kernel="$kernel" --oracles="$oracle" \
+					--preemptions=2 --sample="$s" --quiet "$root/repro/cases/$case.case" 2>&1 |
+					grep '^explore: ' | tail -1)
+				if [[ $line =~ found\ ([^ ]+)\ with\ [0-9]+\ preemptions?\ after\ ([0-9]+)\ schedules? ]] &&
+					grep -qE "$want" <<<"${BASH_REMATCH[1]}"; then
+					echo "${BASH_REMATCH[2]}" >>"$tmp/cell"
+				else
+					echo 999999999 >>"$tmp/cell"
+				fi
+			done
+			echo "bench_search: $name, $cname: $(tr '\n' ';' <"$tmp/cell")" >&2
+			printf ' %s; within 30: %s, 150: %s |' "$(median_max <"$tmp/cell")" \
+				"$(awk '$1 <= 30' "$tmp/cell" | wc -l)" "$(awk '$1 <= 150' "$tmp/cell" | wc -l)"
+			continue
+		fi
 		if [ "$cname" = explore ]; then
 			line=$("$bin/snafu" explore --kernel="$kernel" --oracles="$oracle" --preemptions=3 \
 				"$root/repro/cases/$case.case" 2>&1 | grep '^explore: ' | tail -1)
@@ -130,4 +153,4 @@ for r in "${rows[@]}"; do
 	done
 	echo
 done
-echo "cells: executions to the row's finding, median / max over $seeds seeds ($from..$((from + seeds - 1))) from an empty corpus, at most $budget each (a seed that does not find it counts as $budget); explore: schedules to the first finding of the row's case, at most 3 preemptions"
+echo "cells: executions to the row's finding, median / max over $seeds seeds ($from..$((from + seeds - 1))) from an empty corpus, at most $budget each (a seed that does not find it counts as $budget); explore: schedules to the first finding of the row's case, at most 3 preemptions; explore, random order: the same in --sample=S's order for each seed S, at most 2 preemptions"

@@ -46,10 +46,13 @@
  * --joint=N: the joint search (fuzz/joint.c, docs/fuzzing.md "The joint search"): each
  * program whose run reaches new code, and where a futex_wait has an op of another task
  * on its page (joint_worth()), gets a search of its schedules, snafu explore's (up to
- * JOINT_PREEMPTIONS preemptions, with its partial-order reduction), at most N runs
- * (default JOINT_DEFAULT_RUNS, 30; --joint=0: no search). Each run counts as an
- * execution: in the "finding after" line, and toward -runs, which then ends the run
- * itself (libFuzzer counts only its own). A finding of the search is the program with
+ * JOINT_PREEMPTIONS preemptions, with its partial-order reduction, its schedules in a
+ * random order seeded by the program), at most N runs (default JOINT_DEFAULT_RUNS, 30;
+ * --joint=0: no search), JOINT_CONTENDED_FACTOR times N for a program with a contended
+ * futex word (joint_contended(): two tasks wait on it, a third wakes or requeues it)
+ * where lost wake-ups or results are oracles. Each run counts as an execution: in the
+ * "finding after" line, and toward -runs, which then ends the run itself (libFuzzer
+ * counts only its own). A finding of the search is the program with
  * the schedule found, written to -artifact_prefix + "finding-HASH" (the input itself
  * finds nothing), and ends the run (--keep-going: reported once, and on). With the
  * deadlock oracle on, an input libFuzzer keeps runs once more with lockdep as a guide,
@@ -327,10 +330,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 			"futex_mm_fuzzer: PCT change points drawn at conflicts too (each kept "
 			"input run once more, traced)\n");
 	if (joint_runs) {
+		char contended[64] = "";
+		if (all_oracles & (ORACLE_LOST_WAKEUP | ORACLE_RESULT))
+			snprintf(contended, sizeof(contended),
+				 " (%lld with a contended futex word)",
+				 JOINT_CONTENDED_FACTOR * joint_runs);
 		fprintf(stderr,
 			"futex_mm_fuzzer: joint search: each program with new coverage, %lld "
-			"schedules at most, up to %d preemptions%s\n",
-			joint_runs, JOINT_PREEMPTIONS,
+			"schedules at most%s, up to %d preemptions%s\n",
+			joint_runs, contended, JOINT_PREEMPTIONS,
 			all_oracles & ORACLE_DEADLOCK
 			    ? "; each new lockdep prediction, its deadlock searched"
 			    : "");
@@ -483,12 +491,24 @@ static long long search_budget(long long max)
 	return max;
 }
 
-/* A search of p (fuzz/joint.c): its schedules, within --joint=N runs, where it reached
- * new code; or (PREDICTION) the deadlock lockdep predicted from its run */
+/* Whether p's search gets JOINT_CONTENDED_FACTOR times the runs: a contended futex word,
+ * whose extra schedules are for what goes wrong there, a wake-up lost or a wrong result
+ * (a deadlock needs mmap_sem's writer, which the word's users are not) */
+static bool contended_runs(const struct program *p)
+{
+	return (all_oracles & (ORACLE_LOST_WAKEUP | ORACLE_RESULT)) && joint_contended(p);
+}
+
+/* A search of p (fuzz/joint.c): its schedules, within --joint=N runs (a contended futex
+ * word's program, JOINT_CONTENDED_FACTOR times that), where it reached new code; or
+ * (PREDICTION) the deadlock lockdep predicted from its run */
 static void search(const struct program *p, bool prediction)
 {
 	static struct program found;
-	long long max = search_budget(prediction ? JOINT_PREDICTION_RUNS : joint_runs), runs = 0;
+	long long want = prediction          ? JOINT_PREDICTION_RUNS
+			 : contended_runs(p) ? JOINT_CONTENDED_FACTOR * joint_runs
+					     : joint_runs;
+	long long max = search_budget(want), runs = 0;
 
 	if (!max)
 		return;

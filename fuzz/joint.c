@@ -165,6 +165,32 @@ static bool first_search(uint64_t h)
 	return true;
 }
 
+static bool same_word(const struct uref *a, const struct uref *b)
+{
+	return same_page(a, b) && a->word == b->word && a->misaligned == b->misaligned;
+}
+
+bool joint_contended(const struct program *p)
+{
+	for (int i = 0; i < p->nops; i++) {
+		const struct op *o = &p->ops[i];
+		if (o->kind != OP_FUTEX_WAKE && o->kind != OP_FUTEX_REQUEUE &&
+		    o->kind != OP_FUTEX_CMP_REQUEUE)
+			continue;
+		int other = 0; /* the first waiter's task, not the waker's */
+		for (int j = 0; j < p->nops; j++) {
+			const struct op *w = &p->ops[j];
+			if (w->kind != OP_FUTEX_WAIT || w->task == o->task || w->task == other ||
+			    !same_word(&w->a, &o->a))
+				continue;
+			if (other)
+				return true;
+			other = w->task;
+		}
+	}
+	return false;
+}
+
 bool joint_worth(const struct program *p)
 {
 	return waits_beside(p) && first_search(ops_hash(p));
@@ -243,7 +269,7 @@ bool joint_search(const struct program *p, const struct kernel_config *k, unsign
 	q.npreempts = 0;
 	q.pct.on = false;
 	bool hit =
-	    explore_search(&q, k, o, JOINT_PREEMPTIONS, max_schedules, NULL, NULL, found, runs);
+	    explore_sample(&q, k, o, JOINT_PREEMPTIONS, max_schedules, ops_hash(p), found, runs);
 	counters_restore();
 	return hit;
 }

@@ -15,6 +15,11 @@ struct kernel_config;
 /* --joint=N's default: the runs a program's search may make (docs/fuzzing.md, "The
  * joint search": the best of N = 30 to 300, measured). */
 #define JOINT_DEFAULT_RUNS 30
+/* A program with a contended futex word (joint_contended()) may make this many times
+ * --joint=N's runs: its schedules are many (an absorbed wake-up is one of 2,953 within
+ * two preemptions), and such a program is one in a few hundred the fuzzer keeps
+ * (docs/fuzzing.md, "The joint search": 5 of 1, 5, 10, measured) */
+#define JOINT_CONTENDED_FACTOR 5
 /* The runs a lockdep prediction's search may make (joint_search_prediction()) */
 #define JOINT_PREDICTION_RUNS 300
 
@@ -30,8 +35,14 @@ bool joint_new_coverage(void);
  * its schedule). */
 bool joint_worth(const struct program *p);
 
-/* Search p's schedules on k (its own schedule dropped), fewest preemptions first, at
- * most JOINT_PREEMPTIONS, at most max_schedules runs, for a finding of ORACLES. The
+/* Whether p has a contended futex word: futex_waits of two tasks on it and a wake or a
+ * requeue of it in a third (the mutator's contended word, fuzz/mutator.c, is one) */
+bool joint_contended(const struct program *p);
+
+/* Search p's schedules on k (its own schedule dropped), at most JOINT_PREEMPTIONS, at
+ * most max_schedules runs, for a finding of ORACLES: explore_sample() (tools/explore.h),
+ * its stream seeded by p's ops, so that a budget far short of the bound's schedules
+ * samples them all, not only the fewest preemptions' first few. The
  * coverage counters are left as the run before it left them: what the search reaches is
  * not the input's. True with the finding's program in *found; *runs: the runs made. */
 bool joint_search(const struct program *p, const struct kernel_config *k, unsigned oracles,

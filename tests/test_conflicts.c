@@ -3,7 +3,8 @@
  * those of its accesses that another task's access to the same object conflicts with
  * (one of the two writes), within a change point's reach, in order; a program of one
  * task has none; the mutator finds them by the input's bytes, and the change points it
- * draws from them are at one or right after one. */
+ * draws from them are at one or right after one. And which programs have a contended
+ * futex word, whose search joint.c gives more runs (joint_contended()). */
 #include "harness.h"
 
 #include "../fuzz/mutator.c" /* first: it declares joint_conflict_steps() weak */
@@ -27,6 +28,14 @@ bool explore_search(const struct program *p, const struct kernel_config *k, unsi
 		    void *ctx, struct program *found, long long *runs)
 {
 	(void)p, (void)k, (void)oracles, (void)K, (void)max_schedules, (void)accept, (void)ctx;
+	(void)found, (void)runs;
+	abort();
+}
+
+bool explore_sample(const struct program *p, const struct kernel_config *k, unsigned oracles, int K,
+		    long long max_schedules, uint64_t seed, struct program *found, long long *runs)
+{
+	(void)p, (void)k, (void)oracles, (void)K, (void)max_schedules, (void)seed;
 	(void)found, (void)runs;
 	abort();
 }
@@ -145,5 +154,37 @@ int main(void)
 	CHECK(!wrong && before > 300 && after > 100,
 	      "change points drawn at conflicts: %d at one, %d right after, %d elsewhere", before,
 	      after, wrong);
+
+	/* joint_contended(): two tasks wait on one word, a third wakes or requeues it (the
+	 * absorbed wake-up's program); not with the waiters in one task, on two words, or
+	 * with the waker one of them */
+	static const struct {
+		const char *text;
+		bool contended;
+	} words[] = {
+	    {"task 1\n  mmap f pages=1 prot=rw shared\n  store f val=0\n  futex_wake f nr=1\n"
+	     "task 2\n  futex_wait f val=0\ntask 3\n  futex_wait f val=1\n",
+	     true},
+	    {"task 1\n  mmap f pages=1 prot=rw shared\n  futex_cmp_requeue f f+4 val=0 nr_wake=1 "
+	     "nr_requeue=1\n"
+	     "task 2\n  futex_wait f val=0\ntask 3\n  futex_wait f val=0\n",
+	     true},
+	    {"task 1\n  mmap f pages=1 prot=rw shared\n  futex_wake f nr=1\n"
+	     "task 2\n  futex_wait f val=0\n  futex_wait f val=0\n",
+	     false},
+	    {"task 1\n  mmap f pages=1 prot=rw shared\n  futex_wake f nr=1\n"
+	     "task 2\n  futex_wait f val=0\ntask 3\n  futex_wait f+4 val=0\n",
+	     false},
+	    {"task 1\n  mmap f pages=1 prot=rw shared\n  futex_wake f nr=1\n  futex_wait f val=0\n"
+	     "task 2\n  futex_wait f val=0\n",
+	     false},
+	};
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		char err[PROG_ERR_LEN];
+		static struct program w;
+		CHECK(!prog_parse(words[i].text, &w, err, sizeof(err)), "program %zu: %s", i, err);
+		CHECK(joint_contended(&w) == words[i].contended, "program %zu: contended %d", i,
+		      !words[i].contended);
+	}
 	return harness_exit();
 }

@@ -5,8 +5,9 @@
 # the reduction loses no outcome (--check-reduction, on saved cases on every kernel and
 # on random programs) and runs fewer schedules than --no-reduction; the shards' counts
 # add up to the whole search's; the output is the same every time; SIGTERM stops a long
-# search with the line that says how far it got (exit 130); bad usage gets one line and
-# exit 2. No timing.
+# search with the line that says how far it got (exit 130); --sample's random order
+# finds what the fewest-first order finds; bad usage gets one line and exit 2. No
+# timing.
 #
 #   bash tests/test_explore.sh BIN_DIR SRC_DIR
 set -u
@@ -128,6 +129,19 @@ check "two runs, one output" cmp -s "$tmp/a" "$tmp/b"
 check "--all-kernels: one line per kernel" test "$(wc -l <"$tmp/a")" = "$("$snafu" kernels | wc -l)"
 check "the absorbed wake-up on 2.6.11 with 2 preemptions" grep -qE "\[2\.6\.11\]: found lost-wakeup--absorbed--futex_wait with 2 preemptions after $n schedules" "$tmp/a"
 check "none on 2.6.12-jj within 2" grep -qE "\[2\.6\.12-jj\]: no finding within 2 preemptions" "$tmp/a"
+# --sample=S (the fuzzer's joint search's order, explore_sample()): the same stream, the
+# same output; run to its end, every kernel's verdict the fewest-first order's; within
+# 30 schedules it meets the absorbed wake-up (stream 2: the 7th) where that order does
+# not (its 259th)
+"$snafu" explore --all-kernels --sample=2 "$cases/futex-absorbed-wakeup.case" >"$tmp/s1" 2>&1
+"$snafu" explore --all-kernels --sample=2 "$cases/futex-absorbed-wakeup.case" >"$tmp/s2" 2>&1
+check "--sample=2: two runs, one output" cmp -s "$tmp/s1" "$tmp/s2"
+verdicts() { sed -E 's/ after .*//; s/: no finding within.*/: none/; s/ with [0-9]+ preemptions?//' "$1"; }
+check "--sample=2 run to its end: every kernel's verdict as in order" test "$(verdicts "$tmp/a")" = "$(verdicts "$tmp/s1")"
+run "$snafu" explore --kernel=2.6.11 --oracles=lost-wakeup --sample=2 --max-schedules=30 "$cases/futex-absorbed-wakeup.case"
+check "--sample=2 --max-schedules=30: the absorbed wake-up (exit $rc)" grep -qE "\[2\.6\.11\]: found lost-wakeup--absorbed--futex_wait with 2 preemptions after ([1-9]|[12][0-9]|30) schedules" "$tmp/out"
+run "$snafu" explore --kernel=2.6.11 --oracles=lost-wakeup --max-schedules=30 "$cases/futex-absorbed-wakeup.case"
+check "in order, --max-schedules=30: none (exit $rc)" grep -qE "no finding in 30 schedules \(--max-schedules\)" "$tmp/out"
 
 # 6. Bounds, budgets, oracles, signals.
 run "$snafu" explore --preemptions=0 "$lwn"
@@ -171,6 +185,9 @@ bad_usage "--preemptions=some" --preemptions=some "$lwn"
 bad_usage "--random without --check-reduction" --random=3
 bad_usage "--check-reduction with --no-reduction" --check-reduction --no-reduction "$lwn"
 bad_usage "--random=0" --check-reduction --random=0
+bad_usage "--sample=x" --sample=x "$lwn"
+bad_usage "--sample with --check-reduction" --sample=1 --check-reduction "$lwn"
+bad_usage "--sample with --shard" --sample=1 --no-reduction --shard=1/2 "$lwn"
 bad_usage "--max-schedules=0" --max-schedules=0 "$lwn"
 bad_usage "--oracles=nope" --oracles=nope "$lwn"
 bad_usage "--kernel=nope" --kernel=nope "$lwn"

@@ -266,7 +266,7 @@ check "--joint=0: no search" sh -c '! grep -q "joint search" "$1"' - "$tmp/j0.lo
 	-artifact_prefix="$tmp/jart/" "$tmp/seto.bin" >"$tmp/j.log" 2>&1
 rc=$?
 check "joint search by default: 30 schedules at most, no lockdep steering without the deadlock oracle" \
-	grep -qx "futex_mm_fuzzer: joint search: each program with new coverage, 30 schedules at most, up to 2 preemptions" "$tmp/j.log"
+	grep -qx "futex_mm_fuzzer: joint search: each program with new coverage, 30 schedules at most (150 with a contended futex word), up to 2 preemptions" "$tmp/j.log"
 check "joint search: exit 1 at the search's finding (got $rc)" test $rc = 1
 f=$(ls "$tmp"/jart/finding-* 2>/dev/null | head -1)
 check "joint search: the finding's line counts the search's runs" \
@@ -274,6 +274,26 @@ check "joint search: the finding's line counts the search's runs" \
 check "joint search: what it did" grep -qE "^futex_mm_fuzzer: the joint search: 1 programs searched \(0 for a lockdep prediction\), [0-9]+ schedules run" "$tmp/j.log"
 "$bin/snafu" replay --quiet --kernel=2.6.10-seto "${f:-/nonexistent}" >"$tmp/jr.out" 2>&1
 check "joint search: the finding replays to the lost wake-up" grep -q "\]: lost-wakeup--missed--futex_wait\$" "$tmp/jr.out"
+# The absorbed wake-up's program (repro/cases/futex-absorbed-wakeup.case without its
+# schedule): a contended futex word (two tasks wait on it, a third wakes it), so 5 x 30
+# runs; its schedule is one of 2,953 within 2 preemptions, the 259th of snafu explore's
+# order, which the search's random order (explore_sample(), seeded by the program) meets
+# sooner. The same input, the same runs.
+grep -v '^preempt' "$src/repro/cases/futex-absorbed-wakeup.case" >"$tmp/abs.case"
+"$bin/snafu" show --bytes -o "$tmp/abs.bin" "$tmp/abs.case"
+for i in 1 2; do
+	mkdir -p "$tmp/jabs$i"
+	"$bin/futex_mm_fuzzer" --kernel=2.6.11 --oracles=lost-wakeup --schedule=preempt \
+		-artifact_prefix="$tmp/jabs$i/" "$tmp/abs.bin" >"$tmp/jabs$i.log" 2>&1
+done
+f=$(ls "$tmp"/jabs1/finding-* 2>/dev/null | head -1)
+n=$(sed -n 's/^futex_mm_fuzzer: the joint search: 1 programs searched (0 for a lockdep prediction), \([0-9]*\) schedules run.*/\1/p' "$tmp/jabs1.log")
+check "joint search, a contended word: the absorbed wake-up found in ${n:-?} runs, fewer than explore's 259, at most 150" \
+	test -n "$f" -a "${n:-999}" -lt 259 -a "${n:-999}" -le 150
+check "joint search: the same input, the same search" \
+	test "$(grep 'the joint search:' "$tmp/jabs1.log")" = "$(grep 'the joint search:' "$tmp/jabs2.log")"
+"$bin/snafu" replay --quiet --kernel=2.6.11 "${f:-/nonexistent}" >"$tmp/jabsr.out" 2>&1
+check "joint search: the finding replays to the absorbed wake-up" grep -q "\]: lost-wakeup--absorbed--futex_wait\$" "$tmp/jabsr.out"
 printf 'task 1\n  mmap futex pages=1 prot=rw shared\n  futex_wait futex val=1\ntask 2\n  mmap other pages=1 prot=rw\n' >"$tmp/lwn2.case"
 "$bin/snafu" show --bytes -o "$tmp/lwn2.bin" "$tmp/lwn2.case"
 "$bin/futex_mm_fuzzer" --kernel=2.6.11 --oracles=deadlock --schedule=preempt --joint=100 \

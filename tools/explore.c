@@ -40,7 +40,7 @@
 
 const char *const explore_value_opts[] = {
     "--kernel", "--preemptions", "--oracles", "--shard", "--max-schedules",
-    "--random", "--seed",        "-o",        NULL};
+    "--random", "--seed",        "--sample",  "-o",      NULL};
 
 const char explore_help[] =
     "  explore [OPTIONS] CASE  run the case's program (its own preemptions ignored) under\n"
@@ -59,6 +59,10 @@ const char explore_help[] =
     "      --max-schedules=M   run at most M schedules\n"
     "      --no-reduction      run every schedule (no partial-order reduction)\n"
     "      --shard=I/N         with --no-reduction: the I-th of N processes that split it\n"
+    "      --sample=S          the schedules in a random order from stream S, as the\n"
+    "                          fuzzer's joint search runs them: a level with work, then a\n"
+    "                          schedule of it, at random (not fewest preemptions first);\n"
+    "                          with --max-schedules, a sample of every level it reaches\n"
     "      --check-reduction   search with and without the reduction at every bound 0..K,\n"
     "                          on the kernel (or --all-kernels), and compare the outcomes\n"
     "                          (verdicts and end states); exit 1 if they differ\n"
@@ -89,6 +93,13 @@ bool explore_search(const struct program *p, const struct kernel_config *k, unsi
 	(void)found;
 	*runs = 0;
 	return false; /* real threads follow no schedule */
+}
+
+bool explore_sample(const struct program *p, const struct kernel_config *k, unsigned oracles, int K,
+		    long long max_schedules, uint64_t seed, struct program *found, long long *runs)
+{
+	(void)seed;
+	return explore_search(p, k, oracles, K, max_schedules, NULL, NULL, found, runs);
 }
 
 void explore_bound(const struct program *p, const struct kernel_config *k, unsigned oracles,
@@ -1002,6 +1013,32 @@ static bool arms_timers(const struct program *p)
 
 static void search_all(struct search *s);
 
+/* splitmix64: the sampling order's stream (s->rng) */
+static uint64_t sample_next(struct search *s)
+{
+	uint64_t z = (s->rng += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* A sampling search's next work (s->sampling): a level with work at random, from the
+ * lowest, k, up; its work item at random, moved to the head of its queue */
+static int sample_work(struct search *s, int k)
+{
+	int levels[MAX_K + 1], n = 0;
+
+	for (int j = k; j <= s->K; j++)
+		if (s->qhead[j] < s->qn[j])
+			levels[n++] = j;
+	k = levels[sample_next(s) % (unsigned)n];
+	size_t i = s->qhead[k] + sample_next(s) % (s->qn[k] - s->qhead[k]);
+	struct work w = s->queue[k][i];
+	s->queue[k][i] = s->queue[k][s->qhead[k]];
+	s->queue[k][s->qhead[k]] = w;
+	return k;
+}
+
 /* The whole search on s->k; s->found, s->budget_hit or s->interrupted say how it ended.
  * A timer can fire at every choice point (`to timer`), and each firing point is a state
  * of its own (the clock): every trace of a program that can arm one is hundreds of
@@ -1047,6 +1084,8 @@ static void search_all(struct search *s)
 			k++;
 		struct work w;
 		bool mine = true, dfs = k > s->K;
+		if (!dfs && s->sampling)
+			k = sample_work(s, k);
 		if (!dfs) {
 			w = s->queue[k][s->qhead[k]];
 			/* shards (--no-reduction): levels below K whole, each counts its own */
@@ -1112,7 +1151,19 @@ static struct search *other_search(const struct program *p, const struct kernel_
 	s.quiet = true;
 	s.accept = NULL;
 	s.ctx = NULL;
+	s.sampling = false;
 	return &s;
+}
+
+static bool other_run(struct search *s, int K, struct program *found, long long *runs)
+{
+	s->unbounded = K < 0 || K > MAX_K;
+	s->K = s->unbounded ? MAX_K : K;
+	explore_run_search(s);
+	*runs = s->explored;
+	if (s->found)
+		*found = explore_found;
+	return s->found;
 }
 
 bool explore_search(const struct program *p, const struct kernel_config *k, unsigned oracles, int K,
@@ -1121,15 +1172,19 @@ bool explore_search(const struct program *p, const struct kernel_config *k, unsi
 {
 	struct search *s = other_search(p, k, oracles, max_schedules);
 
-	s->unbounded = K < 0 || K > MAX_K;
-	s->K = s->unbounded ? MAX_K : K;
 	s->accept = accept;
 	s->ctx = ctx;
-	explore_run_search(s);
-	*runs = s->explored;
-	if (s->found)
-		*found = explore_found;
-	return s->found;
+	return other_run(s, K, found, runs);
+}
+
+bool explore_sample(const struct program *p, const struct kernel_config *k, unsigned oracles, int K,
+		    long long max_schedules, uint64_t seed, struct program *found, long long *runs)
+{
+	struct search *s = other_search(p, k, oracles, max_schedules);
+
+	s->sampling = true;
+	s->rng = seed;
+	return other_run(s, K, found, runs);
 }
 
 void explore_bound(const struct program *p, const struct kernel_config *k, unsigned oracles,

@@ -4,6 +4,7 @@
 #define SNAFU_EXPLORE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 /* Preemptions `snafu explore` allows without --preemptions. */
 #define EXPLORE_DEFAULT_PREEMPTIONS 2
@@ -52,6 +53,15 @@ struct run_result;
 bool explore_search(const struct program *p, const struct kernel_config *k, unsigned oracles, int K,
 		    long long max_schedules, bool (*accept)(void *ctx, const struct run_result *r),
 		    void *ctx, struct program *found, long long *runs);
+
+/* explore_search() with its work in a random order, from the stream SEED: where that
+ * search runs the fewest preemptions first and each level's schedules in the order their
+ * races were found, this one picks a level with work at random and a schedule of it at
+ * random. For a budget far short of the bound's schedules (the fuzzer's joint search):
+ * its runs sample every level the budget reaches instead of the first few of the
+ * lowest. Still one run per trace; the same SEED, the same runs. */
+bool explore_sample(const struct program *p, const struct kernel_config *k, unsigned oracles, int K,
+		    long long max_schedules, uint64_t seed, struct program *found, long long *runs);
 
 void explore_bound(const struct program *p, const struct kernel_config *k, unsigned oracles,
 		   long long max_schedules, struct explore_bound *out);

@@ -466,7 +466,11 @@ int cmd_explore(int argc, char **argv)
 		else if (!strncmp(a, "--seed=", 7))
 			seed = (unsigned long long)num_opt(
 			    a, 7, 0, 1000000000000LL, "--seed=S with S in 0..1000000000000", i + 1);
-		else if (!strcmp(a, "--quiet"))
+		else if (!strncmp(a, "--sample=", 9)) {
+			s.sampling = true;
+			s.rng = (uint64_t)num_opt(a, 9, 0, 1000000000000LL,
+						  "--sample=S with S in 0..1000000000000", i + 1);
+		} else if (!strcmp(a, "--quiet"))
 			s.quiet = true;
 		else if (!strcmp(a, "-o") && i + 1 < argc)
 			out = argv[++i];
@@ -475,7 +479,7 @@ int cmd_explore(int argc, char **argv)
 			    &in, a, i + 1,
 			    "--kernel=NAME, --all-kernels, --preemptions=K|all, --oracles=LIST, "
 			    "--shard=I/N, --max-schedules=M, --no-reduction, --check-reduction, "
-			    "--random=N, --seed=S, --quiet, -o OUT or a CASE",
+			    "--random=N, --seed=S, --sample=S, --quiet, -o OUT or a CASE",
 			    "one CASE");
 	}
 	if (all_kernels && kernel_argn)
@@ -495,9 +499,14 @@ int cmd_explore(int argc, char **argv)
 				"CASE\n");
 		return 2;
 	}
-	if (check && (out || s.nshards > 1 || !s.reduce)) {
+	if (check && (out || s.nshards > 1 || !s.reduce || s.sampling)) {
 		fprintf(stderr, "snafu explore: expected --check-reduction without -o, --shard, "
-				"--no-reduction\n");
+				"--no-reduction, --sample\n");
+		return 2;
+	}
+	if (s.sampling && s.nshards > 1) {
+		fprintf(stderr, "snafu explore: expected --sample=S without --shard (shards split "
+				"the search's own order)\n");
 		return 2;
 	}
 	if (!in && !random) {

@@ -186,10 +186,12 @@ struct search {
 	long long blocked;  /* runs that a sleep set ended early: a redundant trace */
 	bool bound_hit;     /* a trace needed more preemptions than the bound */
 	bool found, budget_hit, interrupted;
-	bool full;   /* the tree reached MAX_NODES: the search stops, as at --max-schedules */
-	bool timers; /* asked for every trace, searched to EXPLORE_BOUND_FALLBACK:
-			explore_run_search() */
-	int level;   /* the preemptions of the schedules being run */
+	bool full;     /* the tree reached MAX_NODES: the search stops, as at --max-schedules */
+	bool timers;   /* asked for every trace, searched to EXPLORE_BOUND_FALLBACK:
+			  explore_run_search() */
+	int level;     /* the preemptions of the schedules being run */
+	bool sampling; /* the work in a random order (explore_sample(), sample_work()) */
+	uint64_t rng;  /* its stream */
 	char verdict[160];
 	struct run_result r;
 	/* the tree */
