@@ -52,11 +52,11 @@
  * futex word (joint_contended(): two tasks wait on it, a third wakes or requeues it)
  * where lost wake-ups or results are oracles. Each run counts as an execution: in the
  * "finding after" line, and toward -runs, which then ends the run itself (libFuzzer
- * counts only its own). A finding of the search is the program with
- * the schedule found, written to -artifact_prefix + "finding-HASH" (the input itself
- * finds nothing), and ends the run (--keep-going: reported once, and on). With the
- * deadlock oracle on, an input libFuzzer keeps runs once more with lockdep as a guide,
- * and a program whose run makes a new prediction gets a search for its deadlock instead
+ * counts only its own). A finding of the search is the program with the schedule
+ * found, written to -artifact_prefix + "finding-HASH" (the input itself finds nothing),
+ * and ends the run (--keep-going: reported once, and on). With the deadlock oracle on,
+ * an input libFuzzer keeps runs once more with lockdep as a guide, and a program whose
+ * run makes a new prediction gets a search for its deadlock instead
  * (joint_prediction_worth(): a writer added, kswapd's passes; at most
  * JOINT_PREDICTION_RUNS runs), counted the same way.
  *

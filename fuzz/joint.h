@@ -16,9 +16,10 @@ struct kernel_config;
  * joint search": the best of N = 30 to 300, measured). */
 #define JOINT_DEFAULT_RUNS 30
 /* A program with a contended futex word (joint_contended()) may make this many times
- * --joint=N's runs: its schedules are many (an absorbed wake-up is one of 2,953 within
- * two preemptions), and such a program is one in a few hundred the fuzzer keeps
- * (docs/fuzzing.md, "The joint search": 5 of 1, 5, 10, measured) */
+ * --joint=N's runs where lost wake-ups or results are oracles: its schedules are many
+ * (the absorbed wake-up's program: 588 within two preemptions, the first that loses the
+ * wake-up after a median of 34 in the search's random order). The best of 1, 5 and 10,
+ * measured (docs/fuzzing.md, "A random order, and a contended word's runs"). */
 #define JOINT_CONTENDED_FACTOR 5
 /* The runs a lockdep prediction's search may make (joint_search_prediction()) */
 #define JOINT_PREDICTION_RUNS 300

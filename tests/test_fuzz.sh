@@ -276,9 +276,9 @@ check "joint search: what it did" grep -qE "^futex_mm_fuzzer: the joint search: 
 check "joint search: the finding replays to the lost wake-up" grep -q "\]: lost-wakeup--missed--futex_wait\$" "$tmp/jr.out"
 # The absorbed wake-up's program (repro/cases/futex-absorbed-wakeup.case without its
 # schedule): a contended futex word (two tasks wait on it, a third wakes it), so 5 x 30
-# runs; its schedule is one of 2,953 within 2 preemptions, the 259th of snafu explore's
-# order, which the search's random order (explore_sample(), seeded by the program) meets
-# sooner. The same input, the same runs.
+# runs; the first of its 588 schedules within 2 preemptions that loses the wake-up is
+# the 259th of snafu explore's order, which the search's random order (explore_sample(),
+# seeded by the program) meets sooner. The same input, the same runs.
 grep -v '^preempt' "$src/repro/cases/futex-absorbed-wakeup.case" >"$tmp/abs.case"
 "$bin/snafu" show --bytes -o "$tmp/abs.bin" "$tmp/abs.case"
 for i in 1 2; do
