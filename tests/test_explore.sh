@@ -138,6 +138,9 @@ check "none on 2.6.12-jj within 2" grep -qE "\[2\.6\.12-jj\]: no finding within 
 check "--sample=2: two runs, one output" cmp -s "$tmp/s1" "$tmp/s2"
 verdicts() { sed -E 's/ after .*//; s/: no finding within.*/: none/; s/ with [0-9]+ preemptions?//' "$1"; }
 check "--sample=2 run to its end: every kernel's verdict as in order" test "$(verdicts "$tmp/a")" = "$(verdicts "$tmp/s1")"
+"$snafu" explore --kernel=2.6.11 --sample=2 "$cases/futex-absorbed-wakeup.case" >"$tmp/s3" 2>&1
+check "--sample=2: each kernel of --all-kernels from the stream's start, as alone" \
+	test "$(grep '\[2\.6\.11\]' "$tmp/s1")" = "$(grep '^explore: .*\[2\.6\.11\]' "$tmp/s3")"
 run "$snafu" explore --kernel=2.6.11 --oracles=lost-wakeup --sample=2 --max-schedules=30 "$cases/futex-absorbed-wakeup.case"
 check "--sample=2 --max-schedules=30: the absorbed wake-up (exit $rc)" grep -qE "\[2\.6\.11\]: found lost-wakeup--absorbed--futex_wait with 2 preemptions after ([1-9]|[12][0-9]|30) schedules" "$tmp/out"
 run "$snafu" explore --kernel=2.6.11 --oracles=lost-wakeup --max-schedules=30 "$cases/futex-absorbed-wakeup.case"

@@ -542,10 +542,12 @@ int cmd_explore(int argc, char **argv)
 
 	if (check || all_kernels) {
 		int status = 0;
+		uint64_t sample_seed = s.rng;
 		for_each_kernel (kc) {
 			if (!all_kernels && kc != (k ? k : kernel_by_name(SNAFU_DEFAULT_KERNEL)))
 				continue;
 			s.k = kc;
+			s.rng = sample_seed; /* --sample=S: each kernel from stream S */
 			if (check && s.unbounded)
 				status |= check_one(&s, stdout, name) != 0;
 			else if (check) {
