@@ -154,6 +154,14 @@ static long long steered;               /* searches of lockdep's predictions amo
 static long long traced_runs;           /* runs traced for their conflict points */
 static long long guided_runs;           /* kept inputs run again with lockdep as a guide */
 static void search_stats(void);
+
+/* Whether a contended futex word's program gets more runs: its extra schedules are for
+ * what goes wrong there, a wake-up lost or a wrong result (a deadlock needs mmap_sem's
+ * writer, which the word's users are not) */
+static bool contended_oracles(void)
+{
+	return all_oracles & (ORACLE_LOST_WAKEUP | ORACLE_RESULT);
+}
 static unsigned long long runs_budget;   /* -runs=N, which then counts the search's runs */
 static const char *artifact_prefix = ""; /* -artifact_prefix=, for the search's findings */
 
@@ -331,7 +339,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 			"input run once more, traced)\n");
 	if (joint_runs) {
 		char contended[64] = "";
-		if (all_oracles & (ORACLE_LOST_WAKEUP | ORACLE_RESULT))
+		if (contended_oracles())
 			snprintf(contended, sizeof(contended),
 				 " (%lld with a contended futex word)",
 				 JOINT_CONTENDED_FACTOR * joint_runs);
@@ -491,12 +499,11 @@ static long long search_budget(long long max)
 	return max;
 }
 
-/* Whether p's search gets JOINT_CONTENDED_FACTOR times the runs: a contended futex word,
- * whose extra schedules are for what goes wrong there, a wake-up lost or a wrong result
- * (a deadlock needs mmap_sem's writer, which the word's users are not) */
+/* Whether p's search gets JOINT_CONTENDED_FACTOR times the runs: a contended futex word
+ * (joint_contended()) under contended_oracles() */
 static bool contended_runs(const struct program *p)
 {
-	return (all_oracles & (ORACLE_LOST_WAKEUP | ORACLE_RESULT)) && joint_contended(p);
+	return contended_oracles() && joint_contended(p);
 }
 
 /* A search of p (fuzz/joint.c): its schedules, within --joint=N runs (a contended futex

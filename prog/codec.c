@@ -499,8 +499,9 @@ size_t prog_encode(const struct program *p, uint8_t *out, size_t cap)
 				break;
 		}
 		out[n++] = (uint8_t)idx;
+		uint32_t steps = prog_pct_steps(p);
 		for (int j = 0; j < p->pct.nchange; j++) {
-			uint32_t step = (p->pct.change[j] - 1) % prog_pct_steps(p);
+			uint32_t step = (p->pct.change[j] - 1) % steps;
 			out[n++] = (uint8_t)step;
 			out[n++] = (uint8_t)(step >> 8);
 		}
