@@ -6,7 +6,7 @@
 # table give each signature once with the executions to it. A new finding is minimized
 # into repro/found/KERNEL/SIGNATURE.case, its report next to it (.report), the raw input
 # too (.input), and the script exits 1 naming it. `snafu fuzz` with these defaults
-# (tools/fuzzdrv.c has the details: sorting the artifacts by replaying them, the merge).
+# (driver/drive.c has the details: sorting the artifacts by replaying them, the merge).
 #
 #   ci/fuzz.sh [--seconds=S | --runs=N] [--jobs=N] [--kernel=NAME]... [--merge | --no-merge]
 #

@@ -19,10 +19,21 @@ cmake_list() {
 		}' CMakeLists.txt
 }
 
-# srcs_of NAME: cmake_list NAME, checked: not empty, C files only, every one present
+# cmake_words NAME: cmake_list NAME with each ${OTHER} replaced by OTHER's words
+cmake_words() {
+	local w
+	for w in $(cmake_list "$1"); do
+		case "$w" in
+		'${'*'}') w=${w#'${'} && cmake_words "${w%'}'}" ;;
+		*) echo "$w" ;;
+		esac
+	done
+}
+
+# srcs_of NAME: cmake_words NAME, checked: not empty, C files only, every one present
 srcs_of() {
 	local list f
-	list=$(cmake_list "$1")
+	list=$(cmake_words "$1")
 	if [ -z "$list" ]; then
 		echo "CMakeLists.txt: no $1 source list found (renamed?)" >&2
 		return 1

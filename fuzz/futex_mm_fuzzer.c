@@ -75,7 +75,7 @@
  * finding, is neither reported again nor kept in the corpus (as libFuzzer keeps no crash
  * there). So a run with -runs=N runs all N, past known bugs, and says when each signature
  * first came. snafu fuzz passes it with a budget and --known or --keep-going
- * (tools/fuzzproc.c, fz_keeps_going()). Sanitizer reports still end the run: they are bugs
+ * (driver/options.c, fz_keeps_going()). Sanitizer reports still end the run: they are bugs
  * in the model's code.
  *
  * libFuzzer leaves flags that start with "--" to the target and passes them on to

@@ -24,8 +24,8 @@
 #include "../prog/exec.h"
 #include "../prog/oracle.h"
 #include "../ref/lockdep.h"
-#include "../tools/confirm.h"
-#include "../tools/explore.h"
+#include "../search/confirm.h"
+#include "../search/explore.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -41,7 +41,7 @@ bool joint_worth(const struct program *p);
 bool joint_contended(const struct program *p);
 
 /* Search p's schedules on k (its own schedule dropped), at most JOINT_PREEMPTIONS, at
- * most max_schedules runs, for a finding of ORACLES: explore_sample() (tools/explore.h),
+ * most max_schedules runs, for a finding of ORACLES: explore_sample() (search/explore.h),
  * its stream seeded by p's ops, so that a budget far short of the bound's schedules
  * samples them all, not only the fewest preemptions' first few. The
  * coverage counters are left as the run before it left them: what the search reaches is
@@ -62,7 +62,7 @@ bool joint_prediction_worth(const struct program *p, bool fresh);
 bool joint_predicts(const struct program *p, const struct kernel_config *k, unsigned oracles);
 
 /* Search p, whose prediction joint_prediction_worth() said was worth it, for the
- * deadlock it predicts (confirm_explore(), tools/confirm.h: a writer added, kswapd's
+ * deadlock it predicts (confirm_explore(), search/confirm.h: a writer added, kswapd's
  * passes), at most max_runs runs; the coverage counters kept as joint_search() keeps
  * them. True with the deadlock's program in *found; *runs: the runs made. */
 bool joint_search_prediction(const struct program *p, const struct kernel_config *k,

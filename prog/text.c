@@ -573,7 +573,7 @@ int prog_parse(const char *text, struct program *p, char *err, size_t errlen)
 
 	memset(p, 0, sizeof(*p));
 	p->ntasks = 0;
-	/* a UTF-8 byte-order mark (an editor's) marks text (tools/cli.c): skipped */
+	/* a UTF-8 byte-order mark (an editor's) marks text (cli/cli.c): skipped */
 	if ((unsigned char)s[0] == 0xef && (unsigned char)s[1] == 0xbb &&
 	    (unsigned char)s[2] == 0xbf)
 		s += 3;

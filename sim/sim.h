@@ -174,7 +174,7 @@ static inline struct sim_task *sim_current(void)
 	return sim_cur;
 }
 void sim_point(const char *site);
-/* snafu explore (tools/explore.c): called at every scheduling point with the task that
+/* the schedule search (search/run.c): called at every scheduling point with the task that
  * reached it; who else could run there is sim_task()'s to tell. It decides in place of
  * the schedule stream: SIM_HOOK_CONTINUE (t runs on), a task id to switch to, or
  * SIM_TO_TIMER. NULL (the default): never. The simulator only. A global, not a

@@ -14,6 +14,21 @@ struct sim_trace_where {
 	const char *inner, *outer;
 };
 
+/* A trace event's kind (enum sim_event) as a word: "point", "syscall", ...; "event" if
+ * out of range. */
+static inline const char *sim_event_name(int kind)
+{
+	static const char *const names[] = {
+	    [EV_POINT] = "point",     [EV_SYSCALL] = "syscall", [EV_SYSRET] = "return",
+	    [EV_LOCK] = "lock",       [EV_TRYFAIL] = "tryfail", [EV_UNLOCK] = "unlock",
+	    [EV_SLEEP] = "sleep",     [EV_WAKE] = "wake",       [EV_UACCESS] = "uaccess",
+	    [EV_FAULT] = "fault",     [EV_USER] = "user",       [EV_SIGNAL] = "signal",
+	    [EV_PREEMPT] = "preempt", [EV_TIMER] = "timer",     [EV_NOTE] = "note",
+	};
+
+	return kind >= 0 && kind <= EV_NOTE ? names[kind] : "event";
+}
+
 #ifndef SNAFU_NATIVE
 /* Set by the model: fills in where the current task is (no current task: the timer). */
 extern void (*sim_trace_where_hook)(struct sim_trace_where *w);

@@ -1,6 +1,6 @@
 /* snafu evaluate: "does my fix hold?" for every kernel at once.
  *
- * The fuzz driver (tools/fuzzdrv.c) with these defaults: every kernel gets the same
+ * The fuzz driver (driver/drive.c) with these defaults: every kernel gets the same
  * budget, counted in executions (never in time, so the table does not depend on the
  * machine): one futex_mm_fuzzer process each, with the same seed (default 1), from an
  * empty corpus and a fresh copy of the seed corpus (--fresh), up to J of them at a time,
@@ -14,11 +14,11 @@
  * it and the median of their executions.
  *
  * Beside the fuzzer's cells, per kernel, the explore column: explore_bound()
- * (tools/explore.h) on every program of repro/cases (--explore-cases=DIR: of DIR) and
+ * (search/explore.h) on every program of repro/cases (--explore-cases=DIR: of DIR) and
  * every program the table's own cells found (any kernel's, lockdep's confirmed deadlocks
  * included; the same program once), at most --explore-schedules=M schedules each, in J
  * forked workers; each search's line goes to OUT/explore.txt. The same seed gives the same table,
- * byte for byte, on any machine, loaded or not, with any --jobs: tools/fuzzdrv.c says how, and a
+ * byte for byte, on any machine, loaded or not, with any --jobs: driver/drive.c says how, and a
  * search is a function of its program, kernel, oracles and budget.
  *
  * OUT defaults to <the directory above snafu's>/evaluate, build/evaluate for
@@ -28,13 +28,13 @@
  * 1 when a fuzzer failed without leaving an artifact (or an explore worker failed), 2 on
  * bad usage.
  */
-#include "evaluate.h"
+#include "commands.h"
 
+#include "../cli/cli.h"
+#include "../driver/driver.h"
 #include "../prog/oracle.h"
 #include "../prog/program.h"
-#include "cli.h"
-#include "explore.h"
-#include "fuzzdrv.h"
+#include "../search/explore.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -45,6 +45,11 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+/* Schedules the explore column runs per program and kernel without
+ * --explore-schedules=M (explore_bound()'s budget: unbounded within it, else to
+ * EXPLORE_BOUND_FALLBACK preemptions, cut there). */
+#define EVALUATE_EXPLORE_SCHEDULES 20000
 
 #define STR_(x) #x
 #define XSTR(x) STR_(x) /* a number macro as a string, for the help */
@@ -796,7 +801,7 @@ int cmd_evaluate(int argc, char **argv)
 			       "the simulator's build (snafu) beside "
 			       "snafu-native");
 #else
-	/* --explore: schedules searched, not sampled (tools/explore.c) */
+	/* --explore: schedules searched, not sampled (search/explore.c) */
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--explore") || !strncmp(argv[i], "--explore=", 10))
 			return explore_evaluate(argc, argv);

@@ -47,13 +47,13 @@
  * fallback without `record full`.
  */
 #define _GNU_SOURCE /* memmem */
-#include "record.h"
+#include "commands.h"
 
 #include "../prog/exec.h"
 #include "../ref/futex_oracle.h"
 #include "../ref/kernels.h"
 #include "../ref/lockdep.h"
-#include "cli.h"
+#include "../cli/cli.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -5,24 +5,20 @@
  * expected.
  *
  * This file: main(), the command table (name, function, help) and the commands that live
- * here (kernels, replay, minimize, show, stress); fuzz and evaluate are the driver of
- * tools/fuzzdrv.c. What every command shares, the GNU-style arguments (cli_normalize()),
- * the error lines and load_case(), is in tools/cli.c.
+ * here (kernels, replay, minimize, show, stress); the others are in tools/NAME.c
+ * (commands.h), fuzz and evaluate built on the fuzz driver (driver/). What every command
+ * shares, the GNU-style arguments (cli_normalize()), the error lines and load_case(), is
+ * in cli/cli.c.
  */
+#include "commands.h"
+
+#include "../cli/casefile.h"
+#include "../cli/cli.h"
 #include "../prog/exec.h"
 #include "../prog/minimize.h"
 #include "../ref/kernel.h"
 #include "../ref/kernels.h"
 #include "../sim/trace.h"
-#include "casefile.h"
-#include "cli.h"
-#include "confirm.h"
-#include "evaluate.h"
-#include "explore.h"
-#include "fuzzdrv.h"
-#include "opdoc.h"
-#include "record.h"
-#include "trace.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -156,7 +152,7 @@ static void print_trace(FILE *out)
 		const char *where =
 		    wh ? kframe_source(wh[i].inner, wh[i].outer, src, sizeof(src)) : "-";
 		fprintf(out, "T%-3d %4u.%-4u %-8s %-28s %-*s %s", e->task, e->op, e->point,
-			cli_event_name(e->kind), e->fn ? e->fn : "-", TRACE_SRC_WIDTH, where,
+			sim_event_name(e->kind), e->fn ? e->fn : "-", TRACE_SRC_WIDTH, where,
 			e->obj ? e->obj : "");
 		if (e->arg || e->arg2)
 			fprintf(out, " 0x%lx %ld", e->arg, e->arg2);

@@ -23,12 +23,12 @@
  * Without -o it prints what `snafu replay` prints. Exit status as replay: 1 when the run
  * ends with a finding, 0 when not, 2 for bad usage or input.
  */
-#include "trace.h"
+#include "../trace/writers.h"
 
 #include "../prog/exec.h"
-#include "casefile.h"
-#include "cli.h"
-#include "timeline.h"
+#include "../cli/casefile.h"
+#include "../cli/cli.h"
+#include "../trace/timeline.h"
 
 #include <stdlib.h>
 #include <string.h>

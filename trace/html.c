@@ -1,9 +1,9 @@
 /* snafu trace -o FILE.html: the timeline as one self-contained page (see trace.c). */
-#include "trace.h"
+#include "writers.h"
 
 #include "../ref/kernel.h"
 #include "../ref/report.h"
-#include "cli.h"
+#include "../sim/trace.h"
 #include "timeline.h"
 
 #include <stdlib.h>
@@ -570,7 +570,7 @@ static void write_svg(FILE *f, const struct timeline *m, struct rows *rw)
 		fprintf(f, "<text class=\"rownum\" x=\"4\" y=\"%.1f\">%u.%u</text>", y, e->op,
 			e->point);
 		fprintf(f, "<text class=\"ev ev-%s\" x=\"%.1f\" y=\"%.1f\">",
-			cli_event_name(e->kind), lane_x(e->task) + rw->text_x + indent * CHAR_W / 2,
+			sim_event_name(e->kind), lane_x(e->task) + rw->text_x + indent * CHAR_W / 2,
 			y);
 		if (strlen(buf) > LABEL_MAX) {
 			fprintf(f, "<title>");

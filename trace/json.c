@@ -1,9 +1,9 @@
 /* snafu trace -o FILE.json: the timeline as a Chrome/Perfetto JSON trace (see trace.c). */
-#include "trace.h"
+#include "writers.h"
 
 #include "../ref/kernel.h"
 #include "../ref/report.h"
-#include "cli.h"
+#include "../sim/trace.h"
 #include "timeline.h"
 
 #include <string.h>
@@ -360,7 +360,7 @@ void trace_write_json(FILE *f, const struct timeline *m, const char *path,
 		fprintf(f,
 			",\"cat\":\"%s\",\"pid\":1,\"tid\":%d,\"ts\":%d,"
 			"\"args\":{\"op\":%u,\"point\":%u}}",
-			cli_event_name(e->kind), e->task, m->dropped + i, e->op, e->point);
+			sim_event_name(e->kind), e->task, m->dropped + i, e->op, e->point);
 	}
 
 	/* flows: "s" in the slice around the wake (or preemption), "f" in the wakee's */

@@ -1,5 +1,5 @@
-/* The timeline of one traced run, for snafu trace's writers (tools/trace_json.c,
- * tools/trace_html.c): every task's system calls, the locks it holds and the waits it
+/* The timeline of one traced run, for snafu trace's writers (trace/json.c,
+ * trace/html.c): every task's system calls, the locks it holds and the waits it
  * sleeps or spins in as spans between two trace events, the arrows from waker to wakee
  * and from a preempted task to the one the schedule switched to, and the wait-for cycle
  * of a deadlock. Built from the simulator's trace (sim_trace_events()) after a run. */

@@ -1,10 +1,10 @@
-/* What the fuzz driver (tools/fuzzdrv.c) prints of a run: its first lines (the kernels,
+/* What the fuzz driver (driver/drive.c) prints of a run: its first lines (the kernels,
  * the budget, a fuzzer's command line), a new finding in full, and at its end the table,
  * the command line that gives the run again and where the new findings are. */
-#include "fuzzdrv_int.h"
+#include "internal.h"
 
-#include "cli.h"
-#include "confirm.h"
+#include "../cli/cli.h"
+#include "../search/confirm.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,6 @@
 #include "../prog/exec.h"
 #include "../ref/kernel.h"
 #include "../ref/report.h"
-#include "cli.h"
 
 #include <stdlib.h>
 #include <string.h>

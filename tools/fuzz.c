@@ -1,7 +1,8 @@
-/* snafu fuzz: the fuzz driver (tools/fuzzdrv.c) with every option; its table has a row
- * per kernel. */
-#include "fuzzdrv_int.h"
+/* snafu fuzz: the fuzz driver (driver/) with every option; its table has a row per
+ * kernel. */
+#include "commands.h"
 
+#include "../driver/driver.h"
 #include "../prog/exec.h" /* SNAFU_DEFAULT_KERNEL */
 
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* The shared part of the command line (see cli.h): GNU-style option normalisation, the
  * usage text, the one-line error exits, loading a case in either form, the schedule
- * warnings, the event names and finding snafu's own executable. tools/snafu.c holds
+ * warnings and finding snafu's own executable. tools/snafu.c holds
  * main() and the command table; the commands in files of their own use only this.
  *
  * Cases: load_case() tells text from the byte form by content (text_reason()), not by
@@ -283,19 +283,6 @@ int warn_schedule(const char *name, const struct program *p, const struct kernel
 			case_name(name), k->name, (unsigned long long)stop_at,
 			(unsigned long long)r->steps);
 	return r->unfired;
-}
-
-const char *cli_event_name(int kind)
-{
-	static const char *const names[] = {
-	    [EV_POINT] = "point",     [EV_SYSCALL] = "syscall", [EV_SYSRET] = "return",
-	    [EV_LOCK] = "lock",       [EV_TRYFAIL] = "tryfail", [EV_UNLOCK] = "unlock",
-	    [EV_SLEEP] = "sleep",     [EV_WAKE] = "wake",       [EV_UACCESS] = "uaccess",
-	    [EV_FAULT] = "fault",     [EV_USER] = "user",       [EV_SIGNAL] = "signal",
-	    [EV_PREEMPT] = "preempt", [EV_TIMER] = "timer",     [EV_NOTE] = "note",
-	};
-
-	return kind >= 0 && kind <= EV_NOTE ? names[kind] : "event";
 }
 
 bool cli_exe_path(char *buf, size_t len)

@@ -1,6 +1,6 @@
-/* --merge (tools/fuzzdrv.c): the inputs of the work corpora that add coverage and find
+/* --merge (driver/drive.c): the inputs of the work corpora that add coverage and find
  * nothing on any kernel, into the seed corpus (--merge-into=DIR). */
-#include "fuzzdrv_int.h"
+#include "internal.h"
 
 #include "../prog/oracle.h"
 

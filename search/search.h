@@ -1,8 +1,10 @@
-/* snafu explore's insides, shared by its files: explore.c (the hook, a run cut into
- * transitions, the tree of choice points and the search), explore_fp.c (what a step
- * touches), explore_cmd.c (the command, --check-reduction, evaluate --explore). */
-#ifndef SNAFU_EXPLORE_INT_H
-#define SNAFU_EXPLORE_INT_H
+/* The schedule search's state and insides, shared by its files: footprint.c (what a step
+ * touches), run.c (one run, cut into transitions), explore.c (the tree of choice points
+ * and the search). Outside search/, only snafu explore's command (tools/explore.c), which
+ * drives a search itself (--check-reduction, the progress lines), includes it; everything
+ * else calls search/explore.h. */
+#ifndef SNAFU_SEARCH_H
+#define SNAFU_SEARCH_H
 
 #include "../prog/exec.h"
 #include "explore.h"
@@ -19,7 +21,7 @@
 #define NLABELS  (SIM_MAX_TASKS + 1)
 #define L_BIT(l) ((uint16_t)(1u << (l)))
 
-/* ---- footprints (explore_fp.c) ---- */
+/* ---- footprints (footprint.c) ---- */
 
 /* 128 resources, a bit each, hashed where there are many (a collision only adds a
  * dependency): each task's own state, its run state (blocked or not), its futex_wait
@@ -116,6 +118,13 @@ struct tctx {
 	bool acc_pending;
 };
 
+static inline void fp_or(struct fp *a, const struct fp *b)
+{
+	rs_or(&a->rd, b->rd);
+	rs_or(&a->wr, b->wr);
+	rs_or(&a->st, b->st);
+}
+
 bool fp_conflict(const struct fp *a, const struct fp *b);
 bool fp_spin_wait(const struct sim_trace_ev *e);
 int fp_next_res(const struct fp *f, int r);
@@ -137,6 +146,51 @@ struct fp_future {
 };
 void fp_future_init(const struct program *p, struct fp_future *f);
 rset fp_future_writes(const struct fp_future *f, const struct tctx *ctx, int t);
+
+/* ---- one run (run.c) ---- */
+
+struct search; /* below */
+
+/* What the hook saw at one scheduling point. */
+struct hook_rec {
+	uint32_t ev; /* trace events recorded so far, this point's EV_POINT included */
+	uint32_t touched[NLABELS]; /* sim_touched since the previous point, by task */
+	uint64_t pages[NLABELS];   /* sim_touched_pages, the same */
+	uint16_t op, point;
+	uint8_t task;
+	bool node;         /* a choice: a point a preemption can name */
+	uint16_t enabled;  /* labels that could run here (the current task's included) */
+	uint8_t decision;  /* the label taken (nodes only) */
+	uint8_t run_moved; /* bit U-1: task U blocked, woke or ended since the previous point */
+	bool clock_moved;  /* a timer was armed, disarmed or fired since then */
+	uint32_t points[NLABELS]; /* nodes: each task's scheduling points passed */
+};
+
+/* A transition: what runs from one choice to the next (the first, from the start to the
+ * first choice). Its label was chosen at the node before it; when its task blocks or ends
+ * the scheduler's own pick runs on within it (the lowest-numbered runnable task), so it
+ * may hold steps of several tasks: one segment each, in the order they ran. Races are
+ * between segments (a task's steps), each with its own footprint; sleep sets compare
+ * whole transitions. */
+struct trans {
+	struct fp fp; /* its segments' */
+	uint8_t label;
+	bool quiet; /* quiet_step() */
+};
+
+/* Run s->p along PATH (the decisions of its first DEPTH choice points), then the
+ * scheduler's own way, into *Q (its schedule the case language's preemptions); returns
+ * the number of transitions the run was cut into. */
+size_t run_path(struct search *s, const uint8_t *path, size_t depth, struct program *q);
+/* The last run's K-th choice point (0: the first), and its K-th transition; whether its
+ * whole trace was seen (nothing dropped). */
+const struct hook_rec *run_choice(size_t k);
+const struct trans *run_transition(size_t k);
+bool run_complete(void);
+/* The states the last run's prefixes reach: KEY[k] names the state at choice point k by
+ * its trace; smix() mixes one more value into a key. */
+void prefix_keys(size_t nn, uint64_t *key);
+uint64_t smix(uint64_t h, uint64_t v);
 
 /* ---- the search (explore.c) ---- */
 

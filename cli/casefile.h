@@ -1,6 +1,6 @@
 /* Writing cases: files written through a temporary and a rename (never half written),
  * and a finding minimized into a case with an expect line for every kernel. Shared by
- * `snafu minimize` and `snafu evaluate`. */
+ * `snafu minimize`, `snafu confirm`, `snafu explore` and `snafu trace`. */
 #ifndef SNAFU_CASEFILE_H
 #define SNAFU_CASEFILE_H
 

@@ -1,5 +1,7 @@
-/* snafu explore (tools/explore.c): every trace of one program, or every one with at most
- * K preemptions, fewest first, one schedule per trace or close (docs/explore.md). */
+/* The schedule search (search/explore.c): every trace of one program, or every one with
+ * at most K preemptions, fewest first, one schedule per trace or close (docs/explore.md).
+ * snafu explore and snafu evaluate --explore (tools/explore.c), confirm's search
+ * (search/confirm.c) and the fuzzer's joint search (fuzz/joint.c) run it. */
 #ifndef SNAFU_EXPLORE_H
 #define SNAFU_EXPLORE_H
 
@@ -11,14 +13,6 @@
 /* Schedules `snafu evaluate --explore` runs per program and kernel without
  * --max-schedules (Olof's 1,024-wait testcase has thousands of points a task). */
 #define EXPLORE_EVALUATE_MAX_SCHEDULES 5000
-
-/* Its help, and the options that take a value (tools/snafu.c's table). */
-extern const char explore_help[];
-extern const char *const explore_value_opts[];
-int cmd_explore(int argc, char **argv);
-
-/* snafu evaluate --explore (tools/evaluate.c hands it the command line). */
-int explore_evaluate(int argc, char **argv);
 
 struct program;
 struct kernel_config;

@@ -1,17 +1,19 @@
-/* The fuzz driver's plumbing (tools/fuzzdrv.c): paths never cut short, directories made
- * and emptied, files copied through a temporary and a rename, whole files read, and child
- * processes started, waited for and read from. Their error lines name the command
- * (fz_set_name()). */
+/* The fuzz driver's plumbing (driver/drive.c): paths never cut short, directories made
+ * and emptied, files copied through a temporary and a rename, whole files read, child
+ * processes started, waited for and read from, and Ctrl-C. Their error lines name the
+ * command (fz_set_name()). */
 #define _GNU_SOURCE /* pipe2, F_SETPIPE_SZ */
-#include "fuzzdrv_int.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -426,7 +428,7 @@ void fz_status_text(int status, char *buf, size_t len)
 		 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
 }
 
-/* ---- a child's output into a file (struct fz_sink, fuzzdrv_int.h) ---- */
+/* ---- a child's output into a file (struct fz_sink, internal.h) ---- */
 
 static int unwritten; /* files that could not be written, each said in a line */
 
@@ -544,5 +546,46 @@ void fz_sink_close(struct fz_sink *s)
 		s->out = -1;
 		if (close(fd)) /* NFS, a quota: the error may come only now */
 			sink_failed(s, errno);
+	}
+}
+
+/* ---- Ctrl-C and SIGTERM ---- */
+
+static volatile sig_atomic_t interrupted; /* the signal, once one came */
+
+static void on_signal(int sig)
+{
+	interrupted = sig;
+}
+
+bool fuzz_interrupted(void)
+{
+	return interrupted != 0;
+}
+
+/* Forget a Ctrl-C already answered: a second one stops what comes after it. */
+void fz_clear_interrupted(void)
+{
+	interrupted = 0;
+}
+
+/* Before the first fuzzer starts: address randomization off (the fuzzers inherit it; see
+ * the top of drive.c), and Ctrl-C and SIGTERM caught. */
+void fz_set_up_process(const struct fuzz_run *r)
+{
+	int pers = personality(0xffffffff);
+	if (pers == -1 || personality((unsigned long)pers | ADDR_NO_RANDOMIZE) == -1)
+		fprintf(stderr,
+			"%s: cannot turn off address randomization (%s): executions to a "
+			"finding may differ from run to run\n",
+			r->name, strerror(errno));
+	/* Ctrl-C reaches the fuzzers through us (each has a process group of its own); a
+	 * signal ignored when we started (nohup) stays ignored */
+	for (int s = 0; s < 2; s++) {
+		int sig = s ? SIGTERM : SIGINT;
+		struct sigaction old, sa = {.sa_handler = on_signal};
+		sigemptyset(&sa.sa_mask);
+		if (sigaction(sig, NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(sig, &sa, NULL);
 	}
 }

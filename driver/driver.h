@@ -1,10 +1,10 @@
-/* The fuzz driver (tools/fuzzdrv.c): libFuzzer on one kernel or several, progress, the
+/* The fuzz driver (driver/drive.c): libFuzzer on one kernel or several, progress, the
  * artifacts sorted by signature, the new findings minimized and saved, one table, the
  * optional merge into the seed corpus. `snafu fuzz` is the driver with every option;
  * `snafu evaluate` (tools/evaluate.c), fuzz/run.sh and ci/fuzz.sh are the driver with
- * other defaults. Depends on tools/cli.h only. */
-#ifndef SNAFU_FUZZDRV_H
-#define SNAFU_FUZZDRV_H
+ * other defaults. Below the commands (tools/), above cli/ and search/. */
+#ifndef SNAFU_DRIVER_H
+#define SNAFU_DRIVER_H
 
 #include "../ref/kernels.h"
 
@@ -153,9 +153,8 @@ struct fuzz_totals fuzz_drive(const struct fuzz_plan *plan, int argc, char **arg
  * callback stops its work and returns (the driver then exits 130). */
 bool fuzz_interrupted(void);
 
-/* snafu fuzz: its help and the options that take a value (tools/snafu.c's table). */
-extern const char fuzz_help[];
-extern const char *const fuzz_value_opts[];
-int cmd_fuzz(int argc, char **argv);
+/* Append to BUF (LEN bytes in all) as printf does, cut where it is full: for a plan's row
+ * callback. */
+__attribute__((format(printf, 3, 4))) void fz_appendf(char *buf, size_t len, const char *fmt, ...);
 
 #endif

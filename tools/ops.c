@@ -8,10 +8,10 @@
  * Everything here is derived from the table, so a new op appears in all four without an
  * edit here; fuzz/make-corpus.sh (./build.sh corpus) writes the files from them.
  */
-#include "opdoc.h"
+#include "commands.h"
 
 #include "../prog/ops.h"
-#include "cli.h"
+#include "../cli/cli.h"
 
 #include <ctype.h>
 #include <string.h>

@@ -1,7 +1,7 @@
-/* tools/cli.c: what every command shares, tools/snafu.c (main() and the command table)
- * and the commands that live in files of their own: the same argument checks and error
- * lines (one line, exit 2) everywhere. The command files depend on this, never on
- * tools/snafu.c. */
+/* The command line (cli/cli.c): what every command shares, tools/snafu.c (main() and the
+ * command table), the commands in files of their own and the fuzz driver (driver/),
+ * which parses its commands' options: the same argument checks and error lines (one
+ * line, exit 2) everywhere. Below all of them; it calls none. */
 #ifndef SNAFU_CLI_H
 #define SNAFU_CLI_H
 
@@ -57,15 +57,13 @@ bool cli_exe_dir(char *buf, size_t len);
 /* A path as a developer pastes it into a shell: relative to the current directory when
  * under it, and quoted ('...') when it needs to be; in BUF when quoted. */
 const char *cli_shell_word(const char *path, char *buf, size_t len);
-/* A trace event's kind as a word: "point", "syscall", ...; "event" if out of range. */
-const char *cli_event_name(int kind);
 /* --oracles=LIST (prog/oracle.h) as argument ARGN (A the whole argument): the oracles'
  * bits; a bad LIST gets one line and exit 2. */
 unsigned oracles_arg(const char *a, const char *list, int argn);
 /* The kernel called NAME; else one line listing the kernels, then exit 2. */
 const struct kernel_config *kernel_arg(const char *name);
 
-/* How load_case tells text from bytes: by content (see tools/cli.c), or as
+/* How load_case tells text from bytes: by content (see cli/cli.c), or as
  * --input=text / --input=bytes says. */
 enum case_form { CASE_AUTO, CASE_TEXT, CASE_BYTES };
 extern enum case_form case_input_form;

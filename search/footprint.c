@@ -1,10 +1,8 @@
 /* snafu explore: what a run's steps touch, read from its trace and the model's sim_touch()
  * marks (docs/explore.md, "The footprint"). */
-#include "explore_int.h"
+#include "search.h"
 
 #include "../ref/spinlock.h"
-#include "casefile.h"
-#include "cli.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* The fuzz driver (see fuzzdrv.h): one loop for `snafu fuzz`, `snafu evaluate`,
+/* The fuzz driver (see driver.h): one loop for `snafu fuzz`, `snafu evaluate`,
  * fuzz/run.sh and ci/fuzz.sh.
  *
  * For each kernel, one futex_mm_fuzzer process (up to --jobs at a time), or with --fork
@@ -13,7 +13,7 @@
  *   OUT/KERNEL/fuzz.log   everything the fuzzer printed, copied there by the driver,
  *                         which reads the executions and tokens on the way: a write
  *                         that fails is said, exit 2, and the log removed (whole or not
- *                         there; fuzzutil.c's struct fz_sink); the logs of the snafu and
+ *                         there; util.c's struct fz_sink); the logs of the snafu and
  *                         fuzzer runs below too
  *   OUT/KERNEL/crash-...  libFuzzer's artifacts (crash-, timeout-, oom-, leak-; finding-
  *                         with --keep-going)
@@ -25,7 +25,7 @@
  *
  * With a budget and --known or --keep-going, the fuzzer goes on past its findings
  * (futex_mm_fuzzer --keep-going=OUT/KERNEL/: finding-HASH files, one per signature, and a
- * "finding after N executions" line each in the log): see fz_keeps_going() (fuzzproc.c).
+ * "finding after N executions" line each in the log): see fz_keeps_going() (options.c).
  *
  * Then every artifact is sorted by its signature: by replaying it (`snafu replay --quiet
  * --input=bytes`, one process for them all), and for what snafu does not replay to a
@@ -60,7 +60,7 @@
  * for dict, seed_inputs, stop_file and the like); -artifact_prefix and
  * -exact_artifact_path are the driver's. Ctrl-C (SIGINT) or SIGTERM stops the fuzzers
  * (each in a process group of its own, fork-mode workers included; one that has not ended
- * STOP_GRACE_S after SIGTERM is killed, fuzzproc.c) and says so: exit 130.
+ * STOP_GRACE_S after SIGTERM is killed, process.c) and says so: exit 130.
  *
  * The same seed gives the same run, byte for byte, on any machine, loaded or not
  * (tests/test_evaluate.sh, tests/test_evaluate_parallel.sh). What had to go for that,
@@ -101,17 +101,20 @@
  * 400 MB, and a purge every second changed nothing), the model's clock (virtual) and the
  * mutator (seeded by libFuzzer). Wall time is read only to report it, and for progress.
  *
- * The driver's files, one job each (fuzzdrv_int.h has what they share):
- *   fuzzdrv.c     this overview, and fuzz_drive(): a run from its arguments to its table
- *   fuzzopts.c    the options: parsed and checked, where things are, --known, the jobs
- *   fuzzproc.c    the fuzzers as processes: OUT's lock, starting, waiting, progress, Ctrl-C
- *   fuzzfind.c    the findings: artifacts sorted by signature, saved, minimized, confirmed
- *   fuzzmerge.c   --merge
- *   fuzzreport.c  what is printed: the first lines, a new finding in full, the table
- *   fuzzutil.c    paths, files and child processes
- *   fuzzcmd.c     snafu fuzz (tools/evaluate.c is snafu evaluate)
+ * The driver's files, one job each (internal.h has what they share), each calling only
+ * those above it here:
+ *   util.c      paths, files, child processes, Ctrl-C
+ *   options.c   the options: parsed and checked, where things are, --known, the jobs, a
+ *               fuzzer's command line
+ *   log.c       what the fuzzers print, read on its way into their logs; their artifacts
+ *   report.c    what is printed: the first lines, a new finding in full, the table
+ *   findings.c  the findings: artifacts sorted by signature, saved, minimized, confirmed
+ *   process.c   the fuzzers as processes: OUT's lock, starting, waiting, progress, Ctrl-C
+ *   merge.c     --merge
+ *   drive.c     this overview, and fuzz_drive(): a run from its arguments to its table
+ * snafu fuzz (tools/fuzz.c) and snafu evaluate (tools/evaluate.c) are commands built on it.
  */
-#include "fuzzdrv_int.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <stdio.h>

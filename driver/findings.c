@@ -1,11 +1,11 @@
-/* The findings of the fuzz driver (tools/fuzzdrv.c): every artifact sorted by its
+/* The findings of the fuzz driver (driver/drive.c): every artifact sorted by its
  * signature (replayed by snafu, else asked of the fuzzer), the executions to each, a new
  * one saved (.input; minimized into .case with its .report, a lockdep prediction
  * confirmed), and the line that each fuzzer's end gets; an interrupted run's findings
  * saved as they are. */
-#include "fuzzdrv_int.h"
+#include "internal.h"
 
-#include "confirm.h"
+#include "../search/confirm.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -16,17 +16,6 @@
 #include <unistd.h>
 
 /* ---- sorting the artifacts ---- */
-
-/* libFuzzer's files of an input that failed (and the fuzzer's finding- with --keep-going). */
-bool fz_is_artifact(const char *name)
-{
-	static const char *const kinds[] = {"crash-", "finding-", "timeout-", "oom-", "leak-"};
-
-	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-		if (!strncmp(name, kinds[i], strlen(kinds[i])))
-			return true;
-	return false;
-}
 
 /* snafu's verdict on each of FILES on kernel K (VERDICTS[i], "" where it gave none): one
  * `snafu replay --quiet --input=bytes` for a few hundred files, its output in SCRATCH. */

@@ -1,10 +1,10 @@
-/* The fuzz driver's options (tools/fuzzdrv.c): parsed and checked (bad usage: one line,
+/* The fuzz driver's options (driver/drive.c): parsed and checked (bad usage: one line,
  * exit 2), libFuzzer's own flags checked against the fuzzer's list, --known read, where
  * snafu, the fuzzer, the seeds, OUT and FOUND are, the jobs made; and the command line
  * that gives the run again. */
-#include "fuzzdrv_int.h"
+#include "internal.h"
 
-#include "cli.h"
+#include "../cli/cli.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -553,4 +553,55 @@ void fz_command_line(const struct fuzz_run *r, char *buf, size_t len)
 		fz_appendf(buf, len, " %s", r->lf[i]);
 	if (r->markdown)
 		fz_appendf(buf, len, " --markdown");
+}
+
+/* With a budget and --keep-going or --known (a run that expects some findings and
+ * looks for the others: CI's), one fuzzer process runs all of the budget, past every
+ * finding (the fuzzer's --keep-going), and says when each signature first came.
+ * Otherwise the first finding ends a fuzzer, as libFuzzer's own runs do, and its
+ * executions are those to that finding; fork mode goes on by its -ignore_crashes. */
+bool fz_keeps_going(const struct fuzz_run *r)
+{
+	return (r->runs || r->seconds) && !r->fork && (r->keep_going || r->known_file[0]);
+}
+
+/* The fuzzer's command line for job j, FUZZER shown as given. */
+void fz_fuzzer_args(const struct fuzz_run *r, const char *fuzzer, const struct fuzz_job *j,
+		    struct fz_args *a)
+{
+	fz_arg(a, "%s", fuzzer);
+	fz_arg(a, "--kernel=%s", j->k->name);
+	fz_arg(a, "--ops=%s", r->ops);
+	if (fz_job_oracles(r, j))
+		fz_arg(a, "--oracles=%s", fz_job_oracles(r, j));
+	if (r->schedule)
+		fz_arg(a, "--schedule=%s", r->schedule);
+	if (r->icov)
+		fz_arg(a, "--interleaving-coverage=%s", r->icov);
+	if (r->joint >= 0)
+		fz_arg(a, "--joint=%lld", r->joint);
+	if (r->p->progress && !r->fork) /* fork mode's workers would each write it */
+		fz_arg(a, "--progress=%s/progress", j->dir);
+	if (fz_keeps_going(r)) /* past every finding, to the budget */
+		fz_arg(a, "--keep-going=%s/", j->dir);
+	if (r->runs)
+		fz_arg(a, "-runs=%lld", r->runs);
+	if (r->seconds)
+		fz_arg(a, "-max_total_time=%lld", r->seconds);
+	if (j->seed)
+		fz_arg(a, "-seed=%llu", j->seed);
+	fz_arg(a, "-reload=0"); /* see the top of drive.c (the fuzzer's default too) */
+	fz_arg(a, "-print_final_stats=1");
+	if (r->fork) {
+		fz_arg(a, "-fork=%ld", r->jobs);
+		fz_arg(a, "-ignore_crashes=1");
+	}
+	fz_arg(a, "-artifact_prefix=%s/", j->dir);
+	if (!r->fork && j->nseeds > 0) /* libFuzzer exits on an empty list */
+		fz_arg(a, "-seed_inputs=@%s/seeds.txt", j->dir);
+	for (int i = 0; i < r->nlf; i++)
+		fz_arg(a, "%s", r->lf[i]);
+	fz_arg(a, "%s/corpus", j->dir);
+	if (r->fork)
+		fz_arg(a, "%s/seeds", j->dir);
 }
