@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The search table (issue 14, docs/fuzzing.md "The search table"): for each bug of the
+# The search table (docs/fuzzing.md "The search table"): for each bug of the
 # model (a row) and each way of searching for it (a column), how long the search takes to
 # find it. Fuzzer columns: executions to the first finding whose signature matches the
 # row's, median and max over SEEDS seeds (1..SEEDS), each from an empty corpus, at most

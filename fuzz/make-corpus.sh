@@ -31,8 +31,8 @@ cp "$root"/corpus/case_text_fuzzer/* "$new/corpus/case_text_fuzzer/"
 # Not seeds: seed-testcase is Olof's testcase as he ran it, 1,028 op runs (1,024 waits,
 # each faulting in a page), some 36,000 scheduling points a run where every other case
 # runs under 100. Every mutant of it costs as much: from the seed corpus, 300,000
-# executions took 9.5 s of CPU with it and 5.2 s without (issue 14, docs/fuzzing.md
-# "Executions per second"). Its shape, a fault in futex_wait while another task maps,
+# executions took 9.5 s of CPU with it and 5.2 s without (docs/fuzzing.md, "Executions
+# per second"). Its shape, a fault in futex_wait while another task maps,
 # is futex-wait-mmap-sem's, in 3 ops.
 not_seeds=" seed-testcase "
 for c in "$root"/repro/cases/*.case; do

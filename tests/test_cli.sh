@@ -513,7 +513,7 @@ done
 check "random byte files: generated 60 (got $nrand)" test "$nrand" = 60
 
 ############################################################################
-# 6. No silent wrong answers (issue 10, part 3).
+# 6. No silent wrong answers.
 
 art=$src/repro/cases/futex-wait-mmap-sem.case
 token=deadlock--do_page_fault--futex_wait
@@ -791,7 +791,7 @@ run "$snafu" show "$tmp/ten/longword.case"
 expect_error "a 100 KB word in a case" "$tmp/ten/longword.case:2:3: expected "
 check "a 100 KB word: cut with ..." grep -q "k\.\.\.'" "$tmp/err"
 
-# --- issue 24: record's and replay's --help say what is new, and list every flag ------------
+# --- record's and replay's --help say what is new, and list every flag ---------------------
 # record: its commands run the -O0 debug build (./build.sh debug, build-debug/); replay: the
 # report's Call Trace and lock state, --trace's source column; snafu --help says the same.
 # The flags each takes are read from its parser (tools/snafu.c's cmd_replay(),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Nothing lost (issue 24): snafu fuzz checks every directory a result goes to before the
+# Nothing lost: snafu fuzz checks every directory a result goes to before the
 # first execution (--found a regular file, or under one; --merge-into missing: one line,
 # exit 2, nothing run); --merge-into=DIR merges (and says nothing of leaving it as it
 # is), unless --no-merge says not to; a second run into a --out in use is refused
@@ -100,7 +100,7 @@ line=$(sed -n 's/^picture it with: //p' out | head -1)
 (eval "$line") >paste.out 2>&1
 check "the picture line, pasted, writes the picture" test -s "my dir/found/2.6.11-rc4/$(ls "my dir/found/2.6.11-rc4" | grep '\.case$' | grep -v confirmed | head -1).html"
 
-# --- issue 24: the fuzzer's log past a file-size limit ----------------------------------
+# --- the fuzzer's log past a file-size limit -------------------------------------------
 # The driver copies the fuzzer's output into OUT/KERNEL/fuzz.log itself, every write
 # checked: past `ulimit -f 1` (SIGXFSZ ignored, as the shell's trap '' XFSZ does) the
 # log's write fails, one line names the log and what failed, the run exits 2, the log is

@@ -310,7 +310,7 @@ done
 check "no temporaries left" test -z "$(find "$tmp" -name '*.tmp.*')"
 check "nothing written for a bad -o" test ! -e "$tmp/x.txt"
 
-# --- the trace's source column (issue 24): the 2.6.11 file and function of each event ---
+# --- the trace's source column: the 2.6.11 file and function of each event ---
 # `snafu replay --trace` gives each event the file:function of 2.6.11 it happened in, from
 # ref/kernel.h's one table (KFRAME_SOURCES). Every name the model pushes on its shadow call
 # stack (kframe(): its function's name, kframe_as("NAME")) and every syscall the entry
