@@ -64,7 +64,7 @@
  *
  * The same seed gives the same run, byte for byte, on any machine, loaded or not
  * (tests/test_evaluate.sh, tests/test_evaluate_parallel.sh). What had to go for that,
- * each measured (issue 10):
+ * each measured:
  *  - the order of the seeds. libFuzzer shuffles them with its seeded RNG, then sorts them
  *    by size, stably: files of equal size (three seeds have 26 bytes, two 34) keep the
  *    order the directory listing gave, and that is the file system's (hash order on

@@ -93,7 +93,7 @@
  * and runs every file there that is not in its in-memory corpus: a seed that added no
  * coverage, or one since replaced by a smaller input. Each such run counts toward -runs
  * and updates Entropic's feature frequencies, wherever the clock put it in the stream
- * of executions. Measured (issue 10), seed 1, 2.6.12-jj, the seed corpus plus one input
+ * of executions. Measured, seed 1, 2.6.12-jj, the seed corpus plus one input
  * that adds no coverage: with -reload=1 the first finding came after 18851 executions
  * on a quiet machine, 17700 with six CPU hogs and 7545 with the fuzzer slowed to an
  * eighth; with -reload=0, 12969 each time. (The seed corpus alone has no such file at
@@ -107,7 +107,7 @@
  * of the process: the model's one-time allocations (a fiber's stack, the page pool, the
  * trace buffer) make that happen a handful of times a run, and an allocation or free of
  * another thread (libFuzzer's own RSS thread, whenever the machine's load lets it run)
- * adds or removes one. Each second run counts toward -runs. Measured (issue 14), the
+ * adds or removes one. Each second run counts toward -runs. Measured, the
  * 2.6.12-jj deadlock cell of `snafu evaluate --runs=3000 --ops=all`, five processes at
  * once: with -detect_leaks=1, 19 runs found it after 1,653 executions and one after
  * 1,652 (the initial corpus done at #24, or #23); with -detect_leaks=0, 25 of 25 after
@@ -117,8 +117,8 @@
  * -use_counters=0: an edge (or an interleaving counter) is a feature once, not once per
  * hit-count bucket. The model's loops (a wake over its waiters, an each-page op over
  * its pages, lockdep's held-lock stack) made every new count a new feature, and
- * libFuzzer's bookkeeping of features was a quarter of the time. Measured (issue 14,
- * docs/fuzzing.md "Executions per second" and "The search table"): half the features,
+ * libFuzzer's bookkeeping of features was a quarter of the time. Measured
+ * (docs/fuzzing.md "Executions per second" and "The search table"): half the features,
  * a quarter less CPU a run, and no row of the search table worse beyond its spread.
  */
 #include "../prog/exec.h"

@@ -1,4 +1,4 @@
-/* The joint search (issue 23): the fuzzer finds programs, snafu explore's search finds
+/* The joint search: the fuzzer finds programs, snafu explore's search finds
  * their schedules. Given a bug's program, explore finds its schedule in tens to hundreds
  * of runs; libFuzzer, mutating schedules at random, takes thousands. So a program that
  * reaches new code (the input libFuzzer keeps) gets, once, a search of its schedules

@@ -4,7 +4,7 @@
 # debug it. On the unfixed kernel the first finding is lockdep's prediction
 # (docs/lockdep.md), which snafu confirm turns into a deadlocking case beside it
 # (--oracles=deadlock: deadlocks only; docs/oracles.md). `snafu fuzz` with its defaults
-# (tools/fuzzdrv.c): this script only says where things are.
+# (driver/drive.c): this script only says where things are.
 #
 #   fuzz/run.sh [--kernel=NAME] [--ops=futex|all] [libFuzzer flags]   (./build.sh fuzz builds first)
 #   fuzz/run.sh -h | --help
