@@ -30,7 +30,7 @@ done
 # 2. a scratch copy of the sources, built once; each mutant in turn, its files restored
 #    before the next
 mkdir -p "$tmp/tree"
-(cd "$src" && tar -cf - CMakeLists.txt ref sim prog tools fuzz repro tests bench corpus) | tar -C "$tmp/tree" -xf - ||
+(cd "$src" && tar -cf - CMakeLists.txt sim ref prog search cli trace fuzz driver tools repro tests bench corpus) | tar -C "$tmp/tree" -xf - ||
 	{ bad "cannot copy the sources"; echo "$pass passed, $fail failed"; exit 1; }
 cp -a "$tmp/tree" "$tmp/pristine"
 if ! { cmake -S "$tmp/tree" -B "$tmp/build" -G Ninja -DCMAKE_C_COMPILER=gcc -DSNAFU_SANITIZE=none &&
