@@ -10,7 +10,7 @@
 #                                   but for the cases of not_seeds below
 #   corpus/case_text_fuzzer/NAME.case   a copy of repro/cases/NAME.case
 #   fuzz/futex_mm_fuzzer.dict       snafu ops --dict=bytes
-#   fuzz/case_text_fuzzer.dict      its lines that are not the op table's, then
+#   fuzz/case_text_fuzzer.dict      its lines that are not the op table's or a kernel's, then
 #                                   snafu ops --dict=text
 #   docs/cases.md                   the op table between its "snafu ops" markers
 #
@@ -51,7 +51,7 @@ for f in "$root"/corpus/futex_mm_fuzzer/*; do
 done
 "$snafu" ops --dict=bytes >"$new/fuzz/futex_mm_fuzzer.dict"
 {
-	grep -v '^\(op\|key\|flag\)_' "$root/fuzz/case_text_fuzzer.dict"
+	grep -v '^\(op\|key\|flag\|kernel\)_' "$root/fuzz/case_text_fuzzer.dict"
 	"$snafu" ops --dict=text
 } >"$new/fuzz/case_text_fuzzer.dict"
 # the rows between <!-- snafu ops --markdown --> and <!-- end of snafu ops -->

@@ -9,6 +9,11 @@ extern const char confirm_help[];
 extern const char *const confirm_value_opts[];
 int cmd_confirm(int argc, char **argv);
 
+/* snafu expect (tools/expect.c): the expect lines each kernel's run gives a case. */
+extern const char expect_help[];
+extern const char *const expect_value_opts[];
+int cmd_expect(int argc, char **argv);
+
 /* snafu explore (tools/explore.c): the schedule search on one case. */
 extern const char explore_help[];
 extern const char *const explore_value_opts[];

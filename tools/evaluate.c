@@ -79,6 +79,8 @@ const char evaluate_help[] =
     "                          executions it took, or none in the budget), then the\n"
     "                          explore column; cases in OUT/KERNEL/ORACLE.case; exit 0\n"
     "                          when it ran\n"
+    "      --kernel=NAME       this kernel only (again for more; default: every listed\n"
+    "                          kernel)\n"
     "      --runs=N            executions per fuzzer (default 1000000)\n"
     "      --keep-going        run all of them past the first finding: a cell adds\n"
     "                          \"(+K others)\" for the other signatures it found\n"
@@ -773,7 +775,7 @@ static const struct fuzz_plan plan = {
     .right = -1,
     .row = row,
     .name = "evaluate",
-    .opts = FUZZ_RUNS | FUZZ_JOBS | FUZZ_OPS | FUZZ_SEED | FUZZ_SEEDS | FUZZ_OUT | FUZZ_MARKDOWN |
+    .opts = FUZZ_KERNEL | FUZZ_RUNS | FUZZ_JOBS | FUZZ_OPS | FUZZ_SEED | FUZZ_SEEDS | FUZZ_OUT | FUZZ_MARKDOWN |
 	    FUZZ_KEEP_GOING | FUZZ_ORACLES | FUZZ_SEARCH,
     .runs = 1000000,
     .seed = 1,

@@ -3,15 +3,16 @@
  *   snafu ops               one line per op: its operands, arguments and what it does
  *   snafu ops --markdown    the same as the table rows of docs/cases.md, "Ops"
  *   snafu ops --dict=bytes  futex_mm_fuzzer's dictionary: one op record per entry
- *   snafu ops --dict=text   the op table's words for case_text_fuzzer's dictionary
+ *   snafu ops --dict=text   the op table's words and the kernels' names for
+ *                           case_text_fuzzer's dictionary
  *
  * Everything here is derived from the table, so a new op appears in all four without an
  * edit here; fuzz/make-corpus.sh (./build.sh corpus) writes the files from them.
  */
 #include "commands.h"
 
-#include "../prog/ops.h"
 #include "../cli/cli.h"
+#include "../prog/ops.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -149,9 +150,17 @@ static int print_byte_dict(FILE *out)
 	return 0;
 }
 
-/* The op table's words for case_text_fuzzer.dict: op names, keys, flag words. */
+/* The op table's words for case_text_fuzzer.dict: op names, keys, flag words; and the
+ * kernels an expect line may name (ref/kernels.c, test-only ones too, and *). */
 static void print_text_dict(FILE *out)
 {
+	for (const struct kernel_config *k = kernels; k->name; k++) {
+		fprintf(out, "kernel_");
+		for (const char *c = k->name; *c; c++)
+			fputc(*c == '.' || *c == '-' ? '_' : *c, out);
+		fprintf(out, "=\"%s\"\n", k->name);
+	}
+	fprintf(out, "kernel_any=\"%s\"\n", EXPECT_ANY_KERNEL);
 	for (int k = 0; k < OP_NKINDS; k++)
 		fprintf(out, "op_%s=\"%s\"\n", op_table[k].name, op_table[k].name);
 	for (int k = 0; k < OP_NKINDS; k++)

@@ -90,6 +90,7 @@ static const struct cli_command commands[] = {
      "                          shrink a case or fuzzer input with a finding to a small\n"
      "                          readable case with the same signature, with expect lines\n"
      "                          for every kernel; --oracles as for replay\n"},
+    {"expect", cmd_expect, true, expect_value_opts, expect_help},
     {"confirm", cmd_confirm, true, confirm_value_opts, confirm_help},
     {"explore", cmd_explore, true, explore_value_opts, explore_help},
     {"stress", cmd_stress, true, stress_values,
