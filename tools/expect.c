@@ -31,15 +31,16 @@ const char expect_help[] =
     "                          ones it names) and print the expect line each run gives:\n"
     "                          as the case says, as its 'expect *' says (review it), new\n"
     "                          or changed; exit 0 when all are as the case says, 1 when\n"
-    "                          not (docs/cases.md, \"Adding a kernel\")\n"
+    "                          not (docs/model.md, \"Add your own fix\")\n"
     "      --kernel=NAME       this kernel only (again for more)\n"
     "      --write             put the new and changed lines into the cases (text cases)\n";
 
 /* What one kernel's run proposes for a case. */
 struct proposal {
 	const struct kernel_config *k;
-	const char *word; /* the verdict word (case_expect_word()); NULL: none fits */
-	char verdict[160];
+	const char *word; /* the verdict word (case_expect_word()), in word_buf; NULL: none
+			     fits */
+	char word_buf[160], verdict[160];
 	const char *had; /* the case's verdict for k: its own line's, else `expect *`'s */
 	bool own;        /* had is k's own line */
 };
@@ -203,7 +204,9 @@ int cmd_expect(int argc, char **argv)
 			struct run_opts quiet = {0};
 			struct run_result r;
 			prog_run(&p, x->k, &quiet, &r);
-			x->word = case_expect_word(&r);
+			const char *word = case_expect_word(&r);
+			snprintf(x->word_buf, sizeof(x->word_buf), "%s", word ? word : "");
+			x->word = word ? x->word_buf : NULL;
 			snprintf(x->verdict, sizeof(x->verdict), "%s", r.verdict);
 			x->had = own_line(&p, x->k);
 			x->own = x->had != NULL;
