@@ -67,6 +67,9 @@ median_max() { sort -n | awk '{v[NR]=$1} END {m = NR % 2 ? v[(NR+1)/2] : (v[NR/2
 fuzz_seed() {
 	local kernel=$1 ops=$2 oracle=$3 want=$4 flags=$5 s=$6 pid line
 	rm -rf "$tmp/c" "$tmp/a" && mkdir -p "$tmp/c" "$tmp/a"
+	# emptied here, not by the redirection below, which the background job makes only
+	# once it runs: the loop must not read the last seed's log meanwhile
+	: >"$tmp/log"
 	# shellcheck disable=SC2086
 	$norand "$bin/futex_mm_fuzzer" --kernel="$kernel" --ops="$ops" --oracles="$oracle" $flags \
 		--keep-going="$tmp/a/" -seed="$s" -runs="$budget" "$tmp/c" >"$tmp/log" 2>&1 &
