@@ -1,49 +1,21 @@
-/* kernel/futex.c as of February/March 2005, for the four ways of reading the futex word
- * (see kernels.h), and Hidetoshi Seto's reordering of futex_wait (2.6.10-rc2). The step
- * order follows the real file so the two read side by side. The fo_*() calls tell the
- * oracles (ref/futex_oracle.c) what happened; they change nothing in the run.
+/* kernel/futex.c as of February/March 2005: what every release here has the same (the
+ * hash, the keys, queue_me(), unqueue_me(), wake_futex(), futex_wake(), the parts of
+ * futex_wait() and futex_requeue() that no release changed) and do_futex(), which runs
+ * the kernel's own futex_wait and futex_requeue (kcfg->futex, ref/kernels.h). Each
+ * release's own paths are in a file named for it (ref/futex-2.6.11-rc4.c, ...;
+ * docs/kernel-facts.md). The step order follows the real file so the two read side by
+ * side. The fo_*() calls tell the oracles (ref/futex_oracle.c) what happened; they change
+ * nothing in the run.
  *
  * Not modelled: FUTEX_FD (returns -ENOSYS here), non-linear shared mappings, key
  * reference counts (inodes here outlive every waiter of a run). The timeout is taken
  * in ticks of the virtual clock rather than copied in as a timespec.
  */
-#include "futex.h"
-#include "futex_oracle.h"
-#include "mm.h"
-#include "uaccess.h"
+#include "futex_int.h"
 
 #include <string.h>
 
 #define FUTEX_HASHBITS 8
-
-/* struct futex_key: ref/futex_oracle.h */
-
-/* What a futex_q is to the model's checks (none of it is the kernel's): its waiter's
- * futex_wait runs (live), wake_futex() has cleared its lock_ptr, after which "the waiting
- * task can free the futex_q ... without taking any locks" (released), or that futex_wait
- * has returned and its stack frame is gone (dead). A waker that touches one that is not
- * live is a finding (futex_q_touch()). */
-enum futex_q_state { FQ_LIVE, FQ_RELEASED, FQ_DEAD };
-
-struct futex_q {
-	struct list_head list;
-	struct task_struct *_Atomic waiter; /* the wait queue: set by add_wait_queue() */
-	spinlock_t *_Atomic lock_ptr;       /* NULL once woken; read without the lock */
-	struct futex_key key;
-	/* the model's bookkeeping: the bucket whose chain holds q->list (NULL: none), whose
-	 * lock every list operation asserts; the state above, who released it and when
-	 * (task, op, point), and when its futex_wait returned */
-	struct futex_hash_bucket *chain;
-	enum futex_q_state state;
-	int owner, released_by;
-	uint16_t released_op, released_point, returned_op, returned_point;
-};
-
-struct futex_hash_bucket {
-	spinlock_t lock;
-	unsigned int nqueued;
-	struct list_head chain;
-};
 
 static struct futex_hash_bucket futex_queues[1 << FUTEX_HASHBITS];
 
@@ -145,61 +117,6 @@ static inline void futex_q_touch(const struct futex_q *q, const char *fn)
 		futex_q_used_after_wake(q, fn);
 }
 
-/* 2.6.11 holds the lock of the bucket whose chain q->list is on at every list_add,
- * list_del and list_move of it (kernel/futex.c: queue_me(), unqueue_me(), wake_futex()
- * "The hash bucket lock must be held when this is called.", futex_requeue()). The four
- * helpers below are the only writers of q->list, and each asserts it; like an inline
- * function's WARN, a finding names the caller (lock-assert--bh_lock--wake_futex). */
-static inline void assert_bucket_locked(struct futex_hash_bucket *bh, const char *caller)
-{
-	lock_assert_held(&bh->lock, bh->lock.name, &bh->lock, false, caller);
-}
-
-static inline void assert_chain_locked(const struct futex_q *q, const char *caller)
-{
-	if (q->chain)
-		assert_bucket_locked(q->chain, caller);
-}
-
-/* list_add_tail() onto bh's chain: queue_me(), 2.6.12-jj's __queue_me() */
-static inline void futex_chain_add_from(struct futex_q *q, struct futex_hash_bucket *bh,
-					const char *caller)
-{
-	assert_bucket_locked(bh, caller);
-	list_add_tail(&q->list, &bh->chain);
-	q->chain = bh;
-}
-#define futex_chain_add(q, bh) futex_chain_add_from((q), (bh), __func__)
-
-/* list_del(): unqueue_me(), the waiter taking itself off */
-static inline void futex_chain_del_from(struct futex_q *q, const char *caller)
-{
-	assert_chain_locked(q, caller);
-	list_del(&q->list);
-	q->chain = NULL;
-}
-#define futex_chain_del(q) futex_chain_del_from((q), __func__)
-
-/* list_del_init(): wake_futex(); the waiter reads list_empty() without the lock */
-static inline void futex_chain_del_init_from(struct futex_q *q, const char *caller)
-{
-	assert_chain_locked(q, caller);
-	list_del_init(&q->list);
-	q->chain = NULL;
-}
-#define futex_chain_del_init(q) futex_chain_del_init_from((q), __func__)
-
-/* list_move_tail() onto bh2's chain: futex_requeue(), which holds both locks */
-static inline void futex_chain_move_from(struct futex_q *q, struct futex_hash_bucket *bh2,
-					 const char *caller)
-{
-	assert_chain_locked(q, caller);
-	assert_bucket_locked(bh2, caller);
-	list_move_tail(&q->list, &bh2->chain);
-	q->chain = bh2;
-}
-#define futex_chain_move(q, bh2) futex_chain_move_from((q), (bh2), __func__)
-
 /* include/linux/jhash.h (Bob Jenkins' lookup2), as 2.6.11 hashes futex keys; laid out as
  * in Linux, three steps a line. */
 /* clang-format off */
@@ -243,7 +160,7 @@ static uint32_t jhash2(const uint32_t *k, uint32_t length, uint32_t initval)
 }
 
 /* i386: word and ptr are two 32-bit words. */
-static struct futex_hash_bucket *hash_futex(const struct futex_key *key)
+struct futex_hash_bucket *hash_futex(const struct futex_key *key)
 {
 	uint32_t k[2] = {(uint32_t)key->word, (uint32_t)key->ptr};
 	uint32_t hash = jhash2(k, 2, (uint32_t)key->offset) & ((1 << FUTEX_HASHBITS) - 1);
@@ -259,7 +176,7 @@ static bool match_futex(const struct futex_key *a, const struct futex_key *b)
 }
 
 /* Caller holds mmap_sem for read. */
-static int get_futex_key(unsigned long uaddr, struct futex_key *key)
+int get_futex_key(unsigned long uaddr, struct futex_key *key)
 {
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
@@ -288,7 +205,7 @@ static int get_futex_key(unsigned long uaddr, struct futex_key *key)
 
 /* The 2.6.11 fix: read the word with the preempt count raised, so a fault cannot take
  * mmap_sem; the caller handles -EFAULT by dropping mmap_sem and faulting it in. */
-static int get_futex_value_locked(uint32_t *dest, unsigned long from)
+int get_futex_value_locked(uint32_t *dest, unsigned long from)
 {
 	unsigned long ret;
 
@@ -296,25 +213,6 @@ static int get_futex_value_locked(uint32_t *dest, unsigned long from)
 	ret = __copy_from_user_inatomic(dest, from, sizeof(uint32_t));
 	dec_preempt_count();
 	return ret ? -EFAULT : 0;
-}
-
-/* Olof's RFC: until the page is readable, drop mmap_sem, fault it in with get_user()
- * and retake mmap_sem. Returns with mmap_sem held, or -EFAULT without it. The patch
- * has this loop inline in futex_wait() and futex_requeue(): `site` names the caller
- * as the holder of the retaken mmap_sem. */
-static int olof_fault_in_page(unsigned long uaddr, const char *site)
-{
-	struct mm_struct *mm = current->mm;
-	uint32_t curval;
-
-	while (!check_user_page_readable(mm, uaddr)) {
-		up_read(&mm->mmap_sem);
-		/* Fault in the page through get_user() but discard result */
-		if (get_user(curval, uaddr) != 0)
-			return -EFAULT;
-		rwsem_down_read(&mm->mmap_sem, site);
-	}
-	return 0;
 }
 
 /* wake_futex: take the waiter off the list, wake it, and only then clear lock_ptr:
@@ -341,7 +239,7 @@ static void wake_futex(struct futex_q *q)
 	q->lock_ptr = NULL;
 }
 
-static void queue_me(struct futex_q *q)
+void queue_me(struct futex_q *q)
 {
 	kframe(); /* kernel/futex.c, queue_me() */
 	struct futex_hash_bucket *bh = hash_futex(&q->key);
@@ -372,7 +270,7 @@ __attribute__((noinline, noreturn)) static void futex_q_bug(const struct futex_q
 }
 
 /* Returns 1 if we were still queued (and are now unqueued), 0 if a waker got us first. */
-static int unqueue_me(struct futex_q *q)
+int unqueue_me(struct futex_q *q)
 {
 	kframe(); /* kernel/futex.c, unqueue_me() */
 	spinlock_t *lock_ptr;
@@ -440,7 +338,7 @@ out:
 
 /* Both buckets, in address order (the array index order), each once. The second is
  * taken nested for lockdep, as double_lock_hb() does from 2.6.18 (ref/lockdep.c). */
-static void lock_two_buckets(struct futex_hash_bucket *bh1, struct futex_hash_bucket *bh2)
+void lock_two_buckets(struct futex_hash_bucket *bh1, struct futex_hash_bucket *bh2)
 {
 	if (bh1 < bh2) {
 		spin_lock(&bh1->lock);
@@ -452,232 +350,34 @@ static void lock_two_buckets(struct futex_hash_bucket *bh1, struct futex_hash_bu
 	}
 }
 
-static void unlock_two_buckets(struct futex_hash_bucket *bh1, struct futex_hash_bucket *bh2)
+void unlock_two_buckets(struct futex_hash_bucket *bh1, struct futex_hash_bucket *bh2)
 {
 	spin_unlock(&bh1->lock);
 	if (bh1 != bh2)
 		spin_unlock(&bh2->lock);
 }
 
-static int futex_requeue(unsigned long uaddr1, unsigned long uaddr2, int nr_wake, int nr_requeue,
-			 const int *valp)
+/* ---- the parts of futex_wait() and futex_requeue() that no release here changed ----
+ * (ref/futex_int.h says what each does; each release's file calls them from its own
+ * futex_wait and futex_requeue, whose frame they run in) */
+
+#undef KFUNC
+#define KFUNC "futex_wait"
+
+int futex_wait_key(unsigned long uaddr, struct futex_q *q)
 {
-	kframe(); /* kernel/futex.c, futex_requeue() */
-	struct mm_struct *mm = current->mm;
-	struct futex_key key1, key2;
-	struct futex_hash_bucket *bh1, *bh2;
-	struct futex_q *this, *next;
-	struct list_head *head1;
-	unsigned int nqueued;
 	int ret;
 
-retry:
-	down_read(&mm->mmap_sem);
-	if (kcfg->futex_read == FUTEX_READ_CHECK_PAGE && olof_fault_in_page(uaddr1, __func__))
-		return -EFAULT;
-
-	ret = get_futex_key(uaddr1, &key1);
-	if (unlikely(ret != 0))
-		goto out;
-	ret = get_futex_key(uaddr2, &key2);
-	if (unlikely(ret != 0))
-		goto out;
-
-	bh1 = hash_futex(&key1);
-	bh2 = hash_futex(&key2);
-
-	if (kcfg->futex_read == FUTEX_READ_BUCKET_LOCKED) {
-		/* 2.6.12-jj: take both bucket locks, then read the word with faults off */
-		lock_two_buckets(bh1, bh2);
-		if (likely(valp != NULL)) {
-			uint32_t curval;
-			ret = get_futex_value_locked(&curval, uaddr1);
-			if (unlikely(ret)) {
-				unlock_two_buckets(bh1, bh2);
-				up_read(&mm->mmap_sem);
-				ret = get_user(curval, uaddr1);
-				if (!ret)
-					goto retry;
-				return ret;
-			}
-			if ((int)curval != *valp) {
-				ret = -EAGAIN;
-				goto out_unlock;
-			}
-		}
-		goto requeue;
-	}
-
-	/* nqueued is read before *uaddr1 and compared again under the bucket locks, so the
-	 * value can be read without holding them. A real race, on purpose: 2.6.11's
-	 * kernel/futex.c futex_requeue() reads bh1->nqueued with no lock (then smp_mb())
-	 * while queue_me() increments it under bh->lock; the check under the locks below
-	 * catches a change. Marked like futex_wait's list_empty(&q.list), so TSan does not
-	 * report it (tests/tsan/futex-requeue-nqueued.case). */
-	nqueued = data_race(bh1->nqueued);
-	sim_touch(SIM_TOUCH_QUEUES_RD);
-	if (valp)
-		fo_cmp_sample(bh1, nqueued);
-	if (likely(valp != NULL)) {
-		uint32_t curval;
-
-		if (kcfg->futex_read == FUTEX_READ_LOCKED_RETRY) {
-			ret = get_futex_value_locked(&curval, uaddr1);
-			if (unlikely(ret)) {
-				/* would have faulted: drop mmap_sem, fault it in, start over */
-				up_read(&mm->mmap_sem);
-				ret = get_user(curval, uaddr1);
-				if (!ret)
-					goto retry;
-				return ret;
-			}
-		} else if (get_user(curval, uaddr1) != 0) {
-			/* 2.6.11-rc4: a fault here takes mmap_sem for read a second time */
-			ret = -EFAULT;
-			goto out;
-		}
-		if ((int)curval != *valp) {
-			ret = -EAGAIN;
-			goto out;
-		}
-	}
-
-	lock_two_buckets(bh1, bh2);
-	if (unlikely(nqueued != bh1->nqueued && valp != NULL)) {
-		/* the word equalled *valp when read; a waiter queued in bh1 meanwhile */
-		fo_cmp_eagain(uaddr1, *valp, (uint32_t)*valp, bh1->nqueued);
-		ret = -EAGAIN;
-		goto out_unlock;
-	}
-
-requeue:
-	head1 = &bh1->chain;
-	fo_wake_begin(valp ? "FUTEX_CMP_REQUEUE" : "FUTEX_REQUEUE", uaddr1, &key1, nr_wake);
-	list_for_each_entry_safe(this, next, head1, list, struct futex_q)
-	{
-		futex_q_touch(this, __func__);
-		if (!match_futex(&this->key, &key1))
-			continue;
-		if (++ret <= nr_wake) {
-			wake_futex(this);
-		} else {
-			/* off bh1's chain, onto bh2's: futex_requeue() holds both locks */
-			futex_chain_move(this, bh2);
-			sim_touch_task(this, owner); /* its lock_ptr */
-			this->lock_ptr = &bh2->lock;
-			this->key = key2;
-			fo_requeued(this, &key2);
-			if (ret - nr_wake >= nr_requeue)
-				break;
-			/* Make sure to stop if key1 == key2 */
-			if (head1 == &bh2->chain && head1 != &next->list)
-				head1 = &this->list;
-		}
-	}
-	fo_wake_end(ret);
-
-out_unlock:
-	unlock_two_buckets(bh1, bh2);
-out:
-	up_read(&mm->mmap_sem);
+	ret = get_futex_key(uaddr, &q->key);
+	if (likely(ret == 0))
+		fo_wait_round(q, &q->key);
 	return ret;
 }
 
-/* q: 2.6.11's `struct futex_q q;` on this function's stack; do_futex() passes the
- * model's stand-in (futex_q_get()), which is dead once this returns. */
-static int futex_wait(struct futex_q *q, unsigned long uaddr, int val, int64_t time)
+int futex_wait_sleep(struct futex_q *q, unsigned long uaddr, int64_t time)
 {
-	kframe(); /* kernel/futex.c, futex_wait() */
 	struct mm_struct *mm = current->mm;
-	uint32_t curval;
-	int ret;
 
-retry:
-	down_read(&mm->mmap_sem);
-	if (kcfg->futex_read == FUTEX_READ_CHECK_PAGE && olof_fault_in_page(uaddr, __func__))
-		return -EFAULT;
-
-	ret = get_futex_key(uaddr, &q->key);
-	if (unlikely(ret != 0))
-		goto out_release_sem;
-	fo_wait_round(q, &q->key);
-
-	if (kcfg->futex_read == FUTEX_READ_BUCKET_LOCKED) {
-		/* 2.6.12-jj: queue_lock(); read with faults off under the bucket lock;
-		 * __queue_me() only if the value matches. No absorbed wake-ups. */
-		struct futex_hash_bucket *bh = hash_futex(&q->key);
-		q->waiter = NULL;
-		q->lock_ptr = &bh->lock;
-		spin_lock(&bh->lock);
-		ret = get_futex_value_locked(&curval, uaddr);
-		if (unlikely(ret)) {
-			spin_unlock(&bh->lock);
-			up_read(&mm->mmap_sem);
-			ret = get_user(curval, uaddr);
-			if (!ret)
-				goto retry;
-			return ret;
-		}
-		fo_read(curval);
-		if ((int)curval != val) {
-			spin_unlock(&bh->lock);
-			ret = -EWOULDBLOCK;
-			goto out_release_sem;
-		}
-		futex_chain_add(q, bh); /* __queue_me() */
-		fo_queued(q, bh);
-		spin_unlock(&bh->lock);
-		goto queued;
-	}
-
-	if (kcfg->futex_wait_read_first) {
-		/* 2.6.10-rc2: Hidetoshi Seto's futex_wait-fix.patch (2.6.10-rc1-mm5; undone by
-		 * Andrew Morton's revert-futex_wait-fix, LKML 2004-11-14): get_user() and the
-		 * compare first, queue_me() only on a match. A waker that changes the word
-		 * and calls FUTEX_WAKE between the two does not find this waiter, which then
-		 * queues and sleeps (Jamie Lokier, "Futex queue_me/get_user ordering"). */
-		if (get_user(curval, uaddr) != 0) {
-			ret = -EFAULT;
-			goto out_release_sem;
-		}
-		fo_read(curval);
-		if ((int)curval != val) {
-			ret = -EWOULDBLOCK;
-			goto out_release_sem;
-		}
-		queue_me(q);
-		goto queued;
-	}
-
-	queue_me(q);
-
-	/* Access the page AFTER the futex is queued: a wake between the read and the
-	 * sleep finds us queued. */
-	if (kcfg->futex_read == FUTEX_READ_LOCKED_RETRY) {
-		ret = get_futex_value_locked(&curval, uaddr);
-		if (unlikely(ret)) {
-			/* would have faulted: release mmap_sem, fault it in, start over */
-			up_read(&mm->mmap_sem);
-			if (!unqueue_me(q)) /* There's a chance we got woken already */
-				return 0;
-			ret = get_user(curval, uaddr);
-			if (!ret)
-				goto retry;
-			return ret;
-		}
-	} else if (get_user(curval, uaddr) != 0) {
-		/* 2.6.11-rc4 (and olof-rfc, which made sure the page was there): a fault
-		 * here takes mmap_sem for read a second time */
-		ret = -EFAULT;
-		goto out_unqueue;
-	}
-	fo_read(curval);
-	if ((int)curval != val) {
-		ret = -EWOULDBLOCK;
-		goto out_unqueue;
-	}
-
-queued:
 	/* Now the futex is queued and we have checked the data, we don't want to hold
 	 * mmap_sem while we sleep. */
 	up_read(&mm->mmap_sem);
@@ -701,16 +401,134 @@ queued:
 		return -ETIMEDOUT;
 	/* We expect signal_pending(current), but another thread may have handled it. */
 	return -EINTR;
+}
 
-out_unqueue:
+int futex_wait_unqueue(struct futex_q *q, int ret)
+{
+	struct mm_struct *mm = current->mm;
+
 	/* If we were woken (and unqueued), we succeeded, whatever. */
 	if (!unqueue_me(q))
 		ret = 0;
-out_release_sem:
 	up_read(&mm->mmap_sem);
 	return ret;
 }
 
+int futex_wait_compare(struct futex_q *q, unsigned long uaddr, int val, uint32_t curval,
+		       int64_t time)
+{
+	fo_read(curval);
+	if ((int)curval != val)
+		return futex_wait_unqueue(q, -EWOULDBLOCK);
+	return futex_wait_sleep(q, uaddr, time);
+}
+
+#undef KFUNC
+#define KFUNC "futex_requeue"
+
+int futex_requeue_keys(unsigned long uaddr1, unsigned long uaddr2, struct futex_key *key1,
+		       struct futex_key *key2, struct futex_hash_bucket **bh1,
+		       struct futex_hash_bucket **bh2)
+{
+	int ret;
+
+	ret = get_futex_key(uaddr1, key1);
+	if (unlikely(ret != 0))
+		return ret;
+	ret = get_futex_key(uaddr2, key2);
+	if (unlikely(ret != 0))
+		return ret;
+
+	*bh1 = hash_futex(key1);
+	*bh2 = hash_futex(key2);
+	return 0;
+}
+
+unsigned int futex_requeue_nqueued(struct futex_hash_bucket *bh1, const int *valp)
+{
+	unsigned int nqueued;
+
+	/* nqueued is read before *uaddr1 and compared again under the bucket locks, so the
+	 * value can be read without holding them. A real race, on purpose: 2.6.11's
+	 * kernel/futex.c futex_requeue() reads bh1->nqueued with no lock (then smp_mb())
+	 * while queue_me() increments it under bh->lock; the check under the locks
+	 * (futex_requeue_compare()) catches a change. Marked like futex_wait's list_empty(&q.list),
+	 * so TSan does not report it (tests/tsan/futex-requeue-nqueued.case). */
+	nqueued = data_race(bh1->nqueued);
+	sim_touch(SIM_TOUCH_QUEUES_RD);
+	if (valp)
+		fo_cmp_sample(bh1, nqueued);
+	return nqueued;
+}
+
+int futex_requeue_compare(unsigned long uaddr1, const struct futex_key *key1,
+			  const struct futex_key *key2, struct futex_hash_bucket *bh1,
+			  struct futex_hash_bucket *bh2, int nr_wake, int nr_requeue,
+			  const int *valp, uint32_t curval, unsigned int nqueued)
+{
+	struct mm_struct *mm = current->mm;
+	int ret;
+
+	if (likely(valp != NULL) && (int)curval != *valp) {
+		ret = -EAGAIN;
+		goto out;
+	}
+
+	lock_two_buckets(bh1, bh2);
+	if (unlikely(nqueued != bh1->nqueued && valp != NULL)) {
+		/* the word equalled *valp when read; a waiter queued in bh1 meanwhile */
+		fo_cmp_eagain(uaddr1, *valp, (uint32_t)*valp, bh1->nqueued);
+		ret = -EAGAIN;
+	} else {
+		ret = futex_requeue_waiters(uaddr1, key1, key2, bh1, bh2, nr_wake, nr_requeue,
+					    valp != NULL);
+	}
+	unlock_two_buckets(bh1, bh2);
+out:
+	up_read(&mm->mmap_sem);
+	return ret;
+}
+
+int futex_requeue_waiters(unsigned long uaddr1, const struct futex_key *key1,
+			  const struct futex_key *key2, struct futex_hash_bucket *bh1,
+			  struct futex_hash_bucket *bh2, int nr_wake, int nr_requeue, bool cmp)
+{
+	struct futex_q *this, *next;
+	struct list_head *head1;
+	int ret = 0;
+
+	head1 = &bh1->chain;
+	fo_wake_begin(cmp ? "FUTEX_CMP_REQUEUE" : "FUTEX_REQUEUE", uaddr1, key1, nr_wake);
+	list_for_each_entry_safe(this, next, head1, list, struct futex_q)
+	{
+		futex_q_touch(this, KFUNC);
+		if (!match_futex(&this->key, key1))
+			continue;
+		if (++ret <= nr_wake) {
+			wake_futex(this);
+		} else {
+			/* off bh1's chain, onto bh2's: futex_requeue() holds both locks */
+			futex_chain_move(this, bh2);
+			sim_touch_task(this, owner); /* its lock_ptr */
+			this->lock_ptr = &bh2->lock;
+			this->key = *key2;
+			fo_requeued(this, key2);
+			if (ret - nr_wake >= nr_requeue)
+				break;
+			/* Make sure to stop if key1 == key2 */
+			if (head1 == &bh2->chain && head1 != &next->list)
+				head1 = &this->list;
+		}
+	}
+	fo_wake_end(ret);
+	return ret;
+}
+
+#undef KFUNC
+#define KFUNC __func__
+
+/* do_futex(): the kernel's futex_wait and futex_requeue, those of the release that
+ * kcfg->futex names */
 long do_futex(unsigned long uaddr, int op, int val, int64_t timeout, unsigned long uaddr2, int val2,
 	      int val3)
 {
@@ -719,7 +537,7 @@ long do_futex(unsigned long uaddr, int op, int val, int64_t timeout, unsigned lo
 	case FUTEX_WAIT: {
 		struct futex_q *q = futex_q_get();
 		fo_wait_begin(uaddr, val);
-		int ret = futex_wait(q, uaddr, val, timeout);
+		int ret = kcfg->futex->wait(q, uaddr, val, timeout);
 		futex_q_put(q);
 		fo_wait_end(ret);
 		return ret;
@@ -727,9 +545,9 @@ long do_futex(unsigned long uaddr, int op, int val, int64_t timeout, unsigned lo
 	case FUTEX_WAKE:
 		return futex_wake(uaddr, val);
 	case FUTEX_REQUEUE:
-		return futex_requeue(uaddr, uaddr2, val, val2, NULL);
+		return kcfg->futex->requeue(uaddr, uaddr2, val, val2, NULL);
 	case FUTEX_CMP_REQUEUE:
-		return futex_requeue(uaddr, uaddr2, val, val2, &val3);
+		return kcfg->futex->requeue(uaddr, uaddr2, val, val2, &val3);
 	default: /* FUTEX_FD is not modelled */
 		return -ENOSYS;
 	}

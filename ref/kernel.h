@@ -178,7 +178,14 @@ KFRAME_INLINE void kframe_pop(const char *const *name)
 }
 #define kframe_as(name) \
 	const char *const __kframe __attribute__((cleanup(kframe_pop), unused)) = kframe_push(name)
-#define kframe() kframe_as(__func__)
+#define kframe() kframe_as(KFUNC)
+
+/* The kernel function the code stands for: the name kframe() pushes and that the lock,
+ * uaccess and assertion macros (spin_lock(), down_read(), get_user(), might_sleep(), ...)
+ * record as their caller. The C function's own name, unless a file says otherwise around
+ * a function whose name is not the kernel's: ref/futex-2.6.11.c's futex_wait_2_6_11() is
+ * 2.6.11's futex_wait(), and is compiled under `#define KFUNC "futex_wait"`. */
+#define KFUNC __func__
 
 /* Where each frame is in 2.6.11's source: the one table of it, for the source column of
  * `snafu replay --trace` (kframe_source() in ref/report.c; docs/triage.md). A line for
@@ -287,7 +294,7 @@ static inline bool in_atomic(void)
 
 /* A finding: sleeping with the preempt count raised ("scheduling while atomic"). */
 void __might_sleep(const char *site);
-#define might_sleep() __might_sleep(__func__)
+#define might_sleep() __might_sleep(KFUNC)
 
 /* kernel/sched.c */
 void schedule(void);

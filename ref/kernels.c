@@ -11,7 +11,7 @@ const struct kernel_config kernels[] = {
 		   "put_user() under mmap_sem",
 	.source = "tag v2.6.11-rc4 (the lines olof-rfc's patch removes show its futex and "
 		  "mempolicy code)",
-	.futex_read = FUTEX_READ_GET_USER,
+	.futex = &futex_paths_2_6_11_rc4,
 	.mempolicy_up_read_first = false,
     },
     {
@@ -22,7 +22,7 @@ const struct kernel_config kernels[] = {
 	 * a reply's page, not by the RFC's message-id */
 	.source = "\"[PATCH/RFC] Futex mmap_sem deadlock\", Olof Johansson, LKML 2005-02-22, "
 		  "message-id not known here (a reply: https://lkml.org/lkml/2005/2/23/34)",
-	.futex_read = FUTEX_READ_CHECK_PAGE,
+	.futex = &futex_paths_olof_rfc,
 	.mempolicy_up_read_first = true,
     },
     {
@@ -32,7 +32,7 @@ const struct kernel_config kernels[] = {
 	.source = "tag v2.6.11, with \"Fix possible futex mmap_sem deadlock\" (2.6.11-rc5): "
 		  "Olof Johansson's final patch <20050223191254.GA5608@austin.ibm.com>, "
 		  "after Linus Torvalds <Pine.LNX.4.58.0502231356580.18997@ppc970.osdl.org>",
-	.futex_read = FUTEX_READ_LOCKED_RETRY,
+	.futex = &futex_paths_2_6_11,
 	.mempolicy_up_read_first = true,
     },
     {
@@ -42,7 +42,7 @@ const struct kernel_config kernels[] = {
 	.source = "a design, no patch known here: the rwsem \"lock depth\" that LWN's \"FUTEX + "
 		  "rwsem = SNAFU\" "
 		  "(2005-02-23) lists among the fixes",
-	.futex_read = FUTEX_READ_GET_USER,
+	.futex = &futex_paths_2_6_11_rc4,
 	.rwsem = RWSEM_LOCKDEPTH,
     },
     {
@@ -52,7 +52,7 @@ const struct kernel_config kernels[] = {
 	.source = "a design, no patch known here: PF_MMAP_SEM, which LWN's \"FUTEX + rwsem = "
 		  "SNAFU\" (2005-02-23) "
 		  "lists among the fixes",
-	.futex_read = FUTEX_READ_GET_USER,
+	.futex = &futex_paths_2_6_11_rc4,
 	.pf_mmap_sem = true,
     },
     {
@@ -63,7 +63,7 @@ const struct kernel_config kernels[] = {
 		  "thread, message-id not "
 		  "known here; David Howells's answer that rwsems are fair on purpose "
 		  "<5109.1109157889@redhat.com>",
-	.futex_read = FUTEX_READ_GET_USER,
+	.futex = &futex_paths_2_6_11_rc4,
 	.rwsem = RWSEM_READER_PREF,
     },
     {
@@ -73,7 +73,7 @@ const struct kernel_config kernels[] = {
 	.source = "Jakub Jelinek's patch <20050318165326.GB32746@devserv.devel.redhat.com>, "
 		  "acked by Ingo Molnar <20050318170005.GA27077@elte.hu>, merged between 2.6.11 "
 		  "and 2.6.12-rc2 (commit not known here)",
-	.futex_read = FUTEX_READ_BUCKET_LOCKED,
+	.futex = &futex_paths_2_6_12_jj,
 	.mempolicy_up_read_first = true,
     },
     {
@@ -88,8 +88,7 @@ const struct kernel_config kernels[] = {
 	.source = "futex_wait-fix.patch (\"futex_wait hang fix\"), Hidetoshi Seto, in "
 		  "2.6.10-rc1-mm5 and 2.6.10-rc2 (message-id not known here), reverted by Andrew "
 		  "Morton's revert-futex_wait-fix <20041114184456.6bfd07d3.akpm@osdl.org>",
-	.futex_read = FUTEX_READ_GET_USER,
-	.futex_wait_read_first = true,
+	.futex = &futex_paths_2_6_10_seto,
 	.mempolicy_up_read_first = false,
     },
     {
@@ -97,7 +96,7 @@ const struct kernel_config kernels[] = {
 	.summary =
 	    "TEST ONLY: 2.6.11 with futex_wake reading the bucket's nqueued without its lock",
 	.source = "none: a race planted in 2.6.11 for ThreadSanitizer (docs/threads.md)",
-	.futex_read = FUTEX_READ_LOCKED_RETRY,
+	.futex = &futex_paths_2_6_11,
 	.mempolicy_up_read_first = true,
 	.test_only = true,
 	.test_futex_wake_unlocked = true,

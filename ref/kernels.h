@@ -4,14 +4,40 @@
 #define SNAFU_KERNELS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
-/* How futex_wait and FUTEX_CMP_REQUEUE read the user's futex word. */
+/* How futex_wait and FUTEX_CMP_REQUEUE read the user's futex word: what tests and docs
+ * ask of a kernel's futex paths (struct futex_paths). */
 enum futex_read {
 	FUTEX_READ_GET_USER,      /* 2.6.11-rc4: get_user() with mmap_sem held */
 	FUTEX_READ_CHECK_PAGE,    /* olof-rfc: fault the page in first, then get_user() */
 	FUTEX_READ_LOCKED_RETRY,  /* 2.6.11: get_futex_value_locked(), drop mmap_sem, retry */
 	FUTEX_READ_BUCKET_LOCKED, /* 2.6.12-jj: read under the hash-bucket lock, queue on match */
 };
+
+/* A release's futex_wait and futex_requeue (kernel/futex.c): the code of each is in a file
+ * named for the release, ref/futex-RELEASE.c, which defines its futex_paths_RELEASE
+ * (docs/kernel-facts.md, "Where a release's futex code lives"); do_futex() runs the
+ * kernel's. `read` and `wait_reads_first` describe that code, for tests and docs; the
+ * model reads neither. */
+struct futex_q;
+struct futex_paths {
+	const char *release; /* the release (or patch) whose code it is */
+	enum futex_read read;
+	/* futex_wait reads and compares the word before queue_me(), not after: Hidetoshi
+	 * Seto's futex_wait-fix.patch (2.6.10-rc1-mm5, in 2.6.10-rc2, reverted: Jamie
+	 * Lokier, "Futex queue_me/get_user ordering", LKML 2004-11-14). Only with
+	 * FUTEX_READ_GET_USER, the way futex_wait read the word then. */
+	bool wait_reads_first;
+	/* q: the waiter's futex_q; time: ticks of the virtual clock, MAX_SCHEDULE_TIMEOUT
+	 * for none */
+	int (*wait)(struct futex_q *q, unsigned long uaddr, int val, int64_t time);
+	/* valp: FUTEX_CMP_REQUEUE's expected value, NULL for FUTEX_REQUEUE */
+	int (*requeue)(unsigned long uaddr1, unsigned long uaddr2, int nr_wake, int nr_requeue,
+		       const int *valp);
+};
+extern const struct futex_paths futex_paths_2_6_10_seto, futex_paths_2_6_11_rc4,
+    futex_paths_olof_rfc, futex_paths_2_6_11, futex_paths_2_6_12_jj;
 
 /* Who an rwsem admits (lib/rwsem-spinlock.c and the alternatives argued in 2005). */
 enum rwsem_policy {
@@ -28,12 +54,8 @@ struct kernel_config {
 	 * discussed, who discussed it. What the sources (docs/kernel-facts.md,
 	 * docs/oracles.md) do not establish it says is not known, never a guess. */
 	const char *source;
-	enum futex_read futex_read;
-	/* futex_wait reads and compares the word before queue_me(), not after: Hidetoshi
-	 * Seto's futex_wait-fix.patch (2.6.10-rc1-mm5, in 2.6.10-rc2, reverted: Jamie
-	 * Lokier, "Futex queue_me/get_user ordering", LKML 2004-11-14). Read only with
-	 * FUTEX_READ_GET_USER, the way futex_wait read the word then. */
-	bool futex_wait_read_first;
+	/* the release whose futex_wait and futex_requeue it runs */
+	const struct futex_paths *futex;
 	/* mempolicy half of the fix: sys_get_mempolicy drops mmap_sem before copying out */
 	bool mempolicy_up_read_first;
 	enum rwsem_policy rwsem;

@@ -55,8 +55,8 @@ void lock_assert_held(const void *lock, const char *name, const struct spinlock 
 #define lockdep_spinlock_of(l) \
 	_Generic((l), struct spinlock * : (l), const struct spinlock * : (l), default : NULL)
 #define lockdep_assert_held(l) \
-	lock_assert_held((l), (l)->name, lockdep_spinlock_of(l), false, __func__)
-#define lockdep_assert_held_write(s) lock_assert_held((s), (s)->name, NULL, true, __func__)
+	lock_assert_held((l), (l)->name, lockdep_spinlock_of(l), false, KFUNC)
+#define lockdep_assert_held_write(s) lock_assert_held((s), (s)->name, NULL, true, KFUNC)
 
 /* For the model's other reports: "T1 holds 2 locks:" and a line for each, into buf. */
 void held_locks_text(const struct task_struct *t, char *buf, size_t len);

@@ -155,18 +155,18 @@ static inline int __ptep_clear_flush_young(pte_t *ptep)
  * the page. Also 2.6.11's ptep_establish() (do_wp_page()'s break_cow()): set_pte() and
  * a TLB flush, and the model has no TLB. */
 #define set_pte(mm, ptep, page, flags) \
-	(pte_assert_locked((mm), __func__), __set_pte((ptep), (page), (flags)))
+	(pte_assert_locked((mm), KFUNC), __set_pte((ptep), (page), (flags)))
 /* pte_clear() (ptep_get_and_clear() in zap_pte_range()): the flags, then the page. */
-#define pte_clear(mm, ptep) (pte_assert_locked((mm), __func__), __pte_clear(ptep))
+#define pte_clear(mm, ptep) (pte_assert_locked((mm), KFUNC), __pte_clear(ptep))
 /* ptep_set_access_flags() (handle_pte_fault(), do_wp_page()'s reuse): 2.6.11 passes the
  * old entry made young or writable; the model passes the bits to add, set atomically,
  * as the MMU may set _PAGE_ACCESSED meanwhile. */
 #define ptep_set_access_flags(mm, ptep, bits) \
-	(pte_assert_locked((mm), __func__), __ptep_set_access_flags((ptep), (bits)))
+	(pte_assert_locked((mm), KFUNC), __ptep_set_access_flags((ptep), (bits)))
 /* ptep_clear_flush_young() (page_referenced_one(), try_to_unmap_one()): clears
  * _PAGE_ACCESSED atomically (test_and_clear_bit()); whether it was set. */
 #define ptep_clear_flush_young(mm, ptep) \
-	(pte_assert_locked((mm), __func__), __ptep_clear_flush_young(ptep))
+	(pte_assert_locked((mm), KFUNC), __ptep_clear_flush_young(ptep))
 
 /* Changes to the VMA list (mm->mmap[], map_count) and to a linked VMA's fields, each
  * through a helper (ref/mmap.c) that asserts mmap_sem held for write (2.6.11 mm/mmap.c:
@@ -176,25 +176,25 @@ static inline int __ptep_clear_flush_young(pte_t *ptep)
  * address; returns it. The caller checked map_count. */
 struct vm_area_struct *__vma_link_from(struct mm_struct *mm, const struct vm_area_struct *vma,
 				       const char *caller);
-#define __vma_link(mm, vma) __vma_link_from((mm), (vma), __func__)
+#define __vma_link(mm, vma) __vma_link_from((mm), (vma), KFUNC)
 /* vma_adjust(): vma's new range and offset, then insert (if any) linked. vma is stale
  * after an insert (the array moves). */
 void vma_adjust_from(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long start,
 		     unsigned long end, unsigned long pgoff, const struct vm_area_struct *insert,
 		     const char *caller);
 #define vma_adjust(mm, vma, start, end, pgoff, insert) \
-	vma_adjust_from((mm), (vma), (start), (end), (pgoff), (insert), __func__)
+	vma_adjust_from((mm), (vma), (start), (end), (pgoff), (insert), KFUNC)
 /* detach_vmas_to_be_unmapped(): off the list goes every VMA inside [start, end) (the
  * caller split at both ends), its inode reference dropped. */
 void detach_vmas_to_be_unmapped_from(struct mm_struct *mm, unsigned long start, unsigned long end,
 				     const char *caller);
 #define detach_vmas_to_be_unmapped(mm, start, end) \
-	detach_vmas_to_be_unmapped_from((mm), (start), (end), __func__)
+	detach_vmas_to_be_unmapped_from((mm), (start), (end), KFUNC)
 /* vma->vm_flags = flags (mprotect_fixup(), mlock_fixup(); 2.6.11 assigns it in place,
  * the helper's name is Linux 6.3's, which asserts the same). */
 void vm_flags_reset_from(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long flags,
 			 const char *caller);
-#define vm_flags_reset(mm, vma, flags) vm_flags_reset_from((mm), (vma), (flags), __func__)
+#define vm_flags_reset(mm, vma, flags) vm_flags_reset_from((mm), (vma), (flags), KFUNC)
 
 /* mm/mmap.c */
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);

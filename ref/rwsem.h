@@ -49,10 +49,10 @@ void rwsem_up_read(struct rw_semaphore *sem);
 void rwsem_up_write(struct rw_semaphore *sem);
 void rwsem_downgrade_write(struct rw_semaphore *sem);
 
-#define down_read(s)          rwsem_down_read(s, __func__)
-#define down_write(s)         rwsem_down_write(s, __func__)
-#define down_read_trylock(s)  rwsem_down_read_trylock(s, __func__)
-#define down_write_trylock(s) rwsem_down_write_trylock(s, __func__)
+#define down_read(s)          rwsem_down_read(s, KFUNC)
+#define down_write(s)         rwsem_down_write(s, KFUNC)
+#define down_read_trylock(s)  rwsem_down_read_trylock(s, KFUNC)
+#define down_write_trylock(s) rwsem_down_write_trylock(s, KFUNC)
 #define up_read(s)            rwsem_up_read(s)
 #define up_write(s)           rwsem_up_write(s)
 #define downgrade_write(s)    rwsem_downgrade_write(s)

@@ -30,9 +30,9 @@ static inline void spin_lock_init(spinlock_t *l, const char *name)
  * deadlock, as lockdep is told (subclass 1: SINGLE_DEPTH_NESTING) */
 void _spin_lock_nested(spinlock_t *l, unsigned subclass, const char *site);
 void _spin_unlock(spinlock_t *l, const char *site);
-#define spin_lock(l)             _spin_lock_nested(l, 0, __func__)
-#define spin_lock_nested(l, sub) _spin_lock_nested(l, sub, __func__)
-#define spin_unlock(l)           _spin_unlock(l, __func__)
+#define spin_lock(l)             _spin_lock_nested(l, 0, KFUNC)
+#define spin_lock_nested(l, sub) _spin_lock_nested(l, sub, KFUNC)
+#define spin_unlock(l)           _spin_unlock(l, KFUNC)
 #define SINGLE_DEPTH_NESTING     1
 
 #endif

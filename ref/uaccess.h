@@ -14,10 +14,10 @@ unsigned long _copy_to_user(unsigned long to, const void *from, unsigned long n,
 unsigned long _clear_user(unsigned long to, unsigned long n, const char *caller);
 unsigned long __copy_from_user_inatomic(void *to, unsigned long from, unsigned long n);
 
-#define get_user(x, p)            get_user_u32(&(x), p, __func__)
-#define put_user(x, p)            put_user_u32(x, p, __func__)
-#define copy_to_user(to, from, n) _copy_to_user(to, from, n, __func__)
-#define clear_user(to, n)         _clear_user(to, n, __func__) /* bytes left uncleared */
+#define get_user(x, p)            get_user_u32(&(x), p, KFUNC)
+#define put_user(x, p)            put_user_u32(x, p, KFUNC)
+#define copy_to_user(to, from, n) _copy_to_user(to, from, n, KFUNC)
+#define clear_user(to, n)         _clear_user(to, n, KFUNC) /* bytes left uncleared */
 
 /* A user-mode load or store by the task itself: a bad address gets SIGSEGV (-EFAULT). */
 int user_load(unsigned long uaddr, uint32_t *val);

@@ -200,7 +200,7 @@ static void test_prot_none(void)
 		CHECK_EQ(r.ret[2], -EFAULT, "store to PROT_NONE");
 		CHECK_EQ(r.segv, 2, "SIGSEGVs");
 		/* olof-rfc's loop reads the word before get_futex_key() */
-		CHECK_EQ(r.ret[3], k->futex_read == FUTEX_READ_CHECK_PAGE ? -EFAULT : -EACCES,
+		CHECK_EQ(r.ret[3], k->futex->read == FUTEX_READ_CHECK_PAGE ? -EFAULT : -EACCES,
 			 "futex_wait on PROT_NONE");
 		CHECK_EQ(r.ret[4], -EACCES, "futex_wake on PROT_NONE (no read, every kernel)");
 	}
@@ -419,7 +419,7 @@ static void test_futex_read_fault_paths(void)
 		const char *kn = k->name;
 		run_prog(text, kn, &r);
 		CHECK(r.ret[1] == -EWOULDBLOCK, "[%s] futex_wait: %ld", kn, r.ret[1]);
-		if (k->futex_read == FUTEX_READ_LOCKED_RETRY) { /* 2.6.11 */
+		if (k->futex->read == FUTEX_READ_LOCKED_RETRY) { /* 2.6.11 */
 			int d = find_event(0, 0, 0, EV_LOCK, "down_read");
 			int c = find_event(d, 0, 0, EV_UACCESS, "__copy_from_user_inatomic");
 			int f = find_event(c, 0, 0, EV_FAULT, NULL);
@@ -435,12 +435,12 @@ static void test_futex_read_fault_paths(void)
 			CHECK(find_event(0, 0, 0, EV_TRYFAIL, NULL) == -1, "[%s] no failed trylock",
 			      kn);
 		}
-		if (k->futex_read == FUTEX_READ_GET_USER) { /* 2.6.11-rc4 and its variants */
+		if (k->futex->read == FUTEX_READ_GET_USER) { /* 2.6.11-rc4 and its variants */
 			CHECK(find_event(0, 0, 0, EV_UACCESS, "__copy_from_user_inatomic") == -1,
 			      "[%s] has no inatomic read", kn);
 		}
 		/* the fault takes mmap_sem again, unless PF_MMAP_SEM says the task holds it */
-		if (k->futex_read == FUTEX_READ_GET_USER && !k->pf_mmap_sem) {
+		if (k->futex->read == FUTEX_READ_GET_USER && !k->pf_mmap_sem) {
 			int d = find_event(0, 0, 0, EV_LOCK, "down_read");
 			int g = find_event(d, 0, 0, EV_UACCESS, "get_user");
 			int f = find_event(g, 0, 0, EV_FAULT, NULL);

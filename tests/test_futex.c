@@ -28,13 +28,13 @@ static bool every(const struct kernel_config *k)
 /* get_futex_key() runs before the word is read (every kernel but olof-rfc) */
 static bool key_first(const struct kernel_config *k)
 {
-	return k->futex_read != FUTEX_READ_CHECK_PAGE;
+	return k->futex->read != FUTEX_READ_CHECK_PAGE;
 }
 
 /* olof-rfc's check_user_page_readable() loop faults the page in before get_futex_key() */
 static bool faults_first(const struct kernel_config *k)
 {
-	return k->futex_read == FUTEX_READ_CHECK_PAGE;
+	return k->futex->read == FUTEX_READ_CHECK_PAGE;
 }
 
 struct want {

@@ -2,7 +2,7 @@
  * entries without test_only, wherever they are in the table; for_each_kernel() yields
  * exactly those, in table order; kernel_by_name() finds every entry, test-only ones too;
  * names are unique; a case can hold an expect line for every kernel and an `expect *`;
- * every kernel says where it comes from (source_ok).
+ * every kernel says where it comes from (source_ok) and runs some release's futex paths.
  */
 #include "harness.h"
 
@@ -44,6 +44,11 @@ int main(void)
 		CHECK(strlen(k->name) < sizeof(((struct expectation *)0)->kernel),
 		      "%s fits an expect line", k->name);
 		CHECK(strcmp(k->name, EXPECT_ANY_KERNEL), "a kernel named %s", k->name);
+		CHECK(k->futex && k->futex->release && k->futex->wait && k->futex->requeue,
+		      "%s runs a release's futex_wait and futex_requeue", k->name);
+		CHECK(!k->futex || !k->futex->wait_reads_first ||
+			  k->futex->read == FUTEX_READ_GET_USER,
+		      "%s: a futex_wait that reads first reads with get_user()", k->name);
 	}
 	CHECK(kernel_by_name("no-such-kernel") == NULL, "an unknown name");
 

@@ -343,8 +343,8 @@ static void test_verdicts(void)
 
 	for_each_kernel (k) {
 		/* the article's program without its preemption: get_user() under mmap_sem */
-		bool get_user_held = (k->futex_read == FUTEX_READ_GET_USER ||
-				      k->futex_read == FUTEX_READ_CHECK_PAGE) &&
+		bool get_user_held = (k->futex->read == FUTEX_READ_GET_USER ||
+				      k->futex->read == FUTEX_READ_CHECK_PAGE) &&
 				     k->rwsem == RWSEM_FAIR && !k->pf_mmap_sem;
 		run_case(lwn, k, true, &r);
 		if (get_user_held)
@@ -360,7 +360,7 @@ static void test_verdicts(void)
 		/* with the article's preemption: the deadlock, not the prediction */
 		snprintf(text, sizeof(text), "%spreempt 1 at op 2 point 7 to 2\n", lwn);
 		run_case(text, k, true, &r);
-		if (k->futex_read == FUTEX_READ_GET_USER && k->rwsem == RWSEM_FAIR &&
+		if (k->futex->read == FUTEX_READ_GET_USER && k->rwsem == RWSEM_FAIR &&
 		    !k->pf_mmap_sem)
 			CHECK(r.result == SIM_HANG &&
 				  !strcmp(r.verdict, "deadlock--do_page_fault--futex_wait"),

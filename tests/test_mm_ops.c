@@ -724,7 +724,7 @@ static void test_article_case(void)
 		const char *kn = k->name;
 		run_text(text, kn, &r);
 		/* get_user() with mmap_sem held, a fair rwsem, a fault that takes it again */
-		const char *want = k->futex_read == FUTEX_READ_GET_USER && !reenters(k)
+		const char *want = k->futex->read == FUTEX_READ_GET_USER && !reenters(k)
 				       ? "deadlock--do_page_fault--futex_wait"
 				       : "ok";
 		CHECK(!strcmp(r.verdict, want), "[%s] verdict %s, want %s", kn, r.verdict, want);
@@ -762,7 +762,7 @@ static void test_jj_mismatch_does_not_queue(void)
 	for_each_kernel (k) {
 		const char *kn = k->name;
 		bool match_only =
-		    k->futex_read == FUTEX_READ_BUCKET_LOCKED || k->futex_wait_read_first;
+		    k->futex->read == FUTEX_READ_BUCKET_LOCKED || k->futex->wait_reads_first;
 		int p1 = read_point(prog, kn, 1, 3);
 		CHECK(p1 > 0, "[%s] read point %d", kn, p1);
 		snprintf(text, sizeof(text), "%spreempt 1 at op 3 point %d to 2\n", prog, p1);
@@ -796,8 +796,8 @@ static void test_absorbed_wakeup(void)
 
 	for_each_kernel (k) {
 		const char *kn = k->name;
-		bool jj = k->futex_read == FUTEX_READ_BUCKET_LOCKED;
-		bool seto = k->futex_wait_read_first;
+		bool jj = k->futex->read == FUTEX_READ_BUCKET_LOCKED;
+		bool seto = k->futex->wait_reads_first;
 		int p1 = read_point(prog, kn, 1, 3), p2 = read_point(prog, kn, 2, 1);
 		CHECK(p1 > 0 && p2 > 0, "[%s] read points %d %d", kn, p1, p2);
 		snprintf(text, sizeof(text),

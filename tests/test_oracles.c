@@ -30,13 +30,13 @@
 /* queue_me() before the read: a mismatching waiter sits on the chain for a while */
 static bool queues_first(const struct kernel_config *k)
 {
-	return k->futex_read != FUTEX_READ_BUCKET_LOCKED && !k->futex_wait_read_first;
+	return k->futex->read != FUTEX_READ_BUCKET_LOCKED && !k->futex->wait_reads_first;
 }
 
 /* FUTEX_CMP_REQUEUE with the nqueued test (every kernel before Jelinek's patch) */
 static bool has_nqueued(const struct kernel_config *k)
 {
-	return k->futex_read != FUTEX_READ_BUCKET_LOCKED;
+	return k->futex->read != FUTEX_READ_BUCKET_LOCKED;
 }
 
 /* The point of the last user access of `task`'s op `op` in a run of TEXT: the futex
@@ -195,7 +195,7 @@ static void test_seto(void)
 
 	for_each_kernel (k) {
 		const char *kn = k->name;
-		bool seto = k->futex_wait_read_first;
+		bool seto = k->futex->wait_reads_first;
 
 		/* the word changes between T1's read and the wake */
 		seto_text(text, sizeof(text), kn, "  store f val=1\n", 1);

@@ -313,7 +313,8 @@ check "nothing written for a bad -o" test ! -e "$tmp/x.txt"
 # --- the trace's source column: the 2.6.11 file and function of each event ---
 # `snafu replay --trace` gives each event the file:function of 2.6.11 it happened in, from
 # ref/kernel.h's one table (KFRAME_SOURCES). Every name the model pushes on its shadow call
-# stack (kframe(): its function's name, kframe_as("NAME")) and every syscall the entry
+# stack (kframe(): its function's name, or KFUNC's where a file defines it, as
+# ref/futex-*.c do; kframe_as("NAME")) and every syscall the entry
 # names (prog/ops.c) has a line there, and every line is for a name that is pushed. Every
 # case on every kernel it names traces with no event of an unknown source ("?NAME"), "-"
 # only in user mode, and the columns line up; the article's cases name the files a kernel
@@ -328,7 +329,9 @@ pushed=$( (
 			if (match(s, /[A-Za-z_][A-Za-z0-9_]*\(/))
 				fn = substr(s, RSTART, RLENGTH - 1)
 		}
-		/^[ \t]+kframe\(\);/ { print fn }
+		/^#define KFUNC "/ { k = $0; sub(/.*KFUNC "/, "", k); sub(/".*/, "", k); kfunc = k }
+		/^#define KFUNC __func__/ { kfunc = "" }
+		/^[ \t]+kframe\(\);/ { print (kfunc != "" ? kfunc : fn) }
 		/^[ \t]+kframe_as\("/ { s = $0; sub(/.*kframe_as\("/, "", s); sub(/".*/, "", s); print s }' "$f"
 	done
 	grep -oE '\.syscall = "[a-z0-9_]+"' "$src/prog/ops.c" | cut -d'"' -f2
