@@ -332,6 +332,11 @@ int cli_exec_beside(const char *cmd, const char *exe, const char *expected)
 	return 2;
 }
 
+int cli_to_simulator(const char *cmd)
+{
+	return cli_exec_beside(cmd, "snafu", "the simulator's build (snafu) beside snafu-native");
+}
+
 /* GNU-style arguments, once, for every command (record and evaluate too): the options,
  * wherever they are, come first in the order given, then the other arguments; "--" ends
  * the options (an argument after it that begins with '-' becomes ./-...); an option

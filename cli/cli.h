@@ -50,6 +50,9 @@ char **cli_typed_argv(void);
 /* Hand the command CMD over to the build EXE beside this executable, with the command
  * line as typed; returns 2 (after one line naming what was EXPECTED) when it cannot. */
 int cli_exec_beside(const char *cmd, const char *exe, const char *expected);
+/* snafu-native's way with a command that runs the simulator's schedules (explore, trace,
+ * record, evaluate): hand it over to snafu beside it, as cli_exec_beside() does. */
+int cli_to_simulator(const char *cmd);
 /* This executable's path (cli_exe_path) or its directory without the trailing slash
  * (cli_exe_dir), from /proc/self/exe; false when it cannot be read. */
 bool cli_exe_path(char *buf, size_t len);

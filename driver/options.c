@@ -83,6 +83,15 @@ static unsigned long long num_arg(const char *a, const char *v, unsigned long lo
 	return n;
 }
 
+/* V when it is X or Y, else one line naming WHAT, exit 2. */
+static const char *either(const char *a, const char *v, const char *x, const char *y,
+			  const char *what, int argn)
+{
+	if (strcmp(v, x) && strcmp(v, y))
+		die_usage(what, a, argn);
+	return v;
+}
+
 /* A directory or file argument into DST: not empty, trailing slashes dropped. */
 static void path_arg(char *dst, const char *a, const char *v, const char *what, int argn)
 {
@@ -162,9 +171,7 @@ void fz_parse(struct fuzz_run *r, int argc, char **argv)
 			r->seeds_argn = argn;
 			break;
 		case D_OPS:
-			if (strcmp(v, "futex") && strcmp(v, "all"))
-				die_usage("--ops=futex or --ops=all", a, argn);
-			r->ops = v;
+			r->ops = either(a, v, "futex", "all", "--ops=futex or --ops=all", argn);
 			break;
 		case D_OUT:
 			/* a ',' would split OUT/KERNEL/seeds/NAME in -seed_inputs */
@@ -212,14 +219,11 @@ void fz_parse(struct fuzz_run *r, int argc, char **argv)
 			r->oracles = v;
 			break;
 		case D_SCHEDULE: /* the kind of schedule the mutator writes (docs/fuzzing.md) */
-			if (strcmp(v, "pct") && strcmp(v, "preempt"))
-				die_usage("--schedule=pct or --schedule=preempt", a, argn);
-			r->schedule = v;
+			r->schedule = either(a, v, "pct", "preempt",
+					     "--schedule=pct or --schedule=preempt", argn);
 			break;
 		case D_ICOV:
-			if (strcmp(v, "0") && strcmp(v, "1"))
-				die_usage("--interleaving-coverage=0 or 1", a, argn);
-			r->icov = v;
+			r->icov = either(a, v, "0", "1", "--interleaving-coverage=0 or 1", argn);
 			break;
 		case D_JOINT: /* the fuzzer's --joint=N (fuzz/joint.c) */
 			r->joint =

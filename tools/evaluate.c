@@ -775,8 +775,8 @@ static const struct fuzz_plan plan = {
     .right = -1,
     .row = row,
     .name = "evaluate",
-    .opts = FUZZ_KERNEL | FUZZ_RUNS | FUZZ_JOBS | FUZZ_OPS | FUZZ_SEED | FUZZ_SEEDS | FUZZ_OUT | FUZZ_MARKDOWN |
-	    FUZZ_KEEP_GOING | FUZZ_ORACLES | FUZZ_SEARCH,
+    .opts = FUZZ_KERNEL | FUZZ_RUNS | FUZZ_JOBS | FUZZ_OPS | FUZZ_SEED | FUZZ_SEEDS | FUZZ_OUT |
+	    FUZZ_MARKDOWN | FUZZ_KEEP_GOING | FUZZ_ORACLES | FUZZ_SEARCH,
     .runs = 1000000,
     .seed = 1,
     .ops = "all",
@@ -799,9 +799,7 @@ int cmd_evaluate(int argc, char **argv)
 	/* the findings' replays and the explore column run the simulator's schedules:
 	 * snafu's work, not snafu-native's */
 	(void)argc, (void)argv, (void)plan;
-	return cli_exec_beside("evaluate", "snafu",
-			       "the simulator's build (snafu) beside "
-			       "snafu-native");
+	return cli_to_simulator("evaluate");
 #else
 	/* --explore: schedules searched, not sampled (search/explore.c) */
 	for (int i = 1; i < argc; i++)

@@ -101,7 +101,7 @@ __attribute__((used)) const int snafu_gdb_optimized = RECORD_OPTIMIZED;
 int cmd_record(int argc, char **argv)
 {
 	(void)argc, (void)argv;
-	return cli_exec_beside("record", "snafu", "the simulator build next to snafu-native");
+	return cli_to_simulator("record");
 }
 #else
 static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)

@@ -34,12 +34,11 @@
 #include <string.h>
 
 #ifdef SNAFU_NATIVE
+/* Real threads record no trace: the simulator's build draws it. */
 int cmd_trace(int argc, char **argv)
 {
 	(void)argc, (void)argv;
-	fprintf(stderr, "snafu trace: real threads record no trace; run it with snafu, the "
-			"simulator build\n");
-	return 2;
+	return cli_to_simulator("trace");
 }
 #else
 
