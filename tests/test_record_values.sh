@@ -11,7 +11,7 @@
 #  - the debug build replays the same runs as this one: for every saved case on every
 #    kernel, the same verdict, trace digest and steps (snafu replay --digest);
 #  - the land-on-the-finding command snafu record prints for the LWN case, with gdb
-#    -batch, `run` and `snafu-bt 1`, shows futex_wait (... uaddr=1073741824 ...), the
+#    -batch, `run` and `snafu-bt 1`, shows futex_wait_2_6_11_rc4 (... uaddr=1073741824 ...), the
 #    same address in do_futex and get_user_u32, down_read's site "do_page_fault", and no
 #    <optimized out> in a frame of snafu's own code; `snafu-bt 2` shows T2's
 #    sys_mmap2 (... prot=3 ...), the case's rw mapping.
@@ -102,7 +102,7 @@ awk '/^T1 is (running|switched out)/ {f = 1; next} /^T2 is / {f = 0} f && /^#/' 
 awk '/^T2 is (running|switched out)/ {f = 1; next} f && /^#/' "$g" >"$tmp/bt2"
 grep -E ' at [^ ]*/(ref|sim|prog|tools)/[^ ]*:[0-9]+$' "$tmp/bt1" >"$tmp/own1"
 grep_in "$g" "stopped at the finding" "^Program received signal SIGTRAP"
-grep_in "$tmp/bt1" "futex_wait's uaddr" "^#[0-9]+ .* in futex_wait \(.*uaddr=1073741824[,)]"
+grep_in "$tmp/bt1" "futex_wait's uaddr" "^#[0-9]+ .* in futex_wait_[0-9a-z_]+ \(.*uaddr=1073741824[,)]"
 grep_in "$tmp/bt1" "do_futex's uaddr" "^#[0-9]+ .* in do_futex \(uaddr=1073741824[,)]"
 grep_in "$tmp/bt1" "get_user_u32's uaddr" "^#[0-9]+ .* in get_user_u32 \(.*uaddr=1073741824[,)].*\"futex_wait\""
 grep_in "$tmp/bt1" "do_page_fault's address" "^#[0-9]+ .* in do_page_fault \(address=1073741824[,)]"

@@ -53,9 +53,10 @@ static const char *own_line(const struct program *p, const struct kernel_config 
 	return NULL;
 }
 
+/* Whether the case needs a line for it: none says its word, its own or `expect *`. */
 static bool to_write(const struct proposal *q)
 {
-	return q->word && (!q->had || (q->own && strcmp(q->had, q->word)));
+	return q->word && (!q->had || strcmp(q->had, q->word));
 }
 
 /* The first word of LINE (its length in *LEN); NULL on a blank line. */
