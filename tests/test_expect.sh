@@ -4,10 +4,11 @@
 # hold: one line a kernel, "as the case says", exit 0. A kernel's line taken out: "new",
 # exit 1, and --write puts it back after the last expect line, where replay --check then
 # passes; a line with the wrong verdict: "changed", and --write replaces the verdict,
-# keeping the line's comment; a kernel an `expect *` line covers: "as its 'expect *'
-# says", to review, exit 0; --kernel: that kernel alone; a finding with a preemption
-# that does not fire fits no line (exit 1, nothing written); bad usage, and --write on
-# the byte form or standard input: one line, exit 2, the file as it was.
+# keeping the line's comment; a kernel an `expect *` line covers: "as its 'expect *' says",
+# to review, exit 0, and one whose run differs from it: "new", its own line written;
+# --kernel: that kernel alone; a finding with a preemption that does not fire fits no line
+# (exit 1, nothing written); bad usage, and --write on the byte form or standard input: one
+# line, exit 2, the file as it was.
 #
 #   bash tests/test_expect.sh BIN_DIR SRC_DIR
 set -u
@@ -54,6 +55,17 @@ run "$snafu" expect "$tmp/star.case"
 check "expect *: exit 0 (got $rc)" test "$rc" = 0
 check "expect *: 2.6.11 by it" grep -qx "$tmp/star.case: expect 2.6.11 ok  (as its 'expect \*' says)" "$tmp/out"
 check "expect *: counted" grep -qx "expect: 0 of $nk lines new or changed; $((nk - 3)) as an 'expect \*' line says (review them)" "$tmp/out"
+
+# 4b. An expect * line a kernel's run does not give: new, and --write gives the kernel its
+#     own line.
+sed 's/^expect \* ok$/expect * unfired/' "$tmp/star.case" >"$tmp/star2.case"
+run "$snafu" expect --kernel=2.6.11 "$tmp/star2.case"
+check "expect * differs: exit 1 (got $rc)" test "$rc" = 1
+check "expect * differs: new" grep -qx "$tmp/star2.case: expect 2.6.11 ok  (new: its 'expect \*' says unfired)" "$tmp/out"
+run "$snafu" expect --kernel=2.6.11 --write "$tmp/star2.case"
+check "expect * differs, --write: exit 0 (got $rc)" test "$rc" = 0
+check "expect * differs, --write: its own line before expect *" \
+	test "$(grep '^expect' "$tmp/star2.case" | tail -2 | tr '\n' '|')" = "expect 2.6.11 ok|expect * unfired|"
 
 # 5. --kernel: that kernel alone.
 run "$snafu" expect --kernel=2.6.11 --kernel=2.6.11-rc4 "$tmp/new.before"
