@@ -247,6 +247,22 @@ check "kernels: one line a kernel, each with '. Source: '" \
 	test "$(grep -c '^[^ ]\+  *[^ ].*\. Source: [^ ]' "$tmp/out")" = "$(wc -l <"$tmp/out")"
 run "$snafu" frob
 expect_error "unknown command" "snafu: argument 1 'frob': expected "
+check "unknown command: see snafu --help (the commands)" grep -q " (see snafu --help)\$" "$tmp/err"
+# an option error points to the command's own --help, which lists its options
+# (stress: snafu-native's own, where it is built)
+stress=
+[ -x "${snafu%/*}/snafu-native" ] && stress=stress
+for cmd in kernels replay record minimize confirm explore trace show ops fuzz evaluate $stress; do
+	run "$snafu" "$cmd" --frob
+	expect_error "$cmd --frob" "snafu: argument 2 '--frob': expected "
+	check "$cmd --frob: see snafu $cmd --help" grep -q " (see snafu $cmd --help)\$" "$tmp/err"
+done
+run "$snafu" replay --repeat=0 "${cases[0]}"
+check "replay --repeat=0: see snafu replay --help" grep -q " (see snafu replay --help)\$" "$tmp/err"
+run "$snafu" fuzz --ops=nope
+check "fuzz --ops=nope: see snafu fuzz --help" grep -q "^snafu: argument 2 '--ops=nope': expected .* (see snafu fuzz --help)\$" "$tmp/err"
+run "$snafu" show --input=nope "${cases[0]}"
+check "show --input=nope: see snafu show --help" grep -q " (see snafu show --help)\$" "$tmp/err"
 run "$snafu" show "${cases[0]}" "${cases[1]:-${cases[0]}}"
 expect_error "show with two files" "snafu: argument 3 "
 run "$snafu" show --bytes "${cases[0]}"
@@ -736,6 +752,7 @@ check "--version: exit 0 (got $rc)" test "$rc" = 0
 check "--version: snafu VERSION" grep -qx "snafu [0-9][0-9.]*" "$tmp/out"
 run "$snafu" --version extra
 expect_error "--version extra" "snafu: argument 2 'extra': expected nothing after --version"
+check "--version extra: see snafu --help" grep -q " (see snafu --help)\$" "$tmp/err"
 # snafu ops: plain text (no markdown quotes), each-page too
 run "$snafu" ops
 check "ops: exit 0 (got $rc)" test "$rc" = 0
