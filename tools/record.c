@@ -392,7 +392,8 @@ struct plan {
 	const char *self_abs, *run_abs;
 	enum { DEBUG_READY, DEBUG_MISSING, DEBUG_OTHER_RUN, DEBUG_FAILS } debug;
 	char debug_cmd[3 * PATH_LEN]; /* the one command that builds the debug build */
-	char debug_err[256];          /* how its run differs, or how it failed */
+	char debug_err[8300];         /* how its run differs, or how it failed (its first
+					 line of output, find_debug_build()) */
 	const struct kernel_config *k;
 	struct run_result r;
 	struct sim_decision pre; /* the schedule's last preemption; step 0: none */
@@ -443,7 +444,7 @@ static uint64_t step_of(int task, unsigned op, unsigned point, uint64_t steps)
  * function's caller. FN: a deadlock's or hang's blocked site (DEDUP_TOKEN's second
  * field), lockdep's held lock's site; else (a checker's BUG, a livelock, no finding) the
  * scheduling points, one at a time. */
-#define C_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+#define C_NAME_CHARS    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 static void plan_back(struct plan *p, const char *fn, const char *what, int task, unsigned op,
 		      unsigned point)
 {
@@ -631,6 +632,26 @@ static void debug_build_command(const char *dir, char *buf, size_t len)
 		 cli_shell_word(SNAFU_SOURCE_DIR, w2, sizeof(w2)), b, b);
 }
 
+/* How much of the debug build's error line the line about it quotes. */
+#define DEBUG_QUOTE_MAX 200
+
+/* LINE (one line) as the one-line message quotes it, into BUF: whole when at most MAX
+ * bytes; else cut at a whole word, the first space from MAX bytes on (the word under way
+ * ends first), with " ..." after; without a space from there on, whole. */
+static void quote_words(const char *line, size_t max, char *buf, size_t len)
+{
+	const char *space = strlen(line) > max ? strchr(line + max, ' ') : NULL;
+	size_t cut;
+
+	if (!space) {
+		snprintf(buf, len, "%s", line);
+		return;
+	}
+	for (cut = (size_t)(space - line); cut > 0 && line[cut - 1] == ' '; cut--)
+		;
+	snprintf(buf, len, "%.*s ...", (int)cut, line);
+}
+
 /* The snafu the commands run, into path: this one (self) where it is unoptimized, else
  * the debug build's. Where that is missing, or replays another run than this one (p->r),
  * p->debug says so, with the command that builds it. */
@@ -672,8 +693,10 @@ static void find_debug_build(struct plan *p, const char *self, const char *casef
 	}
 	p->debug = DEBUG_FAILS;
 	out[strcspn(out, "\n")] = 0;
-	snprintf(p->debug_err, sizeof(p->debug_err), "status %d: %.200s", st,
-		 out[0] ? out : "no output");
+	char quoted[sizeof(out) + 8];
+	quote_words(out, DEBUG_QUOTE_MAX, quoted, sizeof(quoted));
+	snprintf(p->debug_err, sizeof(p->debug_err), "status %d: %s", st,
+		 out[0] ? quoted : "no output");
 }
 
 /* The line that says the debug build is not ready, with the command that builds it. */
