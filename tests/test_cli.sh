@@ -125,6 +125,12 @@ malformed null-offset 2 13 'task 1\n  load null+3\n'
 malformed undefined-mapping 2 8 'task 1\n  load zz\n'
 malformed undefined-mapping-b 3 19 'task 1\n  mmap a\n  futex_requeue a b\n'
 malformed undefined-mapping-addr 3 24 'task 1\n  mmap a\n  get_mempolicy a addr=b\n'
+# a name may be used before its mmap (docs/cases.md), so the error does not say "earlier"
+run "$snafu" show "$tmp/bad/undefined-mapping.case"
+check "undefined mapping: what a name is" grep -qxF -- "$tmp/bad/undefined-mapping.case:2:8: expected an address: a mapping name defined by an mmap of the case, or null, found 'zz'" "$tmp/err"
+printf 'task 1\n  load b\ntask 2\n  mmap b\n' >"$tmp/bad/name-before-mmap.case"
+run "$snafu" show "$tmp/bad/name-before-mmap.case"
+check "a mapping name used before its mmap, by another task: accepted (exit $rc)" test "$rc" = 0
 malformed mapping-name-digit 2 8 'task 1\n  mmap 1a\n'
 malformed mapping-name-null 2 8 'task 1\n  mmap null\n'
 malformed mapping-name-taken 3 8 'task 1\n  mmap a\n  mmap a\n'
