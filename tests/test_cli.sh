@@ -648,7 +648,18 @@ check "replay --check, kernels without an expect line: exit 1 (got $rc)" test "$
 check "replay --check: one verdict line per listed kernel" \
 	test "$(grep -c ' \(PASS\|MISMATCH\)$' "$tmp/out")" = "$(wc -w <<<"$kernels")"
 check "replay --check, no expect line: the MISMATCH says what to add" grep -q \
-	"unfired.case \[2.6.11\]: ok, 1 of 1 preemption did not fire (no expect line: add 'expect 2.6.11 unfired', or an 'expect \* VERDICT' line) MISMATCH$" "$tmp/out"
+	"unfired.case \[2.6.11\]: ok, 1 of 1 preemption did not fire (no expect line for 2.6.11: add 'expect 2.6.11 unfired', or an 'expect \* VERDICT' line) MISMATCH$" "$tmp/out"
+# --kernel=K alone judges K as the run over every kernel does: a listed kernel with
+# neither line is the same MISMATCH (exit 1), for every listed kernel
+for k in $kernels; do
+	[ "$k" = 2.6.11-rc4 ] && continue
+	run "$snafu" replay --check --quiet --kernel="$k" "$tmp/ten/unfired.case"
+	check "replay --check --kernel=$k, no expect line: exit 1 (got $rc)" test "$rc" = 1
+	check "replay --check --kernel=$k, no expect line: one MISMATCH line saying so" \
+		test "$(grep -c "^$tmp/ten/unfired.case \[$k\]: .* (no expect line for $k: add 'expect $k .*', or an 'expect \* VERDICT' line) MISMATCH\$" "$tmp/out")" = 1
+	check "replay --check --kernel=$k, no expect line: no usage error on stderr" \
+		test -z "$(grep -F "unfired.case: no expect line" "$tmp/err")"
+done
 printf 'expect * unfired\n' >>"$tmp/ten/unfired.case"
 run "$snafu" replay --check --quiet "$tmp/ten/unfired.case"
 check "replay --check, expect * unfired: exit 0 (got $rc)" test "$rc" = 0
@@ -684,10 +695,17 @@ check "replay --check, a finding with an unfired preemption: MISMATCH" grep -q \
 grep -v '^expect' "$tmp/ten/fires.case" >"$tmp/ten/nofit.case"
 run "$snafu" replay --check --quiet "$tmp/ten/nofit.case"
 check "replay --check without expect lines: exit 2 (got $rc)" test "$rc" = 2
+run "$snafu" replay --check --quiet --kernel=2.6.11 "$tmp/ten/nofit.case"
+expect_error "replay --check --kernel without expect lines: as without --kernel" \
+	"$tmp/ten/nofit.case: expected 'expect KERNEL VERDICT' lines for --check"
 printf 'expect 2.6.11 ok\n' >>"$tmp/ten/nofit.case"
 run "$snafu" replay --check --quiet "$tmp/ten/nofit.case"
 check "replay --check, no expect line and none fits: MISMATCH, saying so" grep -q \
-	"\[2.6.11-rc4\]: deadlock--do_page_fault--futex_wait, 1 of 2 preemptions did not fire (no expect line, and none fits a finding with an unfired preemption: change the schedule) MISMATCH$" "$tmp/out"
+	"\[2.6.11-rc4\]: deadlock--do_page_fault--futex_wait, 1 of 2 preemptions did not fire (no expect line for 2.6.11-rc4, and none fits a finding with an unfired preemption: change the schedule) MISMATCH$" "$tmp/out"
+run "$snafu" replay --check --quiet --kernel=2.6.11-rc4 "$tmp/ten/nofit.case"
+check "replay --check --kernel, no expect line and none fits: exit 1 (got $rc)" test "$rc" = 1
+check "replay --check --kernel, no expect line and none fits: the same MISMATCH" grep -q \
+	"\[2.6.11-rc4\]: deadlock--do_page_fault--futex_wait, 1 of 2 preemptions did not fire (no expect line for 2.6.11-rc4, and none fits a finding with an unfired preemption: change the schedule) MISMATCH$" "$tmp/out"
 run "$snafu" replay --quiet --stop-at-step=100000 "$art"
 check "--stop-at-step past the end: exit 1, the finding (got $rc)" test "$rc" = 1
 check "--stop-at-step past the end: the warning gives the run's steps" grep -q \
