@@ -328,6 +328,13 @@ check "show --bytes -o into a missing directory: no file" test ! -e "$tmp/nodir/
 run "$snafu" minimize -o "$tmp/nodir/x.case" "${cases[0]}"
 expect_error "minimize -o into a missing directory" "snafu: $tmp/nodir/x.case: "
 check "minimize -o into a missing directory: no file" test ! -e "$tmp/nodir/x.case"
+# the minimized case's header counts in words: 1 preemption, 0 preemptions
+run "$snafu" minimize -o - "$src/repro/cases/seed-testcase.case"
+check "minimize: header '(12 ops, 1 preemption before; N runs ...)' (exit $rc)" \
+	grep -qE '^# \(12 ops, 1 preemption before; [0-9]+ runs to minimize\)$' "$tmp/out"
+run "$snafu" minimize -o - "$src/repro/cases/lockdep-futex-wait.case"
+check "minimize: header '(3 ops, 0 preemptions before; N runs ...)' (exit $rc)" \
+	grep -qE '^# \(3 ops, 0 preemptions before; [0-9]+ runs to minimize\)$' "$tmp/out"
 
 # OUT is a directory: refused, the directory left alone
 mkdir "$tmp/outdir/sub"
