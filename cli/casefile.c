@@ -172,8 +172,9 @@ int case_write_minimized_note(struct program *p, const struct kernel_config *k, 
 	if (!f)
 		return 2;
 	fprintf(f, "# %s\n# found on %s; minimized by %s from %s\n", r.verdict, k->name, by, in);
-	fprintf(f, "# (%d ops, %d preemptions before; %d runs to minimize)\n", before_ops,
-		before_pre, runs);
+	fprintf(f, "# (%d op%s, %d preemption%s before; %d run%s to minimize)\n", before_ops,
+		before_ops == 1 ? "" : "s", before_pre, before_pre == 1 ? "" : "s", runs,
+		runs == 1 ? "" : "s");
 	char names[200], list[220] = "";
 	if (oracles && oracles != ORACLES_DEFAULT) /* the header's verdict is these oracles' */
 		snprintf(list, sizeof(list), " --oracles=%s",

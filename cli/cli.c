@@ -63,12 +63,17 @@ int cli_argn(int argn)
 	return argn >= 0 && argn < nargpos ? argpos[argn] : argn;
 }
 
+/* The command whose arguments cli_normalize() took (NULL before a command is known): its
+ * errors point to its own --help, which lists its options, not to the list of commands. */
+static const char *help_command;
+
 void cli_die_at(const char *fmt, const char *arg, int pos)
 {
 	char buf[80];
 
-	fprintf(stderr, "%s: argument %d '%s': expected %s (see snafu --help)\n", prog_name, pos,
-		shown(arg, buf, sizeof(buf)), fmt);
+	fprintf(stderr, "%s: argument %d '%s': expected %s (see %s%s%s --help)\n", prog_name, pos,
+		shown(arg, buf, sizeof(buf)), fmt, prog_name, help_command ? " " : "",
+		help_command ? help_command : "");
 	exit(2);
 }
 
@@ -360,6 +365,7 @@ char **cli_normalize(const struct cli_command *c, int argc, char **argv, int *ou
 	if (!nv || !rest || !pos || !rest_pos)
 		abort();
 	typed_argv = argv;
+	help_command = c->name;
 	cv[m] = argv[1];
 	pos[++m] = 1;
 	for (int i = 2; i < argc; i++) {

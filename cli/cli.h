@@ -34,7 +34,8 @@ void cli_usage(FILE *out, const struct cli_command *cmds, int ncmds,
  * (argv[0] its name, options first) and its count in *OUT_ARGC. */
 char **cli_normalize(const struct cli_command *c, int argc, char **argv, int *out_argc);
 
-/* One line "snafu: argument POS 'ARG': expected FMT", then exit 2; POS as typed. */
+/* One line "snafu: argument POS 'ARG': expected FMT (see snafu CMD --help)", then exit 2;
+ * POS as typed, CMD the command cli_normalize() took (before one: "see snafu --help"). */
 __attribute__((noreturn)) void cli_die_at(const char *fmt, const char *arg, int pos);
 /* One line "snafu: argument ARGN 'ARG': expected FMT", then exit 2. ARGN is the index
  * in the command's argv plus one (argv[0], the command, is argument 1); it is printed as

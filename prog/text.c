@@ -123,8 +123,8 @@ static int parse_addr(struct parser *ps, const struct tok *t, bool wide, struct 
 		int m = find_map(ps, t->s, nlen);
 		if (m < 0)
 			return fail(ps, t->col,
-				    "expected an address: a mapping defined by an earlier mmap, "
-				    "or null, found '%.*s%s'",
+				    "expected an address: a mapping name defined by an mmap of "
+				    "the case, or null, found '%.*s%s'",
 				    TOKQ(t));
 		u->map = (uint8_t)m;
 	}

@@ -259,6 +259,15 @@ commands run the debug build (-O0), whose frames are true."""
                 pass
 
 
+def _preempt_fired(status, i):
+    """Whether preemption I of the schedule has fired: sim_config.pre_status, which the
+    simulator fills in as it goes (NULL where nobody asked for it: then False)."""
+    try:
+        return bool(int(status)) and bool(status[i]["fired"])
+    except gdb.error:
+        return False
+
+
 def _decision(d):
     if int(d["step"]) == 0 and int(d["to"]) == 0:
         return "none yet"
@@ -327,15 +336,23 @@ between tasks, and the last events of the trace."""
             print("running: %s (id %d), op %d.%d, in %s" % (
                 _str(t["comm"]), int(cur["id"]), int(cur["op"]), int(cur["op_points"]),
                 sc if sc else "user mode"))
+            status = cfg["pre_status"]
             for i in range(int(cfg["npreempts"])):
                 p = cfg["preempts"][i]
                 if (int(p["task"]) == int(cur["id"]) and
                         ((int(p["op"]) and int(p["op"]) == int(cur["op"]) and
                           int(p["point"]) == int(cur["op_points"])) or
                          (not int(p["op"]) and int(p["point"]) == int(cur["points"])))):
-                    print("  the schedule preempts here: to T%d (preempt %d at op %d point %d"
-                          " to %d)" % (int(p["to"]), int(p["task"]), int(p["op"]),
-                                       int(p["point"]), int(p["to"])))
+                    # The task's op.point stays where the preemption took it away, so
+                    # back on it after the switch it matches still: "here" only while
+                    # the preemption has not fired (its status), "fired" after.
+                    what = "(preempt %d at op %d point %d to %d)" % (
+                        int(p["task"]), int(p["op"]), int(p["point"]), int(p["to"]))
+                    if _preempt_fired(status, i):
+                        print("  the schedule preempted here already: to T%d, then back %s"
+                              % (int(p["to"]), what))
+                    else:
+                        print("  the schedule preempts here: to T%d %s" % (int(p["to"]), what))
         print("last preemption: " + _decision(gdb.parse_and_eval("sim_last_preempt")))
         print("last switch:     " + _decision(gdb.parse_and_eval("sim_last_switch")))
         try:

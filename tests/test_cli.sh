@@ -125,6 +125,12 @@ malformed null-offset 2 13 'task 1\n  load null+3\n'
 malformed undefined-mapping 2 8 'task 1\n  load zz\n'
 malformed undefined-mapping-b 3 19 'task 1\n  mmap a\n  futex_requeue a b\n'
 malformed undefined-mapping-addr 3 24 'task 1\n  mmap a\n  get_mempolicy a addr=b\n'
+# a name may be used before its mmap (docs/cases.md), so the error does not say "earlier"
+run "$snafu" show "$tmp/bad/undefined-mapping.case"
+check "undefined mapping: what a name is" grep -qxF -- "$tmp/bad/undefined-mapping.case:2:8: expected an address: a mapping name defined by an mmap of the case, or null, found 'zz'" "$tmp/err"
+printf 'task 1\n  load b\ntask 2\n  mmap b\n' >"$tmp/bad/name-before-mmap.case"
+run "$snafu" show "$tmp/bad/name-before-mmap.case"
+check "a mapping name used before its mmap, by another task: accepted (exit $rc)" test "$rc" = 0
 malformed mapping-name-digit 2 8 'task 1\n  mmap 1a\n'
 malformed mapping-name-null 2 8 'task 1\n  mmap null\n'
 malformed mapping-name-taken 3 8 'task 1\n  mmap a\n  mmap a\n'
@@ -247,6 +253,22 @@ check "kernels: one line a kernel, each with '. Source: '" \
 	test "$(grep -c '^[^ ]\+  *[^ ].*\. Source: [^ ]' "$tmp/out")" = "$(wc -l <"$tmp/out")"
 run "$snafu" frob
 expect_error "unknown command" "snafu: argument 1 'frob': expected "
+check "unknown command: see snafu --help (the commands)" grep -q " (see snafu --help)\$" "$tmp/err"
+# an option error points to the command's own --help, which lists its options
+# (stress: snafu-native's own, where it is built)
+stress=
+[ -x "${snafu%/*}/snafu-native" ] && stress=stress
+for cmd in kernels replay record minimize confirm explore trace show ops fuzz evaluate $stress; do
+	run "$snafu" "$cmd" --frob
+	expect_error "$cmd --frob" "snafu: argument 2 '--frob': expected "
+	check "$cmd --frob: see snafu $cmd --help" grep -q " (see snafu $cmd --help)\$" "$tmp/err"
+done
+run "$snafu" replay --repeat=0 "${cases[0]}"
+check "replay --repeat=0: see snafu replay --help" grep -q " (see snafu replay --help)\$" "$tmp/err"
+run "$snafu" fuzz --ops=nope
+check "fuzz --ops=nope: see snafu fuzz --help" grep -q "^snafu: argument 2 '--ops=nope': expected .* (see snafu fuzz --help)\$" "$tmp/err"
+run "$snafu" show --input=nope "${cases[0]}"
+check "show --input=nope: see snafu show --help" grep -q " (see snafu show --help)\$" "$tmp/err"
 run "$snafu" show "${cases[0]}" "${cases[1]:-${cases[0]}}"
 expect_error "show with two files" "snafu: argument 3 "
 run "$snafu" show --bytes "${cases[0]}"
@@ -306,6 +328,13 @@ check "show --bytes -o into a missing directory: no file" test ! -e "$tmp/nodir/
 run "$snafu" minimize -o "$tmp/nodir/x.case" "${cases[0]}"
 expect_error "minimize -o into a missing directory" "snafu: $tmp/nodir/x.case: "
 check "minimize -o into a missing directory: no file" test ! -e "$tmp/nodir/x.case"
+# the minimized case's header counts in words: 1 preemption, 0 preemptions
+run "$snafu" minimize -o - "$src/repro/cases/seed-testcase.case"
+check "minimize: header '(12 ops, 1 preemption before; N runs ...)' (exit $rc)" \
+	grep -qE '^# \(12 ops, 1 preemption before; [0-9]+ runs to minimize\)$' "$tmp/out"
+run "$snafu" minimize -o - "$src/repro/cases/lockdep-futex-wait.case"
+check "minimize: header '(3 ops, 0 preemptions before; N runs ...)' (exit $rc)" \
+	grep -qE '^# \(3 ops, 0 preemptions before; [0-9]+ runs to minimize\)$' "$tmp/out"
 
 # OUT is a directory: refused, the directory left alone
 mkdir "$tmp/outdir/sub"
@@ -626,7 +655,18 @@ check "replay --check, kernels without an expect line: exit 1 (got $rc)" test "$
 check "replay --check: one verdict line per listed kernel" \
 	test "$(grep -c ' \(PASS\|MISMATCH\)$' "$tmp/out")" = "$(wc -w <<<"$kernels")"
 check "replay --check, no expect line: the MISMATCH says what to add" grep -q \
-	"unfired.case \[2.6.11\]: ok, 1 of 1 preemption did not fire (no expect line: add 'expect 2.6.11 unfired', or an 'expect \* VERDICT' line) MISMATCH$" "$tmp/out"
+	"unfired.case \[2.6.11\]: ok, 1 of 1 preemption did not fire (no expect line for 2.6.11: add 'expect 2.6.11 unfired', or an 'expect \* VERDICT' line) MISMATCH$" "$tmp/out"
+# --kernel=K alone judges K as the run over every kernel does: a listed kernel with
+# neither line is the same MISMATCH (exit 1), for every listed kernel
+for k in $kernels; do
+	[ "$k" = 2.6.11-rc4 ] && continue
+	run "$snafu" replay --check --quiet --kernel="$k" "$tmp/ten/unfired.case"
+	check "replay --check --kernel=$k, no expect line: exit 1 (got $rc)" test "$rc" = 1
+	check "replay --check --kernel=$k, no expect line: one MISMATCH line saying so" \
+		test "$(grep -c "^$tmp/ten/unfired.case \[$k\]: .* (no expect line for $k: add 'expect $k .*', or an 'expect \* VERDICT' line) MISMATCH\$" "$tmp/out")" = 1
+	check "replay --check --kernel=$k, no expect line: no usage error on stderr" \
+		test -z "$(grep -F "unfired.case: no expect line" "$tmp/err")"
+done
 printf 'expect * unfired\n' >>"$tmp/ten/unfired.case"
 run "$snafu" replay --check --quiet "$tmp/ten/unfired.case"
 check "replay --check, expect * unfired: exit 0 (got $rc)" test "$rc" = 0
@@ -669,10 +709,17 @@ check "replay --check, a finding with an unfired preemption: MISMATCH" grep -q \
 grep -v '^expect' "$tmp/ten/fires.case" >"$tmp/ten/nofit.case"
 run "$snafu" replay --check --quiet "$tmp/ten/nofit.case"
 check "replay --check without expect lines: exit 2 (got $rc)" test "$rc" = 2
+run "$snafu" replay --check --quiet --kernel=2.6.11 "$tmp/ten/nofit.case"
+expect_error "replay --check --kernel without expect lines: as without --kernel" \
+	"$tmp/ten/nofit.case: expected 'expect KERNEL VERDICT' lines for --check"
 printf 'expect 2.6.11 ok\n' >>"$tmp/ten/nofit.case"
 run "$snafu" replay --check --quiet "$tmp/ten/nofit.case"
 check "replay --check, no expect line and none fits: MISMATCH, saying so" grep -q \
-	"\[2.6.11-rc4\]: deadlock--do_page_fault--futex_wait, 1 of 2 preemptions did not fire (no expect line, and none fits a finding with an unfired preemption: change the schedule) MISMATCH$" "$tmp/out"
+	"\[2.6.11-rc4\]: deadlock--do_page_fault--futex_wait, 1 of 2 preemptions did not fire (no expect line for 2.6.11-rc4, and none fits a finding with an unfired preemption: change the schedule) MISMATCH$" "$tmp/out"
+run "$snafu" replay --check --quiet --kernel=2.6.11-rc4 "$tmp/ten/nofit.case"
+check "replay --check --kernel, no expect line and none fits: exit 1 (got $rc)" test "$rc" = 1
+check "replay --check --kernel, no expect line and none fits: the same MISMATCH" grep -q \
+	"\[2.6.11-rc4\]: deadlock--do_page_fault--futex_wait, 1 of 2 preemptions did not fire (no expect line for 2.6.11-rc4, and none fits a finding with an unfired preemption: change the schedule) MISMATCH$" "$tmp/out"
 run "$snafu" replay --quiet --stop-at-step=100000 "$art"
 check "--stop-at-step past the end: exit 1, the finding (got $rc)" test "$rc" = 1
 check "--stop-at-step past the end: the warning gives the run's steps" grep -q \
@@ -743,6 +790,7 @@ check "--version: exit 0 (got $rc)" test "$rc" = 0
 check "--version: snafu VERSION" grep -qx "snafu [0-9][0-9.]*" "$tmp/out"
 run "$snafu" --version extra
 expect_error "--version extra" "snafu: argument 2 'extra': expected nothing after --version"
+check "--version extra: see snafu --help" grep -q " (see snafu --help)\$" "$tmp/err"
 # snafu ops: plain text (no markdown quotes), each-page too
 run "$snafu" ops
 check "ops: exit 0 (got $rc)" test "$rc" = 0

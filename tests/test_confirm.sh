@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # snafu confirm end to end (tools/confirm.c, docs/lockdep.md): the LWN program with no
 # schedule, which lockdep reports on 2.6.11-rc4, is confirmed with one preemption and
-# minimized into a deadlocking case that passes its expect lines, written beside the
-# input by default; a byte-form input works the same; an mlock()ed word, which lockdep
-# reports but which cannot fault, is "not confirmed" after the whole search (exit 1, no
-# case written), and a small --runs says "within N executions"; on olof-rfc the same
-# LWN program is confirmed only with kswapd's two passes added (step 5), while the
-# mlock()ed word and the ZERO_PAGE, which kswapd cannot take, stay not confirmed after
-# that search too; a deadlock that needs another order than the case's own preemption
-# allows is confirmed with the case's schedule left out, as snafu explore finds it; bad
-# usage and an input that is not a lockdep prediction get one line and exit 2.
+# minimized into a deadlocking case that passes its expect lines, written by default
+# into the current directory, not beside the input; a byte-form input works the same;
+# an mlock()ed word, which lockdep reports but which cannot fault, is "not confirmed"
+# after the whole search (exit 1, no case written), and a small --runs says "within N
+# executions"; on olof-rfc the same LWN program is confirmed only with kswapd's two
+# passes added (step 5), while the mlock()ed word and the ZERO_PAGE, which kswapd cannot
+# take, stay not confirmed after that search too; a deadlock that needs another order
+# than the case's own preemption allows is confirmed with the case's schedule left out,
+# as snafu explore finds it; bad usage and an input that is not a lockdep prediction get
+# one line and exit 2.
 #
 #   bash tests/test_confirm.sh BIN_DIR SRC_DIR
 set -u
@@ -36,12 +37,22 @@ check "the case passes its expect lines" test $? = 0
 "$snafu" replay --kernel=2.6.11-rc4 "$tmp/lwn.case" >"$tmp/replay" 2>&1
 check "the case replays to the deadlock" grep -qx "DEDUP_TOKEN: $dl" "$tmp/replay"
 
-# 2. Beside the input by default, from the byte form too.
-cp "$lwn" "$tmp/copy.case"
-run "$snafu" confirm "$tmp/copy.case"
-check "default output: $tmp/copy.confirmed.case (exit $rc)" test "$rc" = 0 -a -s "$tmp/copy.confirmed.case"
-"$snafu" show --bytes -o "$tmp/lwn.bin" "$lwn" && run "$snafu" confirm "$tmp/lwn.bin"
-check "bytes in: exit 0, $tmp/lwn.bin.confirmed.case (exit $rc)" test "$rc" = 0 -a -s "$tmp/lwn.bin.confirmed.case"
+# 2. By default NAME.confirmed.case in the current directory, never beside the input
+# (a saved case's directory, whose *.case every replay --check and CTest globs), from
+# the byte form too.
+mkdir "$tmp/in" "$tmp/cwd"
+cp "$lwn" "$tmp/in/copy.case"
+run sh -c 'cd "$2" && "$1" confirm "$3"' sh "$snafu" "$tmp/cwd" "$tmp/in/copy.case"
+check "default output: ./copy.confirmed.case (exit $rc)" test "$rc" = 0 -a -s "$tmp/cwd/copy.confirmed.case"
+check "default output: the line names it" grep -qx "confirm: minimized case: copy.confirmed.case" "$tmp/out"
+check "default output: nothing beside the input" test "$(ls "$tmp/in")" = copy.case
+"$snafu" show --bytes -o "$tmp/in/lwn.input" "$lwn" &&
+	run sh -c 'cd "$2" && "$1" confirm "$3"' sh "$snafu" "$tmp/cwd" "$tmp/in/lwn.input"
+check "bytes in: exit 0, ./lwn.confirmed.case (exit $rc)" test "$rc" = 0 -a -s "$tmp/cwd/lwn.confirmed.case"
+"$snafu" show --bytes -o "$tmp/in/lwn.bin" "$lwn" &&
+	run sh -c 'cd "$2" && "$1" confirm "$3"' sh "$snafu" "$tmp/cwd" "$tmp/in/lwn.bin"
+check "bytes in: exit 0, ./lwn.bin.confirmed.case (exit $rc)" test "$rc" = 0 -a -s "$tmp/cwd/lwn.bin.confirmed.case"
+check "bytes in: nothing beside the input" test "$(ls "$tmp/in" | tr '\n' ' ')" = "copy.case lwn.bin lwn.input "
 
 # 3. Not confirmed: the word lies in an mlock()ed page, which never faults.
 run "$snafu" confirm --kernel=2.6.11-rc4 -o "$tmp/harmless.confirmed.case" "$harmless"

@@ -16,7 +16,9 @@
 #    nothing when the run never gets there;
 #  - that shortened recipe, run with gdb -batch and the helpers (repro/snafu-gdb.py),
 #    stops by SIGTRAP at the finding's step: snafu-step, snafu-tasks and snafu-bt show
-#    the deadlock of the LWN article; after snafu-bt the run continues to its report.
+#    the deadlock of the LWN article; after snafu-bt the run continues to its report;
+#    snafu-step says "the schedule preempts here" at the preemption's step, before it
+#    fires, and "preempted here already" once the task is back on that op.point;
 #  - for a lost wake-up (absorbed and missed), a wrong result and a lockdep report, the
 #    recipe lands where the oracle's records and lockdep's prediction place the finding
 #    (the wake call, FUTEX_CMP_REQUEUE's -EAGAIN, lockdep_bug), and its commands, run with
@@ -290,6 +292,26 @@ has "$g" "exit status" "exited with code 01\]\$"
 if grep -qE "Python Exception|Error occurred in Python|snafu-bt: could not restore" "$g"; then
 	bad "the helpers failed"
 	grep -E "Python|Error|restore" "$g"
+else ok; fi
+
+# snafu-step on the schedule's preemption (T1 at op 2.7, step $pre): "preempts here" before
+# it fires; back on that op.point after the switch back (in do_page_fault), "preempted
+# here already", never "preempts here"
+pre=$(sed -n 's/.*(the schedule.s last preemption: step \([0-9]*\), T1 at get_user, op 2\.7, to T2)$/\1/p' "$a" | head -1)
+[ -n "$pre" ] && ok || bad "no last preemption (T1 at get_user, op 2.7) in the summary"
+# shellcheck disable=SC2086
+eval "timeout 300 gdb -nx -batch -x repro/snafu-gdb.py -ex run -ex snafu-step \
+	-ex 'break do_page_fault' -ex continue -ex snafu-step --args ${args/--stop-at-step=$steps/--stop-at-step=$pre}" \
+	>"$tmp/pre.gdb" 2>&1 </dev/null
+awk '/^step / {n++} n == 1' "$tmp/pre.gdb" >"$tmp/pre1"
+awk '/^step / {n++} n == 2' "$tmp/pre.gdb" >"$tmp/pre2"
+has "$tmp/pre1" "snafu-step at the preemption: its step" "^step $pre of budget"
+has "$tmp/pre1" "snafu-step at the preemption: preempts here" "^  the schedule preempts here: to T2 \(preempt 1 at op 2 point 7 to 2\)\$"
+has "$tmp/pre2" "snafu-step after it: T1 back at op 2.7" "^running: T1 \(id 1\), op 2\.7, in sys_futex\$"
+has "$tmp/pre2" "snafu-step after it: preempted already" "^  the schedule preempted here already: to T2, then back \(preempt 1 at op 2 point 7 to 2\)\$"
+hasnt "$tmp/pre2" "snafu-step after it: not 'preempts here'" "preempts here"
+if grep -qE "Python Exception|Error occurred in Python" "$tmp/pre.gdb"; then
+	bad "snafu-step failed: $(grep -m1 -E "Python" "$tmp/pre.gdb")"
 else ok; fi
 
 # --- the new findings' recipes under gdb ---------------------------------------------------

@@ -7,6 +7,10 @@
 #    full): ERROR" with gdb's own error and no `record full` in the recipe;
 #  - where it can: the printed recipe (GLIBC_TUNABLES) records into the finding and
 #    through check_hung_tasks' glibc string functions, and steps backwards;
+#  - the recipe's way back (a breakpoint on the kernel function, reverse-continue), run
+#    as printed: a deadlock goes back into do_page_fault(), where the task went to sleep;
+#    a lockdep report into the function that took the held lock (futex_requeue(), whose
+#    call comes before the schedule's last preemption: the recording begins before it);
 #  - for a lost wake-up and a wrong result, the recipe's breakpoint (the wake call, the
 #    -EAGAIN) and its way back (reverse-continue to fo_woken, fo_queued) land on the
 #    wake-up spent on a waiter that never waited and on the queue_me() that moved nqueued.
@@ -58,7 +62,11 @@ reverses)
 	has "$tmp/out" "record full" "^  \(gdb\) record full\$"
 	has "$tmp/out" "tunables" "^  GLIBC_TUNABLES=glibc\.cpu\.hwcaps=-AVX512F,-AVX512BW,-AVX512VL,-AVX2,-AVX_Fast_Unaligned_Load \\\\\$"
 	has "$tmp/out" "finding's breakpoint" "^  \(gdb\) break check_hung_tasks\$"
-	has "$tmp/out" "reverse-step" "^  \(gdb\) reverse-step "
+	# the way back: a breakpoint on the kernel function and reverse-continue, not
+	# reverse-step (into the simulator, sim_run()) or reverse-finish (out of history)
+	has "$tmp/out" "the kernel function's breakpoint" "^  \(gdb\) break do_page_fault\$"
+	has "$tmp/out" "reverse-continue" "^  \(gdb\) reverse-continue   back into do_page_fault\(\)"
+	hasnt "$tmp/out" "no reverse-step or reverse-finish" "reverse-(step|next|finish)"
 	;;
 *)
 	# the prefix, and a reason that is gdb's own error line (the one this probe got,
@@ -108,7 +116,8 @@ else ok; fi
 
 # --- the new findings: back from where the oracle's records place them ----------------------
 # rev NAME KERNEL CASE: the recorder's recipe of `snafu record` for CASE, its breakpoint, and
-# then the recipe's way back (break B, reverse-continue), into $tmp/NAME.rec
+# then the recipe's way back (break B, the line before its reverse-continue), into
+# $tmp/NAME.rec
 rev() {
 	local o=$tmp/$1.out rline tun rargs brk back
 	"$snafu" record --kernel="$2" "$3" >"$o" 2>/dev/null
@@ -116,7 +125,8 @@ rev() {
 	tun=$(echo "$rline" | grep -o 'GLIBC_TUNABLES=[^ ]*')
 	rargs=${rline#*--args }
 	brk=$(awk '/^  GLIBC_TUNABLES=/ {f = 1} f && /^  \(gdb\) break / {sub(/^  \(gdb\) break /, ""); print; exit}' "$o")
-	back=$(awk '/^  GLIBC_TUNABLES=/ {f = 1} f && /then reverse-continue/ {sub(/^  \(gdb\) /, ""); sub(/  +.*/, ""); print; exit}' "$o")
+	back=$(awk '/^  GLIBC_TUNABLES=/ {f = 1} f && /^  \(gdb\) reverse-continue / {print prev; exit} {prev = $0; sub(/^  \(gdb\) /, "", prev)}' "$o")
+	case $back in "break "*) ;; *) back= ;; esac
 	[ -n "$brk" ] && [ -n "$back" ] && [ -n "$tun" ] && ok || bad "$1: no recorder recipe with a way back: $rline / $brk / $back"
 	# shellcheck disable=SC2086
 	eval "$tun timeout 300 gdb -nx -batch -x repro/snafu-gdb.py -ex run -ex 'record full' \
@@ -133,6 +143,17 @@ has "$r" "absorbed: back to the wake-up spent" "^Breakpoint 2, fo_woken "
 has "$r" "absorbed: in wake_futex, from futex_wake" "^#[0-9]+ .*wake_futex \("
 has "$r" "absorbed: before it unlinked T3" "^  #0 T1 FUTEX_WAKE\(0x40000000\) at 3\.5, may wake 1, walking the chain now"
 has "$r" "absorbed: nobody woken yet" "^     woke nobody so far\$"
+rev deadlock 2.6.11-rc4 repro/cases/futex-wait-mmap-sem.case
+r=$tmp/deadlock.rec
+has "$r" "deadlock: at the judgement" "^Breakpoint 1, check_hung_tasks "
+has "$r" "deadlock: back into do_page_fault" "^Breakpoint 2, do_page_fault "
+hasnt "$r" "deadlock: within the recording" "^No more reverse-execution history"
+rev lockdep olof-rfc repro/cases/cmp-requeue-mmap-sem.case
+has "$tmp/lockdep.out" "lockdep: the recording begins before futex_requeue()" "^step backwards with gdb's recorder: stop at step [0-9]+ \(before T1's futex_requeue\(\)\)"
+r=$tmp/lockdep.rec
+has "$r" "lockdep: at the report" "^Breakpoint 1, lockdep_bug "
+has "$r" "lockdep: back into futex_requeue, which took mmap_sem" "^Breakpoint 2, futex_requeue "
+hasnt "$r" "lockdep: within the recording" "^No more reverse-execution history"
 rev eagain 2.6.11 repro/cases/cmp-requeue-spurious-eagain.case
 r=$tmp/eagain.rec
 has "$r" "eagain: at the -EAGAIN" "^Breakpoint 1, fo_cmp_eagain "

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # snafu record where rr can record: it records the replay of the LWN case, packs the
 # trace, exits 0 and prints `rr replay DIR -- -x repro/snafu-gdb.py`; that replay, with
-# the printed breakpoint, stops at the finding with the helpers showing the deadlock.
+# the printed breakpoint, stops at the finding with the helpers showing the deadlock, and
+# the printed way back (break do_page_fault, reverse-continue) goes back into the fault.
 #
 # rr needs hardware performance counters. Where it cannot record (most VMs, this
 # project's machines) this says why, with rr's own error, and exits 77: CTest counts it
@@ -40,6 +41,8 @@ has "$tmp/out" "recorded" "^snafu record: recorded in .* \(packed"
 has "$tmp/out" "summary" "^$case_file \[2\.6\.11-rc4\]: deadlock--do_page_fault--futex_wait at step [0-9]+,"
 has "$tmp/out" "replay command" "^  rr replay [^ ]+ -- -x repro/snafu-gdb\.py\$"
 has "$tmp/out" "the finding's breakpoint" "^  \(gdb\) break check_hung_tasks\$"
+has "$tmp/out" "the way back: the kernel function's breakpoint" "^  \(gdb\) break do_page_fault\$"
+has "$tmp/out" "the way back: reverse-continue" "^  \(gdb\) reverse-continue   back into do_page_fault\(\)"
 dir=$(sed -n 's/^  rr replay \([^ ]*\) -- -x .*/\1/p' "$tmp/out")
 if [ -n "$dir" ] && [ -d "$dir" ] && [ "${dir#"$tmp/traces/"}" != "$dir" ]; then ok; else
 	bad "the trace directory '$dir' is not under \$_RR_TRACE_DIR"
@@ -48,9 +51,10 @@ steps=$("$snafu" replay --quiet --digest "$case_file" | sed -n 's/.* steps \([0-
 
 timeout 600 rr replay "$dir" -- -batch -x repro/snafu-gdb.py -ex 'break check_hung_tasks' \
 	-ex continue -ex snafu-step -ex snafu-tasks -ex 'snafu-bt 1' -ex 'snafu-bt 2' \
-	>"$tmp/gdb" 2>&1
+	-ex 'break do_page_fault' -ex reverse-continue >"$tmp/gdb" 2>&1
 g=$tmp/gdb
 has "$g" "at the breakpoint" "Breakpoint 1, check_hung_tasks"
+has "$g" "the way back: into do_page_fault" "Breakpoint 2, do_page_fault"
 has "$g" "snafu-step" "^step $steps of budget"
 has "$g" "snafu-tasks: T1" "^T1 \(id 1\): sim blocked, state D, in sys_futex, .*blocked in down_read\(&mm->mmap_sem\) at do_page_fault\$"
 has "$g" "snafu-tasks: T1's lock" "^  holds #0: &mm->mmap_sem \(read\), taken at futex_wait\$"

@@ -7,7 +7,8 @@
 #  - where the debug build is missing (forced with SNAFU_DEBUG_BUILD=DIR), snafu record
 #    says so in one line with the one command that builds it, records nothing (exit 3),
 #    and its commands still name the debug build, never this one; where it is missing
-#    for real, this test builds it with the command that line gives;
+#    for real, this test builds it with the command that line gives; where it fails, the
+#    line quotes its error, cut at a whole word (with " ...") or not at all;
 #  - the debug build replays the same runs as this one: for every saved case on every
 #    kernel, the same verdict, trace digest and steps (snafu replay --digest);
 #  - the land-on-the-finding command snafu record prints for the LWN case, with gdb
@@ -42,6 +43,27 @@ want="snafu record: no debug build yet ($nobuild/bin/snafu: not found), which th
 check "no debug build: the line '$want'" grep -qxF -- "$want" "$tmp/nb.err"
 grep_in "$tmp/nb.out" "no debug build: a gdb command naming it" "--args $nobuild/bin/snafu replay "
 grep_not "$tmp/nb.out" "no debug build: never this snafu in its place" "--args $snafu "
+
+# --- a debug build that fails: its error quoted in one line, cut at a whole word or not at all
+fake=$tmp/fake-debug/bin
+mkdir -p "$fake"
+printf '#!/bin/sh\nprintf "%%s\\n" "$FAKE_ERROR"\nexit 2\n' >"$fake/snafu"
+chmod +x "$fake/snafu"
+# quoted FILE: what the line about the failing debug build quotes of its error
+quoted() { sed -n 's/^snafu record: the debug build .* does not replay the case (status 2: \(.*\)); rebuild it with: .*/\1/p' "$1"; }
+long="snafu: $(printf 'word%02d-xyzzy ' $(seq 1 40))"
+long=${long% }
+FAKE_ERROR=$long SNAFU_DEBUG_BUILD=$fake "$snafu" record "$case_file" >"$tmp/fail.out" 2>"$tmp/fail.err"
+check "a failing debug build: exit 3" [ $? = 3 ]
+q=$(quoted "$tmp/fail.err")
+check "a failing debug build: one line quoting its error ($(cat "$tmp/fail.err"))" \
+	test -n "$q" -a "$(grep -c 'debug build' "$tmp/fail.err")" = 1
+check "a long error: cut after a whole word, then ' ...': '$q'" \
+	test "${q% ...}" != "$q" -a "${long#"${q% ...} "}" != "$long" -a "${#q}" -le 220 -a "${#q}" -ge 200
+FAKE_ERROR="snafu: $(printf 'x%.0s' $(seq 1 300))" SNAFU_DEBUG_BUILD=$fake "$snafu" record "$case_file" >/dev/null 2>"$tmp/fail.err"
+check "one word longer than the quote: whole" test "$(quoted "$tmp/fail.err")" = "snafu: $(printf 'x%.0s' $(seq 1 300))"
+FAKE_ERROR="snafu: a short error" SNAFU_DEBUG_BUILD=$fake "$snafu" record "$case_file" >/dev/null 2>"$tmp/fail.err"
+check "a short error: whole" test "$(quoted "$tmp/fail.err")" = "snafu: a short error"
 
 # --- the debug build snafu record runs; built here when it is missing ------------------------
 "$snafu" record "$case_file" >"$tmp/out" 2>"$tmp/err"

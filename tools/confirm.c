@@ -1,7 +1,9 @@
 /* snafu confirm CASE: a lockdep prediction to a deadlocking case, by confirm's search
  * (search/confirm.c says how it searches). The first run that deadlocks is minimized as
  * `snafu minimize` does (prog/minimize.c, cli/casefile.c), keeping its signature, and
- * written beside the input (CASE without .case, then .confirmed.case) or to -o OUT.
+ * written to -o OUT or, by default, to NAME.confirmed.case in the current directory (NAME:
+ * CASE's base name without .case or .input), never beside the input: in repro/cases/ it
+ * would become one more saved case to every glob of *.case there.
  *
  * Exit status: 0 confirmed (the case written), 1 not confirmed within the budget (or the
  * whole search space without a deadlock), 2 bad usage or an input whose verdict is not a
@@ -31,17 +33,26 @@ const char confirm_help[] =
     "                          schedule with at most 2 (as snafu explore); then, for a\n"
     "                          user access under mmap_sem, with two kswapd passes\n"
     "                          (reclaim) before the writer, every schedule with at most\n"
-    "                          3 preemptions; minimize the first deadlock into\n"
-    "                          CASE.confirmed.case (or OUT); exit 0 confirmed, 1 not\n"
-    "                          confirmed, 2 bad usage\n"
+    "                          3 preemptions; minimize the first deadlock into OUT,\n"
+    "                          by default NAME.confirmed.case in the current directory\n"
+    "                          (NAME: CASE's base name without .case or .input), not\n"
+    "                          beside CASE; exit 0 confirmed, 1 not confirmed, 2 bad\n"
+    "                          usage\n"
     "      --kernel=NAME       kernel to run (default " SNAFU_DEFAULT_KERNEL ")\n"
     "      --runs=N            executions to try at most (default 200000)\n";
 
-/* OUT's default: beside IN, its .case (or .input) replaced by .confirmed.case. */
+/* OUT's default: IN's base name, its .case (or .input) replaced by .confirmed.case, in the
+ * current directory. Not beside IN: a saved case's directory (repro/cases/) is globbed by
+ * snafu replay --check, CTest and fuzz/make-corpus.sh, which would take the result for
+ * one more saved case. */
 static void default_out(const char *in, char *buf, size_t len)
 {
-	size_t n = strlen(in);
+	const char *slash = strrchr(in, '/');
+	size_t n;
 
+	if (slash)
+		in = slash + 1;
+	n = strlen(in);
 	if (n > 5 && !strcmp(in + n - 5, ".case"))
 		n -= 5;
 	else if (n > 6 && !strcmp(in + n - 6, ".input"))

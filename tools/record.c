@@ -8,7 +8,9 @@
  * none), one line on stderr says why, with rr's own error (or, where rr is not installed,
  * how to install it), and the fallback goes to stdout: the simulator replays the same run
  * every time, so gdb on `snafu replay --stop-at-step=N` stops by SIGTRAP exactly at the
- * finding's scheduling point, and gdb's `record full` steps backwards from an earlier one.
+ * finding's scheduling point, and gdb's `record full` steps backwards from an earlier one:
+ * from the finding, a breakpoint on the kernel function it is about and reverse-continue
+ * (plan_back()), the recording begun early enough to hold that function's call.
  *
  * Before printing the fallback, a second probe asks gdb's recorder: gdb in batch on this
  * executable, `starti`, `record full`, three `stepi`, one `reverse-stepi`, which must
@@ -390,7 +392,8 @@ struct plan {
 	const char *self_abs, *run_abs;
 	enum { DEBUG_READY, DEBUG_MISSING, DEBUG_OTHER_RUN, DEBUG_FAILS } debug;
 	char debug_cmd[3 * PATH_LEN]; /* the one command that builds the debug build */
-	char debug_err[256];          /* how its run differs, or how it failed */
+	char debug_err[8300];         /* how its run differs, or how it failed (its first
+					 line of output, find_debug_build()) */
 	const struct kernel_config *k;
 	struct run_result r;
 	struct sim_decision pre; /* the schedule's last preemption; step 0: none */
@@ -403,8 +406,14 @@ struct plan {
 	char where[320];    /* the summary's "where ..." */
 	const char *helper; /* the helper that reads that finding's books, with what it shows */
 	const char *finish; /* a `finish` that closes those books, with what it shows, or NULL */
-	const char *back;   /* the recorder's recipe: a breakpoint to reverse-continue to, or
-			       NULL */
+	/* the recorder's way back: a breakpoint to reverse-continue to, and where that lands */
+	char back_brk[64];
+	char back_what[192];
+	/* a step before back_brk's call (the scheduling point before the first one inside
+	 * it): the recording begins there when that is before the last preemption, else
+	 * reverse-continue would run out of history; 0: not known */
+	uint64_t back_from;
+	int back_task;
 	bool judged_at_end; /* an oracle: it judges and reports at the run's end */
 	int bt_task;        /* the task whose backtrace matters most */
 };
@@ -427,9 +436,42 @@ static uint64_t step_of(int task, unsigned op, unsigned point, uint64_t steps)
 	return 0;
 }
 
+/* The recorder's way back: a breakpoint on the kernel function the finding is about, and
+ * reverse-continue, which stops at that function's last call in the recording. Not
+ * reverse-step or reverse-finish: from the finding's breakpoint (check_hung_tasks,
+ * lockdep_bug) reverse-step lands in the simulator (sim_run(), which called the check),
+ * and reverse-finish runs out of history, the recording having begun inside the kernel
+ * function's caller. FN: a deadlock's or hang's blocked site (DEDUP_TOKEN's second
+ * field), lockdep's held lock's site; else (a checker's BUG, a livelock, no finding) the
+ * scheduling points, one at a time. */
+#define C_NAME_CHARS    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+static void plan_back(struct plan *p, const char *fn, const char *what, int task, unsigned op,
+		      unsigned point)
+{
+	uint64_t s;
+
+	if (!fn || !*fn || strspn(fn, C_NAME_CHARS) != strlen(fn) ||
+	    strlen(fn) >= sizeof(p->back_brk)) {
+		snprintf(p->back_brk, sizeof(p->back_brk), "sim_point");
+		snprintf(p->back_what, sizeof(p->back_what),
+			 "back one scheduling point at a time (snafu-step: which)");
+		return;
+	}
+	snprintf(p->back_brk, sizeof(p->back_brk), "%s", fn);
+	/* a task runs from one of its scheduling points to the next without a switch, so
+	 * the call comes after the step before its first point inside it */
+	if (task && op && point && (s = step_of(task, op, point, p->r.steps))) {
+		p->back_from = s > 1 ? s - 1 : 1;
+		p->back_task = task;
+	}
+	snprintf(p->back_what, sizeof(p->back_what), "back into %s(), its last call recorded: %s",
+		 fn, what);
+}
+
 /* Where gdb should stop for a lost wake-up, a wrong result or a lockdep report, from the
  * oracle's records (ref/futex_oracle.h's views) and lockdep's prediction: where the
- * finding was made, not where it was judged. */
+ * finding was made, not where it was judged. And for every finding, the recorder's way
+ * back (plan_back()). */
 static void plan_finding(struct plan *p)
 {
 	struct fo_lost_view v;
@@ -438,11 +480,36 @@ static void plan_finding(struct plan *p)
 	uint64_t s;
 
 	p->bt_task = 1;
-	if (p->r.result == SIM_PREDICTED && ld->made) {
+	if (p->r.result == SIM_HANG) {
+		/* deadlock--SITE--..., hung--SITE--...: SITE, where the task went to sleep */
+		const char *site = strstr(p->r.verdict, "--");
+		char fn[64] = "";
+		int n, dropped, task = 0;
+		unsigned op = 0, point = 0;
+		if (site)
+			snprintf(fn, sizeof(fn), "%.*s", (int)strcspn(site + 2, "-"), site + 2);
+		/* the op of its last call, the trace's last event in it (do_page_fault's fault),
+		 * and that op's first point in it */
+		const struct sim_trace_ev *ev = sim_trace_events(&n, &dropped);
+		for (int i = n - 1; ev && i >= 0; i--) {
+			if (!ev[i].fn || strcmp(ev[i].fn, fn) ||
+			    (task && (ev[i].task != task || ev[i].op != op)))
+				continue;
+			task = ev[i].task, op = ev[i].op;
+			if (ev[i].kind == EV_POINT && (!point || ev[i].point < point))
+				point = ev[i].point;
+		}
+		plan_back(p, fn, "the finding's task went to sleep in it", task, op, point);
+	} else if (p->r.result == SIM_PREDICTED && ld->made) {
 		snprintf(p->brk, sizeof(p->brk), "lockdep_bug");
 		p->helper = "snafu-lockdep      lockdep's report: the acquisition, the held lock "
 			    "and where it was taken";
 		p->bt_task = ld->task;
+		char what[128];
+		snprintf(what, sizeof(what), "it took the held %s", ld->locks[0]);
+		/* held_site: the syscall's function, or one it calls: in the op, after its
+		 * first point's step before */
+		plan_back(p, ld->held_site, what, ld->task, ld->op, 1);
 	} else if (p->r.result == SIM_ORACLE && !strncmp(p->r.verdict, "lost-wakeup--", 13) &&
 		   futex_oracle_lost(&v) &&
 		   (s = step_of(v.wake.task, v.wake.op, v.wake.point, p->r.steps))) {
@@ -471,9 +538,11 @@ static void plan_finding(struct plan *p)
 			    "or missed";
 		p->judged_at_end = true;
 		p->bt_task = v.sleeper_slept.task;
-		if (!v.missed)
-			p->back = "break fo_woken     then reverse-continue: back to wake_futex() "
-				  "unlinking the waiter that never waited";
+		if (!v.missed) {
+			snprintf(p->back_brk, sizeof(p->back_brk), "fo_woken");
+			snprintf(p->back_what, sizeof(p->back_what),
+				 "back to wake_futex() unlinking the waiter that never waited");
+		}
 	} else if (p->r.result == SIM_ORACLE &&
 		   !strcmp(p->r.verdict, "wrong-result--futex_cmp_requeue") &&
 		   futex_oracle_wrong_result(&e) &&
@@ -491,9 +560,12 @@ static void plan_finding(struct plan *p)
 			    "queue_me() calls since";
 		p->judged_at_end = true;
 		p->bt_task = e.nqueuers ? e.queuers[0].task : e.call.task;
-		p->back = "break fo_queued    then reverse-continue: back to the queue_me() that "
-			  "moved nqueued";
+		snprintf(p->back_brk, sizeof(p->back_brk), "fo_queued");
+		snprintf(p->back_what, sizeof(p->back_what),
+			 "back to the queue_me() that moved nqueued");
 	}
+	if (!p->back_brk[0])
+		plan_back(p, NULL, NULL, 0, 0, 0);
 }
 
 static const char *plan_break(const struct plan *p)
@@ -560,6 +632,26 @@ static void debug_build_command(const char *dir, char *buf, size_t len)
 		 cli_shell_word(SNAFU_SOURCE_DIR, w2, sizeof(w2)), b, b);
 }
 
+/* How much of the debug build's error line the line about it quotes. */
+#define DEBUG_QUOTE_MAX 200
+
+/* LINE (one line) as the one-line message quotes it, into BUF: whole when at most MAX
+ * bytes; else cut at a whole word, the first space from MAX bytes on (the word under way
+ * ends first), with " ..." after; without a space from there on, whole. */
+static void quote_words(const char *line, size_t max, char *buf, size_t len)
+{
+	const char *space = strlen(line) > max ? strchr(line + max, ' ') : NULL;
+	size_t cut;
+
+	if (!space) {
+		snprintf(buf, len, "%s", line);
+		return;
+	}
+	for (cut = (size_t)(space - line); cut > 0 && line[cut - 1] == ' '; cut--)
+		;
+	snprintf(buf, len, "%.*s ...", (int)cut, line);
+}
+
 /* The snafu the commands run, into path: this one (self) where it is unoptimized, else
  * the debug build's. Where that is missing, or replays another run than this one (p->r),
  * p->debug says so, with the command that builds it. */
@@ -601,8 +693,10 @@ static void find_debug_build(struct plan *p, const char *self, const char *casef
 	}
 	p->debug = DEBUG_FAILS;
 	out[strcspn(out, "\n")] = 0;
-	snprintf(p->debug_err, sizeof(p->debug_err), "status %d: %.200s", st,
-		 out[0] ? out : "no output");
+	char quoted[sizeof(out) + 8];
+	quote_words(out, DEBUG_QUOTE_MAX, quoted, sizeof(quoted));
+	snprintf(p->debug_err, sizeof(p->debug_err), "status %d: %s", st,
+		 out[0] ? quoted : "no output");
 }
 
 /* The line that says the debug build is not ready, with the command that builds it. */
@@ -686,9 +780,16 @@ static void print_fallback(const struct plan *p)
 		printf("\n");
 		return;
 	}
+	char at[160];
+	snprintf(at, sizeof(at), "%s",
+		 from > 1 ? "the last preemption" : "the first scheduling point");
+	if (p->back_from && p->back_from < from) {
+		from = p->back_from;
+		snprintf(at, sizeof(at), "before T%d's %s()", p->back_task, p->back_brk);
+	}
 	printf("\nstep backwards with gdb's recorder: stop at step %llu (%s), record, run on "
 	       "to the finding:\n",
-	       from, p->pre.step ? "the last preemption" : "the first scheduling point");
+	       from, at);
 	printf("  GLIBC_TUNABLES=" RECORD_TUNABLES " \\\n");
 	printf("  " GDB_ENV "%s -x %s --args %s replay --kernel=%s --stop-at-step=%llu %s\n",
 	       p->gdb, p->script, p->run, p->k->name, from, p->casefile);
@@ -696,10 +797,9 @@ static void print_fallback(const struct plan *p)
 	       "  (gdb) record full\n"
 	       "  (gdb) break %s\n"
 	       "  (gdb) continue\n"
-	       "  (gdb) reverse-step       or reverse-next, reverse-finish, reverse-continue\n",
-	       brk);
-	if (p->back)
-		printf("  (gdb) %s\n", p->back);
+	       "  (gdb) break %s\n"
+	       "  (gdb) reverse-continue   %s\n",
+	       brk, p->back_brk, p->back_what);
 	printf("GLIBC_TUNABLES keeps glibc's AVX and AVX-512 memcpy, memset, strcmp and strlen "
 	       "out of the run: gdb's recorder cannot record their instructions.\n");
 }
@@ -737,7 +837,10 @@ static int record_with_rr(const struct plan *p, const char *casefile)
 		printf("or at the schedule's last preemption (step %llu):\n"
 		       "  (gdb) break sim_point if sim_gdb_sched->steps == %llu\n",
 		       (unsigned long long)p->pre.step, (unsigned long long)p->pre.step - 1);
-	printf("rr replays backwards too: reverse-step, reverse-next, reverse-continue.\n");
+	printf("rr replays backwards too, from the finding:\n"
+	       "  (gdb) break %s\n"
+	       "  (gdb) reverse-continue   %s\n",
+	       p->back_brk, p->back_what);
 	return 0;
 }
 

@@ -58,8 +58,9 @@ static const struct cli_command commands[] = {
      "      --check             compare with the cases' expect lines instead; with no\n"
      "                          --kernel, check every listed kernel (its own line, else\n"
      "                          'expect *'; neither is a MISMATCH) and any test-only\n"
-     "                          kernel the case names; a schedule that does not fire in\n"
-     "                          full is a MISMATCH too, unless expected 'unfired'\n"
+     "                          kernel the case names; with --kernel=K, K alone, the\n"
+     "                          same way; a schedule that does not fire in full is a\n"
+     "                          MISMATCH too, unless expected 'unfired'\n"
      "      --repeat=N          run N times, fail unless every trace digest agrees\n"
      "      --digest            print the trace digest of each run\n"
      "      --trace             print every event of the run: task, op.point, event,\n"
@@ -222,14 +223,14 @@ static int replay_one(const struct replay_opts *ro, const char *path, const stru
 		} else {
 			const char *word = case_expect_word(&r);
 			if (word)
-				printf("%s [%s]: %s%s (no expect line: add 'expect %s %s', or an "
-				       "'expect * VERDICT' line) MISMATCH\n",
-				       name, k->name, r.verdict, unfired, k->name, word);
+				printf("%s [%s]: %s%s (no expect line for %s: add 'expect %s %s', "
+				       "or an 'expect * VERDICT' line) MISMATCH\n",
+				       name, k->name, r.verdict, unfired, k->name, k->name, word);
 			else
-				printf(
-				    "%s [%s]: %s%s (no expect line, and none fits a finding with "
-				    "an unfired preemption: change the schedule) MISMATCH\n",
-				    name, k->name, r.verdict, unfired);
+				printf("%s [%s]: %s%s (no expect line for %s, and none fits a "
+				       "finding with an unfired preemption: change the schedule) "
+				       "MISMATCH\n",
+				       name, k->name, r.verdict, unfired, k->name);
 		}
 		if (!ok) {
 			if (r.result != SIM_OK && !ro->quiet)
@@ -319,20 +320,28 @@ static int cmd_replay(int argc, char **argv)
 		}
 		/* checking: each kernel's own expect line, else the `expect *` line, which
 		 * covers every listed kernel without one of its own */
+		if (!p.nexpect) {
+			fprintf(stderr, "%s: expected 'expect KERNEL VERDICT' lines for --check\n",
+				name);
+			return 2;
+		}
 		const char *any = NULL;
 		for (int e = 0; e < p.nexpect; e++)
 			if (!strcmp(p.expect[e].kernel, EXPECT_ANY_KERNEL))
 				any = p.expect[e].verdict;
 		if (only) {
+			/* one kernel, judged as among all of them: a listed kernel with neither
+			 * line is a MISMATCH that says what to add (exit 1); a test-only one is
+			 * checked only where a line names it, so naming it without one is bad
+			 * usage */
 			const char *want = expect_of(&p, only);
 			if (!want && !only->test_only)
-				want = any;
+				want = any ? any : "";
 			if (!want) {
-				fprintf(
-				    stderr,
-				    "%s: no expect line for kernel %s: add 'expect %s VERDICT'%s\n",
-				    name, only->name, only->name,
-				    only->test_only ? "" : " or 'expect * VERDICT'");
+				fprintf(stderr,
+					"%s: no expect line for kernel %s: add 'expect %s VERDICT' "
+					"(test-only: 'expect *' does not cover it)\n",
+					name, only->name, only->name);
 				return 2;
 			}
 			int st = replay_one(&ro, argv[c], &p, only, want);
@@ -340,11 +349,6 @@ static int cmd_replay(int argc, char **argv)
 				return 1;
 			status |= st;
 			continue;
-		}
-		if (!p.nexpect) {
-			fprintf(stderr, "%s: expected 'expect KERNEL VERDICT' lines for --check\n",
-				name);
-			return 2;
 		}
 		/* every listed kernel, in table order; then the test-only ones the case names */
 		for_each_kernel (k) {
