@@ -58,6 +58,6 @@ const struct futex_paths futex_paths_2_6_10_seto = {
     .release = "2.6.10-seto",
     .read = FUTEX_READ_GET_USER,
     .wait_reads_first = true,
-    .wait = futex_wait_2_6_10_seto,
-    .requeue = futex_requeue_2_6_11_rc4,
+    FUTEX_PATH(wait, futex_wait_2_6_10_seto),
+    FUTEX_PATH(requeue, futex_requeue_2_6_11_rc4),
 };

@@ -103,6 +103,6 @@ int futex_wait_2_6_11_rc4(struct futex_q *q, unsigned long uaddr, int val, int64
 const struct futex_paths futex_paths_2_6_11_rc4 = {
     .release = "2.6.11-rc4",
     .read = FUTEX_READ_GET_USER,
-    .wait = futex_wait_2_6_11_rc4,
-    .requeue = futex_requeue_2_6_11_rc4,
+    FUTEX_PATH(wait, futex_wait_2_6_11_rc4),
+    FUTEX_PATH(requeue, futex_requeue_2_6_11_rc4),
 };

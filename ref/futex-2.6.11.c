@@ -99,6 +99,6 @@ out_release_sem:
 const struct futex_paths futex_paths_2_6_11 = {
     .release = "2.6.11",
     .read = FUTEX_READ_LOCKED_RETRY,
-    .wait = futex_wait_2_6_11,
-    .requeue = futex_requeue_2_6_11,
+    FUTEX_PATH(wait, futex_wait_2_6_11),
+    FUTEX_PATH(requeue, futex_requeue_2_6_11),
 };

@@ -117,6 +117,6 @@ out_release_sem:
 const struct futex_paths futex_paths_2_6_12_jj = {
     .release = "2.6.12-jj",
     .read = FUTEX_READ_BUCKET_LOCKED,
-    .wait = futex_wait_2_6_12_jj,
-    .requeue = futex_requeue_2_6_12_jj,
+    FUTEX_PATH(wait, futex_wait_2_6_12_jj),
+    FUTEX_PATH(requeue, futex_requeue_2_6_12_jj),
 };

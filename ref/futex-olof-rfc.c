@@ -64,6 +64,6 @@ static int futex_wait_olof_rfc(struct futex_q *q, unsigned long uaddr, int val, 
 const struct futex_paths futex_paths_olof_rfc = {
     .release = "olof-rfc",
     .read = FUTEX_READ_CHECK_PAGE,
-    .wait = futex_wait_olof_rfc,
-    .requeue = futex_requeue_olof_rfc,
+    FUTEX_PATH(wait, futex_wait_olof_rfc),
+    FUTEX_PATH(requeue, futex_requeue_olof_rfc),
 };

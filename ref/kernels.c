@@ -130,3 +130,12 @@ int kernel_count(void)
 		n++;
 	return n;
 }
+
+const char *kernel_fn(const struct kernel_config *k, const char *fn)
+{
+	if (!strcmp(fn, "futex_wait"))
+		return k->futex->wait_fn;
+	if (!strcmp(fn, "futex_requeue"))
+		return k->futex->requeue_fn;
+	return fn;
+}

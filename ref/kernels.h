@@ -35,7 +35,12 @@ struct futex_paths {
 	/* valp: FUTEX_CMP_REQUEUE's expected value, NULL for FUTEX_REQUEUE */
 	int (*requeue)(unsigned long uaddr1, unsigned long uaddr2, int nr_wake, int nr_requeue,
 		       const int *valp);
+	/* the C names of wait and requeue, for a debugger (snafu record's breakpoints):
+	 * reports name the kernel's function, futex_wait, not the release's */
+	const char *wait_fn, *requeue_fn;
 };
+/* A path of struct futex_paths and its C name: FUTEX_PATH(wait, futex_wait_2_6_11). */
+#define FUTEX_PATH(path, fn) .path = fn, .path##_fn = #fn
 extern const struct futex_paths futex_paths_2_6_10_seto, futex_paths_2_6_11_rc4,
     futex_paths_olof_rfc, futex_paths_2_6_11, futex_paths_2_6_12_jj;
 
@@ -74,6 +79,9 @@ struct kernel_config {
  * (replay --check). kernel_by_name() finds test-only ones too. */
 extern const struct kernel_config kernels[];
 const struct kernel_config *kernel_by_name(const char *name);
+/* The C function the kernel K runs for the kernel function FN ("futex_wait": K's
+ * release's, futex_wait_2_6_11); FN itself for any other. */
+const char *kernel_fn(const struct kernel_config *k, const char *fn);
 
 /* The listed kernel after k (NULL: the first listed one); NULL after the last. */
 const struct kernel_config *kernel_next(const struct kernel_config *k);

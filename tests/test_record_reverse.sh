@@ -149,10 +149,10 @@ has "$r" "deadlock: at the judgement" "^Breakpoint 1, check_hung_tasks "
 has "$r" "deadlock: back into do_page_fault" "^Breakpoint 2, do_page_fault "
 hasnt "$r" "deadlock: within the recording" "^No more reverse-execution history"
 rev lockdep olof-rfc repro/cases/cmp-requeue-mmap-sem.case
-has "$tmp/lockdep.out" "lockdep: the recording begins before futex_requeue()" "^step backwards with gdb's recorder: stop at step [0-9]+ \(before T1's futex_requeue\(\)\)"
+has "$tmp/lockdep.out" "lockdep: the recording begins before futex_requeue()" "^step backwards with gdb's recorder: stop at step [0-9]+ \(before T1's futex_requeue_olof_rfc\(\)\)"
 r=$tmp/lockdep.rec
 has "$r" "lockdep: at the report" "^Breakpoint 1, lockdep_bug "
-has "$r" "lockdep: back into futex_requeue, which took mmap_sem" "^Breakpoint 2, futex_requeue "
+has "$r" "lockdep: back into olof-rfc's futex_requeue, which took mmap_sem" "^Breakpoint 2, futex_requeue_olof_rfc "
 hasnt "$r" "lockdep: within the recording" "^No more reverse-execution history"
 rev eagain 2.6.11 repro/cases/cmp-requeue-spurious-eagain.case
 r=$tmp/eagain.rec

@@ -457,6 +457,7 @@ static void plan_back(struct plan *p, const char *fn, const char *what, int task
 			 "back one scheduling point at a time (snafu-step: which)");
 		return;
 	}
+	fn = kernel_fn(kcfg, fn); /* futex_wait: the run's release's, as gdb knows it */
 	snprintf(p->back_brk, sizeof(p->back_brk), "%s", fn);
 	/* a task runs from one of its scheduling points to the next without a switch, so
 	 * the call comes after the step before its first point inside it */
