@@ -165,9 +165,12 @@ bash "$src/fuzz/run.sh" --help >"$tmp/help.out" 2>&1
 [ $? = 0 ] && grep -q '^  fuzz/run.sh \[--kernel=NAME\]' "$tmp/help.out" && ok || bad "fuzz/run.sh --help"
 
 # 7. SIGINT (Ctrl-C) to fuzz/run.sh's process group: "interrupted", exit 130, no fuzzer left.
+#    The deadlock oracle alone: 2.6.11 has no deadlock with the futex ops, so the run ends
+#    by the signal (with every oracle its wrong -EAGAIN, found in some 30 executions, could
+#    end it before the signal comes).
 rm -rf "$tmp/work"
 set -m # job control: the background job gets a process group of its own
-bash "$src/fuzz/run.sh" --kernel=2.6.11 -max_total_time=120 >"$tmp/int.out" 2>&1 &
+bash "$src/fuzz/run.sh" --kernel=2.6.11 --oracles=deadlock -max_total_time=120 >"$tmp/int.out" 2>&1 &
 pg=$!
 set +m
 for _ in $(seq 300); do # the fuzzer has started once it has printed its seed
