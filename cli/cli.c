@@ -32,14 +32,15 @@ static const char usage_notes[] =
     "--input=text or --input=bytes says which instead; - reads standard input.\n"
     "-o writes through a temporary and a rename, onto a regular file or a new name only.\n";
 
-void cli_usage(FILE *out, const struct cli_command *cmds, int ncmds, const struct cli_command *only)
+void cli_usage(FILE *out, const struct cli_command *const *cmds, int ncmds,
+	       const struct cli_command *only)
 {
 	if (only) {
 		fprintf(out, "usage: snafu %s", only->help + 2);
 	} else {
 		fprintf(out, "usage: snafu COMMAND [OPTIONS] [ARGS]\n\ncommands:\n");
 		for (int i = 0; i < ncmds; i++)
-			fputs(cmds[i].help, out);
+			fputs(cmds[i]->help, out);
 		fprintf(out, "  --version               print snafu's version\n");
 	}
 	fputs(usage_notes, out);

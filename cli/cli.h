@@ -26,7 +26,7 @@ struct cli_command {
 };
 
 /* The usage text: of the NCMDS commands CMDS, or of ONLY alone when not NULL. */
-void cli_usage(FILE *out, const struct cli_command *cmds, int ncmds,
+void cli_usage(FILE *out, const struct cli_command *const *cmds, int ncmds,
 	       const struct cli_command *only);
 /* GNU-style arguments for command C (argv[1] its name), once for every command: options
  * anywhere, --NAME VALUE as --NAME=VALUE, -- ends the options, -h/--help/--version print

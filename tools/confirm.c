@@ -21,9 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const confirm_value_opts[] = {"--kernel", "--runs", "-o", NULL};
+static const char *const confirm_value_opts[] = {"--kernel", "--runs", "-o", NULL};
 
-const char confirm_help[] =
+static const char confirm_help[] =
     "  confirm [--kernel=NAME] [--runs=N] [-o OUT.case] CASE\n"
     "                          for a case whose verdict is a lockdep prediction\n"
     "                          (lockdep--...), search for a schedule that deadlocks:\n"
@@ -60,7 +60,7 @@ static void default_out(const char *in, char *buf, size_t len)
 	snprintf(buf, len, "%.*s.confirmed.case", (int)n, in);
 }
 
-int cmd_confirm(int argc, char **argv)
+static int cmd_confirm(int argc, char **argv)
 {
 	const struct kernel_config *k = kernel_by_name(SNAFU_DEFAULT_KERNEL);
 	const char *out = NULL, *in = NULL;
@@ -176,3 +176,6 @@ int cmd_confirm(int argc, char **argv)
 		printf("confirm: minimized case: %s\n", out);
 	return 0;
 }
+
+const struct cli_command confirm_command = {"confirm", cmd_confirm, true, confirm_value_opts,
+					    confirm_help};

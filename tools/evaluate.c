@@ -54,24 +54,24 @@
 #define STR_(x) #x
 #define XSTR(x) STR_(x) /* a number macro as a string, for the help */
 
-const char *const evaluate_value_opts[] = {"--runs",
-					   "--jobs",
-					   "--ops",
-					   "--seed",
-					   "--seeds",
-					   "--out",
-					   "--oracles",
-					   "--kernel",
-					   "--max-schedules",
-					   "--explore-schedules",
-					   "--explore-cases",
-					   "--schedule",
-					   "--interleaving-coverage",
-					   "--joint",
-					   NULL};
+static const char *const evaluate_value_opts[] = {"--runs",
+						  "--jobs",
+						  "--ops",
+						  "--seed",
+						  "--seeds",
+						  "--out",
+						  "--oracles",
+						  "--kernel",
+						  "--max-schedules",
+						  "--explore-schedules",
+						  "--explore-cases",
+						  "--schedule",
+						  "--interleaving-coverage",
+						  "--joint",
+						  NULL};
 
 /* clang-format off */
-const char evaluate_help[] =
+static const char evaluate_help[] =
     "  evaluate [OPTIONS]      fuzz every kernel with the same budget of executions, once\n"
     "                          per oracle and seed, explore every saved and found\n"
     "                          program on every kernel, and print a table: a row per\n"
@@ -793,7 +793,7 @@ static const struct fuzz_plan plan = {
     .tail = tail,
 };
 
-int cmd_evaluate(int argc, char **argv)
+static int cmd_evaluate(int argc, char **argv)
 {
 #ifdef SNAFU_NATIVE
 	/* the findings' replays and the explore column run the simulator's schedules:
@@ -808,3 +808,6 @@ int cmd_evaluate(int argc, char **argv)
 	return fuzz_drive(&plan, argc, argv).errors ? 1 : 0;
 #endif
 }
+
+const struct cli_command evaluate_command = {"evaluate", cmd_evaluate, false, evaluate_value_opts,
+					     evaluate_help};

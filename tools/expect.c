@@ -23,9 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const expect_value_opts[] = {"--kernel", NULL};
+static const char *const expect_value_opts[] = {"--kernel", NULL};
 
-const char expect_help[] =
+static const char expect_help[] =
     "  expect [--kernel=NAME]... [--write] CASE...\n"
     "                          run each case on every listed kernel (and the test-only\n"
     "                          ones it names) and print the expect line each run gives:\n"
@@ -149,7 +149,7 @@ static int write_case(const char *path, const struct proposal *q, int nq)
 	return case_close_out(f, tmp, path);
 }
 
-int cmd_expect(int argc, char **argv)
+static int cmd_expect(int argc, char **argv)
 {
 	const struct kernel_config *only[64];
 	int nonly = 0, first = argc;
@@ -258,3 +258,6 @@ int cmd_expect(int argc, char **argv)
 	       nofit ? "; some runs fit no expect line" : "");
 	return nofit || (!write && change) ? 1 : 0;
 }
+
+const struct cli_command expect_command = {"expect", cmd_expect, true, expect_value_opts,
+					   expect_help};

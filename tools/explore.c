@@ -15,11 +15,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-const char *const explore_value_opts[] = {
+static const char *const explore_value_opts[] = {
     "--kernel", "--preemptions", "--oracles", "--shard", "--max-schedules",
     "--random", "--seed",        "--sample",  "-o",      NULL};
 
-const char explore_help[] =
+static const char explore_help[] =
     "  explore [OPTIONS] CASE  run the case's program (its own preemptions ignored) under\n"
     "                          every schedule with at most K preemptions, one per trace\n"
     "                          (partial-order reduction), fewest preemptions first; stop\n"
@@ -50,7 +50,7 @@ const char explore_help[] =
 
 #ifdef SNAFU_NATIVE
 /* Real threads follow no schedule: the simulator's build searches them. */
-int cmd_explore(int argc, char **argv)
+static int cmd_explore(int argc, char **argv)
 {
 	(void)argc, (void)argv;
 	return cli_to_simulator("explore");
@@ -459,7 +459,7 @@ static int check_random(struct search *s, const struct kernel_config *one, long 
 	return differ ? 1 : 0;
 }
 
-int cmd_explore(int argc, char **argv)
+static int cmd_explore(int argc, char **argv)
 {
 	const struct kernel_config *k = NULL;
 	const char *out = NULL, *in = NULL;
@@ -932,3 +932,6 @@ int explore_evaluate(int argc, char **argv)
 	return failed || nres != npairs ? 1 : 0;
 }
 #endif
+
+const struct cli_command explore_command = {"explore", cmd_explore, true, explore_value_opts,
+					    explore_help};

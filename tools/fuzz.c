@@ -49,16 +49,16 @@ static void fuzz_row(const struct fuzz_job *j, int n, char c[FUZZ_CELLS][FUZZ_PA
 		code[i] = false;
 }
 
-const char *const fuzz_value_opts[] = {"--kernel",     "--runs",
-				       "--seconds",    "--jobs",
-				       "--ops",        "--oracles",
-				       "--seed",       "--out",
-				       "--found",      "--known",
-				       "--merge-into", "--fuzzer",
-				       "--schedule",   "--interleaving-coverage",
-				       "--joint",      NULL};
+static const char *const fuzz_value_opts[] = {"--kernel",     "--runs",
+					      "--seconds",    "--jobs",
+					      "--ops",        "--oracles",
+					      "--seed",       "--out",
+					      "--found",      "--known",
+					      "--merge-into", "--fuzzer",
+					      "--schedule",   "--interleaving-coverage",
+					      "--joint",      NULL};
 
-const char fuzz_help[] =
+static const char fuzz_help[] =
     "  fuzz [OPTIONS] [libFuzzer flags -NAME=VALUE]\n"
     "                          fuzz kernels with libFuzzer, sort the findings by\n"
     "                          signature, minimize each new one into FOUND/KERNEL/\n"
@@ -128,10 +128,12 @@ static const struct fuzz_plan fuzz_plan = {
     .row = fuzz_row,
 };
 
-int cmd_fuzz(int argc, char **argv)
+static int cmd_fuzz(int argc, char **argv)
 {
 	struct fuzz_totals t = fuzz_drive(&fuzz_plan, argc, argv);
 
 	/* a result that could not be written is lost: that outranks a new finding */
 	return t.errors ? 2 : t.unknown ? 1 : 0;
 }
+
+const struct cli_command fuzz_command = {"fuzz", cmd_fuzz, false, fuzz_value_opts, fuzz_help};

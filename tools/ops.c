@@ -204,7 +204,7 @@ static void print_each_page(FILE *out)
 		     "as an op of its own for preemptions\n");
 }
 
-int cmd_ops(int argc, char **argv)
+static int cmd_ops(int argc, char **argv)
 {
 	enum { PLAIN, MARKDOWN, DICT_BYTES, DICT_TEXT } mode = PLAIN;
 
@@ -232,3 +232,12 @@ int cmd_ops(int argc, char **argv)
 		return 0;
 	}
 }
+
+static const char *const ops_values[] = {"--dict", NULL};
+
+const struct cli_command ops_command = {
+    "ops", cmd_ops, false, ops_values,
+    "  ops [--markdown | --dict=bytes|text]\n"
+    "                          list the ops a case may use, their arguments and what\n"
+    "                          they do (from the op table, prog/ops.c); --dict writes\n"
+    "                          the fuzzers' dictionary entries\n"};

@@ -100,7 +100,7 @@ __attribute__((used)) const int snafu_gdb_optimized = RECORD_OPTIMIZED;
 
 #ifdef SNAFU_NATIVE
 /* Real threads record no replayable run: hand over to the simulator build next to us. */
-int cmd_record(int argc, char **argv)
+static int cmd_record(int argc, char **argv)
 {
 	(void)argc, (void)argv;
 	return cli_to_simulator("record");
@@ -845,7 +845,7 @@ static int record_with_rr(const struct plan *p, const char *casefile)
 	return 0;
 }
 
-int cmd_record(int argc, char **argv)
+static int cmd_record(int argc, char **argv)
 {
 	const struct kernel_config *k = kernel_by_name(SNAFU_DEFAULT_KERNEL);
 	const char *in = NULL;
@@ -908,3 +908,18 @@ int cmd_record(int argc, char **argv)
 	return record_with_rr(&p, in);
 }
 #endif
+
+static const char *const record_values[] = {"--kernel", NULL};
+
+const struct cli_command record_command = {
+    "record", cmd_record, true, record_values,
+    "  record [--kernel=NAME] CASE\n"
+    "                          record the replay under rr and print how to debug it;\n"
+    "                          where rr cannot record, say why and print gdb commands\n"
+    "                          that stop at the finding (exit 3); rr and those commands\n"
+    "                          run the -O0 debug build, build-debug/bin/snafu\n"
+    "                          (./build.sh debug makes it; $SNAFU_DEBUG_BUILD names\n"
+    "                          another bin/), whose frames gdb shows with true values;\n"
+    "                          where it is not built, or replays another run, a line\n"
+    "                          says so and nothing is recorded (exit 3)\n"
+    "      --kernel=NAME       kernel to run (default " SNAFU_DEFAULT_KERNEL ")\n"};

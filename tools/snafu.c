@@ -36,89 +36,70 @@ static int cmd_stress(int argc, char **argv);
 static const char *const no_values[] = {NULL};
 static const char *const replay_values[] = {"--kernel", "--repeat", "--stop-at-step", "--oracles",
 					    NULL};
-static const char *const kernel_value[] = {"--kernel", NULL};
 static const char *const minimize_values[] = {"--kernel", "-o", "--oracles", NULL};
-static const char *const trace_values[] = {"--kernel", "-o", NULL};
 static const char *const show_values[] = {"-o", NULL};
 static const char *const stress_values[] = {"--kernel", "--threads", "--seconds",
 					    "--seed",   "--hang-ms", NULL};
-static const char *const ops_values[] = {"--dict", NULL};
 
-static const struct cli_command commands[] = {
-    {"kernels", cmd_kernels, false, no_values,
-     "  kernels                 list the kernels snafu can run: name, what it is and\n"
-     "                          where it comes from (tag, patch, LKML message-id)\n"},
-    {"replay", cmd_replay, true, replay_values,
-     "  replay [OPTIONS] CASE.. run cases; exit 1 on a finding, with its report: each\n"
-     "                          blocked task's state, locks held and Call Trace (its\n"
-     "                          2.6.11 functions, innermost first), the wait-for cycle,\n"
-     "                          each rwsem's lock state (activity, wait_list), the\n"
-     "                          interleaving, one column per task\n"
-     "      --kernel=NAME       kernel to run (default " SNAFU_DEFAULT_KERNEL ")\n"
-     "      --check             compare with the cases' expect lines instead; with no\n"
-     "                          --kernel, check every listed kernel (its own line, else\n"
-     "                          'expect *'; neither is a MISMATCH) and any test-only\n"
-     "                          kernel the case names; with --kernel=K, K alone, the\n"
-     "                          same way; a schedule that does not fire in full is a\n"
-     "                          MISMATCH too, unless expected 'unfired'\n"
-     "      --repeat=N          run N times, fail unless every trace digest agrees\n"
-     "      --digest            print the trace digest of each run\n"
-     "      --trace             print every event of the run: task, op.point, event,\n"
-     "                          function, its 2.6.11 source (file:function, '-' in\n"
-     "                          user mode), object or argument\n"
-     "      --no-schedule       ignore the case's preemptions\n"
-     "      --oracles=LIST      what counts as a finding: some of deadlock, lost-wakeup,\n"
-     "                          result, lockdep, comma-separated (default: all four;\n"
-     "                          expect lines hold the default's verdicts)\n"
-     "      --quiet             print no report, only the verdict line\n"
-     "      --stop-at-step=N    raise SIGTRAP at the run's N-th scheduling point, for\n"
-     "                          gdb (without a debugger the process dies of it)\n"
-     "                          a preemption that does not fire, or a step past the\n"
-     "                          run's end, gets a warning on stderr\n"},
-    {"record", cmd_record, true, kernel_value,
-     "  record [--kernel=NAME] CASE\n"
-     "                          record the replay under rr and print how to debug it;\n"
-     "                          where rr cannot record, say why and print gdb commands\n"
-     "                          that stop at the finding (exit 3); rr and those commands\n"
-     "                          run the -O0 debug build, build-debug/bin/snafu\n"
-     "                          (./build.sh debug makes it; $SNAFU_DEBUG_BUILD names\n"
-     "                          another bin/), whose frames gdb shows with true values;\n"
-     "                          where it is not built, or replays another run, a line\n"
-     "                          says so and nothing is recorded (exit 3)\n"
-     "      --kernel=NAME       kernel to run (default " SNAFU_DEFAULT_KERNEL ")\n"},
-    {"minimize", cmd_minimize, true, minimize_values,
-     "  minimize [--kernel=NAME] [--oracles=LIST] [-o OUT.case] INPUT\n"
-     "                          shrink a case or fuzzer input with a finding to a small\n"
-     "                          readable case with the same signature, with expect lines\n"
-     "                          for every kernel; --oracles as for replay\n"},
-    {"expect", cmd_expect, true, expect_value_opts, expect_help},
-    {"confirm", cmd_confirm, true, confirm_value_opts, confirm_help},
-    {"explore", cmd_explore, true, explore_value_opts, explore_help},
-    {"stress", cmd_stress, true, stress_values,
-     "  stress [--kernel=NAME] [--threads=N] [--seconds=S] [--seed=S] [--hang-ms=MS] "
-     "[CASE]\n"
-     "                          run Olof's testcase on N threads (2..4, default 2) or\n"
-     "                          loop a case on real threads until the hung-task watchdog\n"
-     "                          fires (exit 1) or time runs out (exit 0); a progress line\n"
-     "                          every 3 s; --seed turns on chaos (random yields, sleeps)\n"},
-    {"trace", cmd_trace, true, trace_values,
-     "  trace [--kernel=NAME] [-o FILE.json|FILE.html] CASE\n"
-     "                          replay a case and draw it: FILE.json for Perfetto\n"
-     "                          (ui.perfetto.dev), FILE.html a page with one lane per\n"
-     "                          task, the locks held and waited for, the wait-for cycle;\n"
-     "                          without -o print what replay prints\n"},
-    {"show", cmd_show, true, show_values,
-     "  show [--no-schedule] [--bytes] [-o OUT] FILE\n"
-     "                          print a case (text or bytes) as text, or write it to OUT;\n"
-     "                          --bytes writes the byte form (to OUT only, - for a pipe);\n"
-     "                          --no-schedule drops its preemptions\n"},
-    {"ops", cmd_ops, false, ops_values,
-     "  ops [--markdown | --dict=bytes|text]\n"
-     "                          list the ops a case may use, their arguments and what\n"
-     "                          they do (from the op table, prog/ops.c); --dict writes\n"
-     "                          the fuzzers' dictionary entries\n"},
-    {"fuzz", cmd_fuzz, false, fuzz_value_opts, fuzz_help},
-    {"evaluate", cmd_evaluate, false, evaluate_value_opts, evaluate_help},
+static const struct cli_command kernels_command = {
+    "kernels", cmd_kernels, false, no_values,
+    "  kernels                 list the kernels snafu can run: name, what it is and\n"
+    "                          where it comes from (tag, patch, LKML message-id)\n"};
+static const struct cli_command replay_command = {
+    "replay", cmd_replay, true, replay_values,
+    "  replay [OPTIONS] CASE.. run cases; exit 1 on a finding, with its report: each\n"
+    "                          blocked task's state, locks held and Call Trace (its\n"
+    "                          2.6.11 functions, innermost first), the wait-for cycle,\n"
+    "                          each rwsem's lock state (activity, wait_list), the\n"
+    "                          interleaving, one column per task\n"
+    "      --kernel=NAME       kernel to run (default " SNAFU_DEFAULT_KERNEL ")\n"
+    "      --check             compare with the cases' expect lines instead; with no\n"
+    "                          --kernel, check every listed kernel (its own line, else\n"
+    "                          'expect *'; neither is a MISMATCH) and any test-only\n"
+    "                          kernel the case names; with --kernel=K, K alone, the\n"
+    "                          same way; a schedule that does not fire in full is a\n"
+    "                          MISMATCH too, unless expected 'unfired'\n"
+    "      --repeat=N          run N times, fail unless every trace digest agrees\n"
+    "      --digest            print the trace digest of each run\n"
+    "      --trace             print every event of the run: task, op.point, event,\n"
+    "                          function, its 2.6.11 source (file:function, '-' in\n"
+    "                          user mode), object or argument\n"
+    "      --no-schedule       ignore the case's preemptions\n"
+    "      --oracles=LIST      what counts as a finding: some of deadlock, lost-wakeup,\n"
+    "                          result, lockdep, comma-separated (default: all four;\n"
+    "                          expect lines hold the default's verdicts)\n"
+    "      --quiet             print no report, only the verdict line\n"
+    "      --stop-at-step=N    raise SIGTRAP at the run's N-th scheduling point, for\n"
+    "                          gdb (without a debugger the process dies of it)\n"
+    "                          a preemption that does not fire, or a step past the\n"
+    "                          run's end, gets a warning on stderr\n"};
+static const struct cli_command minimize_command = {
+    "minimize", cmd_minimize, true, minimize_values,
+    "  minimize [--kernel=NAME] [--oracles=LIST] [-o OUT.case] INPUT\n"
+    "                          shrink a case or fuzzer input with a finding to a small\n"
+    "                          readable case with the same signature, with expect lines\n"
+    "                          for every kernel; --oracles as for replay\n"};
+static const struct cli_command stress_command = {
+    "stress", cmd_stress, true, stress_values,
+    "  stress [--kernel=NAME] [--threads=N] [--seconds=S] [--seed=S] [--hang-ms=MS] "
+    "[CASE]\n"
+    "                          run Olof's testcase on N threads (2..4, default 2) or\n"
+    "                          loop a case on real threads until the hung-task watchdog\n"
+    "                          fires (exit 1) or time runs out (exit 0); a progress line\n"
+    "                          every 3 s; --seed turns on chaos (random yields, sleeps)\n"};
+static const struct cli_command show_command = {
+    "show", cmd_show, true, show_values,
+    "  show [--no-schedule] [--bytes] [-o OUT] FILE\n"
+    "                          print a case (text or bytes) as text, or write it to OUT;\n"
+    "                          --bytes writes the byte form (to OUT only, - for a pipe);\n"
+    "                          --no-schedule drops its preemptions\n"};
+
+/* main()'s table, in the order of `snafu --help`; the commands in files of their own are
+ * in commands.h */
+static const struct cli_command *const commands[] = {
+    &kernels_command, &replay_command,  &record_command,   &minimize_command, &expect_command,
+    &confirm_command, &explore_command, &stress_command,   &trace_command,    &show_command,
+    &ops_command,     &fuzz_command,    &evaluate_command,
 };
 #define NCOMMANDS ((int)(sizeof(commands) / sizeof(commands[0])))
 
@@ -592,8 +573,8 @@ static int cmd_stress(int argc, char **argv)
 static const struct cli_command *find_command(const char *name)
 {
 	for (int i = 0; i < NCOMMANDS; i++)
-		if (!strcmp(commands[i].name, name))
-			return &commands[i];
+		if (!strcmp(commands[i]->name, name))
+			return commands[i];
 	return NULL;
 }
 
@@ -631,7 +612,7 @@ int main(int argc, char **argv)
 		char what[160] = "a command:";
 		for (int i = 0; i < NCOMMANDS; i++)
 			snprintf(what + strlen(what), sizeof(what) - strlen(what), "%s %s",
-				 i ? "," : "", commands[i].name);
+				 i ? "," : "", commands[i]->name);
 		cli_die_at(what, argv[at], at);
 	}
 	if (!strcmp(argv[1], "help")) {

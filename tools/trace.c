@@ -35,7 +35,7 @@
 
 #ifdef SNAFU_NATIVE
 /* Real threads record no trace: the simulator's build draws it. */
-int cmd_trace(int argc, char **argv)
+static int cmd_trace(int argc, char **argv)
 {
 	(void)argc, (void)argv;
 	return cli_to_simulator("trace");
@@ -49,7 +49,7 @@ static bool ends_with(const char *s, const char *suffix)
 	return n > m && !strcmp(s + n - m, suffix);
 }
 
-int cmd_trace(int argc, char **argv)
+static int cmd_trace(int argc, char **argv)
 {
 	const struct kernel_config *k = kernel_arg(SNAFU_DEFAULT_KERNEL);
 	const char *out = NULL, *in = NULL;
@@ -108,3 +108,13 @@ int cmd_trace(int argc, char **argv)
 }
 
 #endif
+
+static const char *const trace_values[] = {"--kernel", "-o", NULL};
+
+const struct cli_command trace_command = {
+    "trace", cmd_trace, true, trace_values,
+    "  trace [--kernel=NAME] [-o FILE.json|FILE.html] CASE\n"
+    "                          replay a case and draw it: FILE.json for Perfetto\n"
+    "                          (ui.perfetto.dev), FILE.html a page with one lane per\n"
+    "                          task, the locks held and waited for, the wait-for cycle;\n"
+    "                          without -o print what replay prints\n"};
