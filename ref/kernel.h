@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "../sim/sim.h"
+#include "kstack.h"
 
 /* errnos, i386 values */
 #define EPERM       1
@@ -87,14 +88,6 @@ static inline void list_move_tail(struct list_head *e, struct list_head *h)
 
 #define MAX_SCHEDULE_TIMEOUT INT64_MAX
 #define MAX_HELD_LOCKS       8
-#define KSTACK_DEPTH         16 /* the shadow call stack's ring (kframe() below): a power of 2 */
-
-/* The shadow call stack (kframe() below): the kernel functions a task is in, frame[0] the
- * outermost; past KSTACK_DEPTH the ring keeps the innermost. */
-struct kstack {
-	unsigned depth;
-	const char *frame[KSTACK_DEPTH];
-};
 
 /* What lockdep keeps (ref/lockdep.c): the locks a task holds, and where it took them. */
 struct held_lock {

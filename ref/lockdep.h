@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel.h" /* struct kstack (kernel.h includes this file at its end) */
+#include "kstack.h"
 
 /* Lock classes: a lock's name and subclass ("&mm->mmap_sem", "&bh->lock" nested 1).
  * Classes live for the process, like lockdep's; the dependency graph lives for one run. */
