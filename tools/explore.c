@@ -474,7 +474,7 @@ static int cmd_explore(int argc, char **argv)
 	s.reduce = true;
 	/* lockdep's prediction needs no schedule: by default it is left out, else the
 	 * sequential run would "find" it and end the search */
-	s.oracles = ORACLE_DEADLOCK | ORACLE_LOST_WAKEUP | ORACLE_RESULT;
+	s.oracles = ORACLES_DEFAULT & ~ORACLE_LOCKDEP;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strncmp(a, "--kernel=", 9)) {
@@ -789,7 +789,7 @@ int explore_evaluate(int argc, char **argv)
 	s.reduce = true;
 	s.max = EXPLORE_EVALUATE_MAX_SCHEDULES;
 	s.quiet = true; /* many searches at once: the lines say it all */
-	s.oracles = ORACLE_DEADLOCK | ORACLE_LOST_WAKEUP | ORACLE_RESULT;
+	s.oracles = ORACLES_DEFAULT & ~ORACLE_LOCKDEP;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--explore"))
