@@ -1,7 +1,7 @@
 /* The shared part of the command line (see cli.h): GNU-style option normalisation, the
  * usage text, the one-line error exits, loading a case in either form, the schedule
- * warnings and finding snafu's own executable. tools/snafu.c holds
- * main() and the command table; the commands in files of their own use only this.
+ * warnings and finding snafu's own executable. tools/snafu.c holds main() and the command
+ * table; the commands in files of their own use only this.
  *
  * Cases: load_case() tells text from the byte form by content (text_reason()), not by
  * the file's name; --input=text|bytes overrides, and - is standard input.
