@@ -56,6 +56,7 @@ rows=(
 	"Seto's missed wake-up|2.6.10-seto|futex|lost-wakeup|^lost-wakeup--missed--futex_wait$|futex-seto-missed-wakeup"
 	"spurious CMP_REQUEUE -EAGAIN|2.6.11|futex|result|^wrong-result--futex_cmp_requeue$|cmp-requeue-spurious-eagain"
 	"lockdep prediction|2.6.11-rc4|futex|lockdep|^lockdep--recursive-read--mmap_sem--|lockdep-futex-wait"
+	"Robin Holt's forced write|2.6.11|all|integrity|^integrity--|ptrace-zero-page"
 )
 
 median_max() { sort -n | awk '{v[NR]=$1} END {m = NR % 2 ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2; printf "%d / %d", m, v[NR]}'; }

@@ -10,7 +10,9 @@
 #include "../ref/futex.h"
 #include "../ref/futex_oracle.h"
 #include "../ref/mempolicy.h"
+#include "../ref/integrity.h"
 #include "../ref/mm.h"
+#include "../ref/ptrace.h"
 #include "../ref/report.h"
 #include "../ref/uaccess.h"
 
@@ -124,6 +126,15 @@ static long run_op(const struct op *o, int idx, unsigned long a)
 	case OP_MLOCK:
 		ret = sys_mlock(a, (o->x + 1ul) * PAGE_SIZE);
 		break;
+	case OP_PEEKDATA:
+		v = 0;
+		ret = sys_ptrace(PTRACE_PEEKDATA, a, &v);
+		R.loaded[idx] = v;
+		break;
+	case OP_POKEDATA:
+		v = o->x;
+		ret = sys_ptrace(PTRACE_POKEDATA, a, &v);
+		break;
 	}
 	sys_exit(ret);
 	return ret;
@@ -223,6 +234,7 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 		for (int i = 0; i < p->nops; i++)
 			op_trace_args(&p->ops[i], R.desc[i], sizeof(R.desc[i]));
 	finding_reset();
+	integrity_reset();
 	lockdep_reset((oracles & ORACLE_LOCKDEP) || o->lockdep_guide);
 	futex_init();
 	R.mm = mm_alloc();
@@ -249,6 +261,8 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 	/* the oracles that judge a run that ended well (docs/oracles.md) */
 	if (r->result == SIM_OK &&
 	    futex_oracles_judge(oracles & ORACLE_LOST_WAKEUP, oracles & ORACLE_RESULT))
+		r->result = SIM_ORACLE;
+	if (r->result == SIM_OK && (oracles & ORACLE_INTEGRITY) && integrity_judge())
 		r->result = SIM_ORACLE;
 	if (r->result == SIM_LIVELOCK && !finding.found) {
 		finding_begin("livelock: no progress within the step budget", "livelock");

@@ -48,7 +48,7 @@ const struct op_desc op_table[OP_NKINDS] = {
 		 FLAG("shared", FIELD_Y, 3, "private", ARG_SHRINK)},
 	.dict = {"mmap_private|mmap m2 pages=1 prot=rw",
 		 "mmap_shared|mmap m2 pages=1 prot=rw shared"}},
-[OP_MUNMAP] = {.name = "munmap", .weight = 4,
+[OP_MUNMAP] = {.name = "munmap", .weight = 3,
 	.doc = "`sys_munmap`",
 	.syscall = "sys_munmap", .trace = "{x}",
 	.args = {A_ARG, PAGES(256, 0, ARG_REST)},
@@ -66,7 +66,7 @@ const struct op_desc op_table[OP_NKINDS] = {
 	.doc = "a user-mode write, as for `load`",
 	.args = {A_ARG, SMALL("val", FIELD_X, 0, 0)},
 	.dict = {"store|store m0 val=1"}},
-[OP_FUTEX_WAIT] = {.name = "futex_wait", .weight = 14,
+[OP_FUTEX_WAIT] = {.name = "futex_wait", .weight = 13,
 	.doc = "`FUTEX_WAIT`; `timeout=0` means none",
 	.syscall = "sys_futex", .trace = "FUTEX_WAIT, val {val}",
 	.args = {A_ARG, SMALL("val", FIELD_X, 0, ARG_REQUIRED),
@@ -131,6 +131,20 @@ const struct op_desc op_table[OP_NKINDS] = {
 	.syscall = "sys_mlock", .trace = "{x}",
 	.args = {A_ARG, PAGES(256, 0, ARG_REST)},
 	.dict = {"mlock|mlock m0 pages=1"}},
+[OP_PEEKDATA] = {.name = "peekdata", .weight = 1, .all_only = true,
+	.doc = "a debugger's `ptrace(PTRACE_PEEKDATA)` of the word at A: `access_process_vm()`, "
+		"`get_user_pages()` with `force` under `mmap_sem` for read; 0, or `-EIO` (the "
+		"fuzzer uses it with `--ops=all` only)",
+	.syscall = "sys_ptrace", .trace = "PTRACE_PEEKDATA",
+	.args = {A_ARG},
+	.dict = {"peekdata|peekdata m0"}},
+[OP_POKEDATA] = {.name = "pokedata", .weight = 1, .all_only = true,
+	.doc = "a debugger's `ptrace(PTRACE_POKEDATA)`: writes `val` at A with `force`, even "
+		"where the mapping is read-only (a breakpoint); 0, or `-EIO` (the fuzzer uses it "
+		"with `--ops=all` only)",
+	.syscall = "sys_ptrace", .trace = "PTRACE_POKEDATA, {val}",
+	.args = {A_ARG, SMALL("val", FIELD_X, 0, 0)},
+	.dict = {"pokedata|pokedata m0 val=1"}},
 };
 /* clang-format on */
 

@@ -12,6 +12,10 @@ const struct oracle_info oracle_table[] = {
      "before it slept (ref/futex_oracle.c)"},
     {"result", ORACLE_RESULT, "wrong-result--futex_{cmp_requeue,wake,requeue,wait}",
      "a return value the call's definition rules out (ref/futex_oracle.c)"},
+    {"integrity", ORACLE_INTEGRITY,
+     "integrity--{zero-page,page-cache,lost-write}--access_process_vm",
+     "a forced write (ptrace) into the ZERO_PAGE, into a page cache through a private "
+     "mapping, or not at its address afterwards (ref/integrity.c)"},
     {"lockdep", ORACLE_LOCKDEP, "lockdep--...",
      "a deadlock predicted from the locks one run took, whatever the schedule "
      "(ref/lockdep.c)"},

@@ -21,8 +21,12 @@ enum oracle {
 	/* ref/lockdep.c: a deadlock predicted from the locks one run took, whatever the
 	 * schedule (possible recursive locking, circular dependency) */
 	ORACLE_LOCKDEP = 1u << 3,
+	/* ref/integrity.c: a forced write (ptrace) that reached the ZERO_PAGE, or a page
+	 * cache through a private mapping, or that is not where it said it wrote */
+	ORACLE_INTEGRITY = 1u << 4,
 };
-#define ORACLES_DEFAULT (ORACLE_DEADLOCK | ORACLE_LOST_WAKEUP | ORACLE_RESULT | ORACLE_LOCKDEP)
+#define ORACLES_DEFAULT \
+	(ORACLE_DEADLOCK | ORACLE_LOST_WAKEUP | ORACLE_RESULT | ORACLE_LOCKDEP | ORACLE_INTEGRITY)
 
 struct oracle_info {
 	const char *name; /* as --oracles=LIST spells it */

@@ -38,6 +38,8 @@ enum op_kind {
 	OP_MADVISE, /* madvise(A, pages, MADV_DONTNEED) */
 	OP_MINCORE, /* mincore(A, pages, vec B) */
 	OP_MLOCK,
+	OP_PEEKDATA, /* ptrace(PTRACE_PEEKDATA, A): a debugger's forced read */
+	OP_POKEDATA, /* ptrace(PTRACE_POKEDATA, A, val): a debugger's forced write */
 	OP_NKINDS
 };
 

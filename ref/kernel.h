@@ -17,6 +17,7 @@
 /* errnos, i386 values */
 #define EPERM       1
 #define EINTR       4
+#define EIO         5
 #define EAGAIN      11
 #define EWOULDBLOCK EAGAIN
 #define ENOMEM      12
@@ -207,6 +208,7 @@ KFRAME_INLINE void kframe_pop(const char *const *name)
 	KSRC(sys_madvise, "mm/madvise.c")                                         \
 	KSRC(sys_mincore, "mm/mincore.c")                                         \
 	KSRC(sys_mlock, "mm/mlock.c")                                             \
+	KSRC(sys_ptrace, "arch/i386/kernel/ptrace.c")                             \
 	/* kernel/ */                                                             \
 	KSRC(do_futex, "kernel/futex.c")                                          \
 	KSRC(futex_wait, "kernel/futex.c")                                        \
@@ -218,6 +220,7 @@ KFRAME_INLINE void kframe_pop(const char *const *name)
 	KSRC(schedule, "kernel/sched.c")                                          \
 	KSRC(__might_sleep, "kernel/sched.c")                                     \
 	KSRC(schedule_timeout, "kernel/timer.c")                                  \
+	KSRC(access_process_vm, "kernel/ptrace.c")                                \
 	KSRC(_spin_lock, "kernel/spinlock.c")                                     \
 	KSRC(_spin_unlock, "kernel/spinlock.c")                                   \
 	/* lib/ */                                                                \

@@ -12,6 +12,7 @@ const struct kernel_config kernels[] = {
 	.source = "tag v2.6.11-rc4 (the lines olof-rfc's patch removes show its futex and "
 		  "mempolicy code)",
 	.futex = &futex_paths_2_6_11_rc4,
+	.mm = &mm_paths_2_6_11,
 	.mempolicy_up_read_first = false,
     },
     {
@@ -23,6 +24,7 @@ const struct kernel_config kernels[] = {
 	.source = "\"[PATCH/RFC] Futex mmap_sem deadlock\", Olof Johansson, LKML 2005-02-22, "
 		  "message-id not known here (a reply: https://lkml.org/lkml/2005/2/23/34)",
 	.futex = &futex_paths_olof_rfc,
+	.mm = &mm_paths_2_6_11,
 	.mempolicy_up_read_first = true,
     },
     {
@@ -33,6 +35,7 @@ const struct kernel_config kernels[] = {
 		  "Olof Johansson's final patch <20050223191254.GA5608@austin.ibm.com>, "
 		  "after Linus Torvalds <Pine.LNX.4.58.0502231356580.18997@ppc970.osdl.org>",
 	.futex = &futex_paths_2_6_11,
+	.mm = &mm_paths_2_6_11,
 	.mempolicy_up_read_first = true,
     },
     {
@@ -43,6 +46,7 @@ const struct kernel_config kernels[] = {
 		  "rwsem = SNAFU\" "
 		  "(2005-02-23) lists among the fixes",
 	.futex = &futex_paths_2_6_11_rc4,
+	.mm = &mm_paths_2_6_11,
 	.rwsem = RWSEM_LOCKDEPTH,
     },
     {
@@ -53,6 +57,7 @@ const struct kernel_config kernels[] = {
 		  "SNAFU\" (2005-02-23) "
 		  "lists among the fixes",
 	.futex = &futex_paths_2_6_11_rc4,
+	.mm = &mm_paths_2_6_11,
 	.pf_mmap_sem = true,
     },
     {
@@ -64,6 +69,7 @@ const struct kernel_config kernels[] = {
 		  "known here; David Howells's answer that rwsems are fair on purpose "
 		  "<5109.1109157889@redhat.com>",
 	.futex = &futex_paths_2_6_11_rc4,
+	.mm = &mm_paths_2_6_11,
 	.rwsem = RWSEM_READER_PREF,
     },
     {
@@ -74,6 +80,7 @@ const struct kernel_config kernels[] = {
 		  "acked by Ingo Molnar <20050318170005.GA27077@elte.hu>, merged between 2.6.11 "
 		  "and 2.6.12-rc2 (commit not known here)",
 	.futex = &futex_paths_2_6_12_jj,
+	.mm = &mm_paths_2_6_11,
 	.mempolicy_up_read_first = true,
     },
     {
@@ -89,7 +96,23 @@ const struct kernel_config kernels[] = {
 		  "2.6.10-rc1-mm5 and 2.6.10-rc2 (message-id not known here), reverted by Andrew "
 		  "Morton's revert-futex_wait-fix <20041114184456.6bfd07d3.akpm@osdl.org>",
 	.futex = &futex_paths_2_6_10_seto,
+	.mm = &mm_paths_2_6_11,
 	.mempolicy_up_read_first = false,
+    },
+    {
+	/* 2.6.13's futex_wait and futex_requeue are 2.6.12-jj's (Jakub Jelinek's patch
+	 * was merged for 2.6.12); its get_user_pages() and do_wp_page() are Nick Piggin's
+	 * fix as Linus Torvalds fixed it up (ref/memory-2.6.13.c). */
+	.name = "2.6.13",
+	.summary = "the get_user_pages() race fixed: do_wp_page() says VM_FAULT_WRITE, and a "
+		   "forced write is looked up as a write until it does",
+	.source = "tag v2.6.13: torvalds/linux f33ea7f404e5 \"[PATCH] fix get_user_pages bug\" "
+		  "(Nick Piggin <42F09B41.3050409@yahoo.com.au>) and a68d2ebc1581 \"Fix up recent "
+		  "get_user_pages() handling\" (Linus Torvalds "
+		  "<Pine.LNX.4.58.0508030902380.3341@g5.osdl.org>); futex paths as 2.6.12-jj",
+	.futex = &futex_paths_2_6_12_jj,
+	.mm = &mm_paths_2_6_13,
+	.mempolicy_up_read_first = true,
     },
     {
 	.name = "test-futex-wake-unlocked",
@@ -97,6 +120,7 @@ const struct kernel_config kernels[] = {
 	    "TEST ONLY: 2.6.11 with futex_wake reading the bucket's nqueued without its lock",
 	.source = "none: a race planted in 2.6.11 for ThreadSanitizer (docs/threads.md)",
 	.futex = &futex_paths_2_6_11,
+	.mm = &mm_paths_2_6_11,
 	.mempolicy_up_read_first = true,
 	.test_only = true,
 	.test_futex_wake_unlocked = true,
@@ -137,5 +161,7 @@ const char *kernel_fn(const struct kernel_config *k, const char *fn)
 		return k->futex->wait_fn;
 	if (!strcmp(fn, "futex_requeue"))
 		return k->futex->requeue_fn;
+	if (!strcmp(fn, "get_user_pages"))
+		return k->mm->get_user_pages_fn;
 	return fn;
 }

@@ -44,6 +44,25 @@ struct futex_paths {
 extern const struct futex_paths futex_paths_2_6_10_seto, futex_paths_2_6_11_rc4,
     futex_paths_olof_rfc, futex_paths_2_6_11, futex_paths_2_6_12_jj;
 
+/* A release's get_user_pages() (mm/memory.c), in ref/memory-RELEASE.c, and what of the
+ * fault paths changed with it: 2.6.13's fix for Robin Holt's race ("get_user_pages() with
+ * write=1 and force=1 gets read-only pages", linux-mm 2005-07-30) changed both. */
+struct task_struct;
+struct mm_struct;
+struct page;
+struct vm_area_struct;
+struct mm_paths {
+	const char *release;
+	int (*get_user_pages)(struct task_struct *tsk, struct mm_struct *mm, unsigned long start,
+			      int len, int write, int force, struct page **pages,
+			      struct vm_area_struct **vmas);
+	const char *get_user_pages_fn; /* its C name, as struct futex_paths has them */
+	/* do_wp_page() reuses only an anonymous page, and says VM_FAULT_WRITE when it broke
+	 * COW or needed not (2.6.13) */
+	bool vm_fault_write;
+};
+extern const struct mm_paths mm_paths_2_6_11, mm_paths_2_6_13;
+
 /* Who an rwsem admits (lib/rwsem-spinlock.c and the alternatives argued in 2005). */
 enum rwsem_policy {
 	RWSEM_FAIR,        /* 2.6.11: anything waiting queues every newcomer, readers too */
@@ -61,6 +80,8 @@ struct kernel_config {
 	const char *source;
 	/* the release whose futex_wait and futex_requeue it runs */
 	const struct futex_paths *futex;
+	/* the release whose get_user_pages() it runs */
+	const struct mm_paths *mm;
 	/* mempolicy half of the fix: sys_get_mempolicy drops mmap_sem before copying out */
 	bool mempolicy_up_read_first;
 	enum rwsem_policy rwsem;
@@ -80,7 +101,7 @@ struct kernel_config {
 extern const struct kernel_config kernels[];
 const struct kernel_config *kernel_by_name(const char *name);
 /* The C function the kernel K runs for the kernel function FN ("futex_wait": K's
- * release's, futex_wait_2_6_11); FN itself for any other. */
+ * release's, futex_wait_2_6_11; get_user_pages likewise); FN itself for any other. */
 const char *kernel_fn(const struct kernel_config *k, const char *fn);
 
 /* The listed kernel after k (NULL: the first listed one); NULL after the last. */

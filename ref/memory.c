@@ -1,9 +1,11 @@
 /* mm/memory.c, 2.6.11: page tables, the fault paths (handle_mm_fault, do_anonymous_page,
- * do_wp_page, do_swap_page, shmem's do_no_page), get_user_pages, zapping, and protection
- * changes (change_protection is mm/mprotect.c's). Every PTE change happens under
+ * do_wp_page, do_swap_page, shmem's do_no_page), zapping, and protection changes
+ * (change_protection is mm/mprotect.c's). Every PTE change happens under
  * mm->page_table_lock, as in 2.6.11, through the helpers in ref/mm.h that assert it;
- * mark_page_accessed is mm/swap.c's. */
+ * mark_page_accessed and the page references are mm/swap.c's and include/linux/mm.h's.
+ * get_user_pages() is each release's own (ref/memory-RELEASE.c, struct mm_paths). */
 #include "mm.h"
+#include "kernels.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -82,28 +84,49 @@ void mark_page_accessed(struct page *page)
 }
 
 /* Free pages are kept for reuse (the fuzzer frees and allocates thousands a second)
- * and poisoned meanwhile, so ASan still reports any use of a freed page. */
+ * and poisoned meanwhile, so ASan still reports any use of a freed page. The live ones
+ * are listed, so that mmput() takes back a page a task still held a reference to when
+ * the run ended (a hung task's). Faults allocate without page_table_lock: the pool has
+ * a lock of its own, raw, as the page allocator's zone lock is nothing the model's
+ * schedules or reports show. */
 static struct page **page_pool;
 static size_t pool_len, pool_cap;
+/* the live pages, linked through the pages themselves: a run allocates nothing for
+ * them (an allocation inside a run reaches ASan's clock, which gdb's recorder cannot
+ * record) */
+static struct page live_pages = {.live_next = &live_pages, .live_prev = &live_pages};
+static struct sim_spin pool_lock;
 
+/* alloc_zeroed_user_highpage(): a page with a count of one, for the PTE (or the page
+ * cache) the caller puts it in */
 static struct page *alloc_zeroed_page(void)
 {
 	struct page *p;
 
+	sim_spin_lock(&pool_lock);
 	if (pool_len) {
 		p = page_pool[--pool_len];
 		ASAN_UNPOISON_MEMORY_REGION(p, sizeof(*p));
 		memset(p, 0, sizeof(*p));
-		return p;
+	} else {
+		p = calloc(1, sizeof(*p));
+		if (!p)
+			abort();
 	}
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		abort();
+	p->live_next = &live_pages;
+	p->live_prev = live_pages.live_prev;
+	p->live_prev->live_next = p;
+	live_pages.live_prev = p;
+	p->_count = 1;
+	sim_spin_unlock(&pool_lock);
 	return p;
 }
 
-static void free_page(struct page *p)
+/* __free_page(), called with pool_lock held */
+static void free_page_locked(struct page *p)
 {
+	p->live_prev->live_next = p->live_next;
+	p->live_next->live_prev = p->live_prev;
 	if (pool_len == pool_cap) {
 		pool_cap = pool_cap ? 2 * pool_cap : 1024;
 		page_pool = realloc(page_pool, pool_cap * sizeof(*page_pool));
@@ -114,50 +137,144 @@ static void free_page(struct page *p)
 	page_pool[pool_len++] = p;
 }
 
-/* shmem_getpage: the page at pgoff of a shmem inode, allocated on first use. */
+void get_page(struct page *page)
+{
+	if (page != ZERO_PAGE(0))
+		page->_count++;
+}
+
+/* put_page(): the last reference frees it (__page_cache_release()) */
+void put_page(struct page *page)
+{
+	if (page == ZERO_PAGE(0) || --page->_count > 0)
+		return;
+	sim_spin_lock(&pool_lock);
+	free_page_locked(page);
+	sim_spin_unlock(&pool_lock);
+}
+
+int page_count(const struct page *page)
+{
+	return page->_count;
+}
+
+/* shmem_nopage() -> shmem_getpage(): the page at pgoff of a shmem inode, allocated on
+ * first use, with a reference for the caller (find_get_page()). Called without
+ * page_table_lock: two faults may allocate at once, and the one that loses gives its
+ * page back (2.6.11 shmem_getpage() finds the page added meanwhile under info->lock;
+ * here a compare-and-swap stands for that lock). */
 static struct page *shmem_getpage(struct inode *inode, unsigned long pgoff)
 {
-	if (!inode->pages[pgoff])
-		inode->pages[pgoff] = alloc_zeroed_page();
-	return inode->pages[pgoff];
+	struct page *page = inode->pages[pgoff], *none = NULL;
+
+	if (!page) {
+		page = alloc_zeroed_page(); /* the page cache's reference */
+		page->mapping = inode;
+		if (!atomic_compare_exchange_strong(&inode->pages[pgoff], &none, page)) {
+			put_page(page);
+			page = none;
+		}
+	}
+	get_page(page);
+	return page;
+}
+
+/* pte_same(): the entry is still the one a fault saw before it dropped the lock */
+struct pte_snapshot {
+	struct page *page;
+	unsigned flags;
+};
+static struct pte_snapshot pte_read(const pte_t *pte)
+{
+	return (struct pte_snapshot){pte->page, pte->flags};
+}
+static bool pte_same(const pte_t *pte, struct pte_snapshot old)
+{
+	return pte->page == old.page && pte->flags == old.flags;
+}
+static bool pte_none(const pte_t *pte)
+{
+	return !pte->page && !pte->flags;
 }
 
 /* do_anonymous_page: a read maps the ZERO_PAGE read-only; a write gets a zeroed page of
  * its own, writable where the VMA is, referenced (SetPageReferenced). Each of the fault
- * paths below sets the PTE under page_table_lock (2.6.11 mm/memory.c: "We hold the mm
- * semaphore and the page_table_lock on entry", retaken after an allocation). */
-static void do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, pte_t *pte,
-			      bool write)
+ * paths below is entered with page_table_lock held (2.6.11 mm/memory.c: "We hold the mm
+ * semaphore and the page_table_lock on entry") and sets the PTE under it. A write drops
+ * it to allocate, and backs out if another fault set the PTE meanwhile: VM_FAULT_MINOR
+ * all the same, so its caller cannot tell that it did nothing. */
+static int do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, pte_t *pte,
+			     bool write)
 {
 	kframe(); /* mm/memory.c, do_anonymous_page() */
 	if (!write) {
 		set_pte(mm, pte, ZERO_PAGE(0),
 			pte_flags_for(vma->vm_flags) & ~(unsigned)_PAGE_RW); /* wrprotect */
-		return;
+		return VM_FAULT_MINOR;
 	}
-	set_pte(mm, pte, alloc_zeroed_page(),
-		maybe_mkwrite(pte_flags_for(vma->vm_flags), vma) | _PAGE_ANON);
-	pte->page->referenced = true;
+	spin_unlock(&mm->page_table_lock);
+	struct page *page = alloc_zeroed_page();
+	spin_lock(&mm->page_table_lock);
+	if (!pte_none(pte)) {
+		page_cache_release(page);
+		return VM_FAULT_MINOR;
+	}
+	set_pte(mm, pte, page, maybe_mkwrite(pte_flags_for(vma->vm_flags), vma) | _PAGE_ANON);
+	page->referenced = true;
+	return VM_FAULT_MINOR;
 }
 
-/* do_wp_page: a write to a present, read-only private page. The ZERO_PAGE is copied
- * into a new zeroed page; any other page is this mm's alone (no fork), so
- * can_share_swap_page() lets the task reuse it: the PTE just becomes writable. */
-static void do_wp_page(struct mm_struct *mm, struct vm_area_struct *vma, pte_t *pte)
+/* can_share_swap_page() (mm/swapfile.c): the page is the mapping's alone. Without a swap
+ * cache that is a count of one; never the ZERO_PAGE (PageReserved). */
+static bool can_share_swap_page(const struct page *page)
+{
+	return page != ZERO_PAGE(0) && page_count(page) == 1;
+}
+
+/* do_wp_page: a write to a present, read-only page. Reused when can_share_swap_page()
+ * says the page is the mapping's alone (the lock_page() it takes first never fails
+ * here: nothing else locks pages), the PTE made writable where the VMA is. Otherwise
+ * copied (the ZERO_PAGE into a zeroed page): a reference to the old page, page_table_lock
+ * dropped for the allocation and the copy, and the copy mapped only if the PTE is still
+ * the one it copied (pte_same()); VM_FAULT_MINOR whichever happened. 2.6.13 (kernels
+ * whose mm_paths set vm_fault_write: f33ea7f404e5 "fix get_user_pages bug") reuses only
+ * an anonymous page (PageAnon) and adds VM_FAULT_WRITE when the PTE it leaves maps a
+ * page of the task's own. */
+static int do_wp_page(struct mm_struct *mm, struct vm_area_struct *vma, pte_t *pte)
 {
 	kframe(); /* mm/memory.c, do_wp_page() */
-	if (pte->page == ZERO_PAGE(0)) {
-		/* break_cow(): ptep_establish(), set_pte() here */
-		set_pte(mm, pte, alloc_zeroed_page(),
-			maybe_mkwrite(pte_flags_for(vma->vm_flags), vma) | _PAGE_ANON);
-		return;
+	struct page *old_page = pte->page, *new_page;
+	struct pte_snapshot orig = pte_read(pte);
+	int write_bit = kcfg->mm->vm_fault_write ? VM_FAULT_WRITE : 0, ret = VM_FAULT_MINOR;
+
+	if ((!write_bit || !old_page->mapping) && can_share_swap_page(old_page)) {
+		ptep_set_access_flags(mm, pte, maybe_mkwrite(_PAGE_ACCESSED, vma));
+		return VM_FAULT_MINOR | write_bit;
 	}
-	ptep_set_access_flags(mm, pte, maybe_mkwrite(_PAGE_ACCESSED, vma));
+	page_cache_get(old_page);
+	spin_unlock(&mm->page_table_lock);
+	new_page = alloc_zeroed_page();
+	if (old_page != ZERO_PAGE(0)) {
+		sim_hw_begin(); /* copy_user_highpage(): the page may be written meanwhile */
+		memcpy(new_page->data, old_page->data, PAGE_SIZE);
+		sim_hw_end();
+	}
+	spin_lock(&mm->page_table_lock);
+	if (pte_same(pte, orig)) {
+		/* break_cow(): ptep_establish(), set_pte() here */
+		set_pte(mm, pte, new_page,
+			maybe_mkwrite(pte_flags_for(vma->vm_flags), vma) | _PAGE_ANON);
+		new_page = old_page; /* "Free the old page.." (its PTE's reference) */
+		ret |= write_bit;
+	}
+	page_cache_release(new_page);
+	page_cache_release(old_page);
+	return ret;
 }
 
 /* do_swap_page: the page comes back (the model keeps it in the PTE), accessed, mapped
  * read-only unless this is a write (exclusive in the model, so made writable at once). */
-static void do_swap_page(struct mm_struct *mm, struct vm_area_struct *vma, pte_t *pte, bool write)
+static int do_swap_page(struct mm_struct *mm, struct vm_area_struct *vma, pte_t *pte, bool write)
 {
 	kframe(); /* mm/memory.c, do_swap_page() */
 	unsigned flags = pte_flags_for(vma->vm_flags) | _PAGE_ANON;
@@ -166,64 +283,94 @@ static void do_swap_page(struct mm_struct *mm, struct vm_area_struct *vma, pte_t
 	if (write)
 		flags = maybe_mkwrite(flags, vma);
 	set_pte(mm, pte, pte->page, flags);
+	return VM_FAULT_MINOR;
 }
 
-/* do_no_page -> shmem_nopage: the page cache's page. */
-static void do_no_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
-		       pte_t *pte)
+/* do_no_page -> shmem_nopage: the page cache's page, looked up with page_table_lock
+ * dropped. A write to a mapping without VM_SHARED copies it there and then (the early
+ * COW: a private page of the task's). Relocked, it maps the page only if the PTE is
+ * still none ("Only go through if we didn't race with anybody else..."); otherwise it
+ * gives the page back and returns what shmem_nopage() said, VM_FAULT_MINOR, as it would
+ * on success. The PTE keeps the page's reference (page_add_file_rmap()). */
+static int do_no_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
+		      pte_t *pte, bool write)
 {
 	kframe(); /* mm/memory.c, do_no_page() */
-	struct page *page =
-	    shmem_getpage(vma->vm_file, ((addr - vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff);
+	unsigned anon = 0;
 
-	mark_page_accessed(page);
-	set_pte(mm, pte, page, pte_flags_for(vma->vm_flags));
+	spin_unlock(&mm->page_table_lock);
+	struct page *new_page =
+	    shmem_getpage(vma->vm_file, ((addr - vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff);
+	mark_page_accessed(new_page);
+	if (write && !(vma->vm_flags & VM_SHARED)) {
+		struct page *page = alloc_zeroed_page();
+		sim_hw_begin(); /* copy_user_highpage() */
+		memcpy(page->data, new_page->data, PAGE_SIZE);
+		sim_hw_end();
+		page_cache_release(new_page);
+		new_page = page;
+		anon = _PAGE_ANON;
+	}
+	spin_lock(&mm->page_table_lock);
+	if (!pte_none(pte)) { /* "One of our sibling threads was faster, back out." */
+		page_cache_release(new_page);
+		return VM_FAULT_MINOR;
+	}
+	unsigned flags = pte_flags_for(vma->vm_flags) | anon;
+	set_pte(mm, pte, new_page, write ? maybe_mkwrite(flags, vma) : flags);
+	return VM_FAULT_MINOR;
 }
 
 /* handle_pte_fault, 2.6.11: a missing PTE is a new page (shmem's do_no_page, or
  * do_anonymous_page), a swapped one do_swap_page, a write to a present read-only one
  * do_wp_page; anything else only makes the PTE young. Entered with page_table_lock held
  * (2.6.11's releases it; this returns with it held). */
-void handle_pte_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
-		      bool write)
+int handle_pte_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
+		     bool write)
 {
 	kframe(); /* mm/memory.c, handle_pte_fault() */
 	pte_t *pte = pte_offset(mm, addr);
 
 	if (!(pte->flags & _PAGE_PRESENT)) {
 		if (vma->vm_file)
-			do_no_page(mm, vma, addr, pte);
-		else if (pte->page)
-			do_swap_page(mm, vma, pte, write);
-		else
-			do_anonymous_page(mm, vma, pte, write);
-	} else if (write && !(pte->flags & _PAGE_RW)) {
-		do_wp_page(mm, vma, pte);
-	} else {
-		/* for snafu explore: this fault changes nothing another fault or access
-		 * could see but the young bit (a present PTE has its page table already) */
-		sim_touch(SIM_TOUCH_YOUNG);
-		ptep_set_access_flags(mm, pte, _PAGE_ACCESSED); /* pte_mkyoung */
+			return do_no_page(mm, vma, addr, pte, write);
+		if (pte->page)
+			return do_swap_page(mm, vma, pte, write);
+		return do_anonymous_page(mm, vma, pte, write);
 	}
+	if (write && !(pte->flags & _PAGE_RW))
+		return do_wp_page(mm, vma, pte);
+	/* for snafu explore: this fault changes nothing another fault or access could see
+	 * but the young bit (a present PTE has its page table already) */
+	sim_touch(SIM_TOUCH_YOUNG);
+	ptep_set_access_flags(mm, pte, _PAGE_ACCESSED); /* pte_mkyoung */
+	return VM_FAULT_MINOR;
 }
 
 /* handle_mm_fault, 2.6.11: the page table (pte_alloc_map) and handle_pte_fault, under
  * page_table_lock. The caller checked the VMA's permissions (do_page_fault,
- * get_user_pages). */
+ * get_user_pages). 2.6.13 calls this __handle_mm_fault() and has handle_mm_fault() mask
+ * VM_FAULT_WRITE for every caller but get_user_pages(); the frame keeps 2.6.11's name. */
+int __handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
+		      bool write)
+{
+	kframe_as("handle_mm_fault"); /* mm/memory.c, handle_mm_fault() */
+	spin_lock(&mm->page_table_lock);
+	mm->pt_blocks |= pt_block(addr); /* pte_alloc_map */
+	int ret = handle_pte_fault(mm, vma, addr, write);
+	spin_unlock(&mm->page_table_lock);
+	return ret;
+}
+
 int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
 		    bool write)
 {
-	kframe(); /* mm/memory.c, handle_mm_fault() */
-	spin_lock(&mm->page_table_lock);
-	mm->pt_blocks |= pt_block(addr); /* pte_alloc_map */
-	handle_pte_fault(mm, vma, addr, write);
-	spin_unlock(&mm->page_table_lock);
-	return 0;
+	return __handle_mm_fault(mm, vma, addr, write) & ~VM_FAULT_WRITE;
 }
 
-/* untouched_anonymous_page: anonymous memory with no page table under addr yet. */
-static bool untouched_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma,
-				     unsigned long addr)
+/* untouched_anonymous_page: anonymous memory with no page table under addr yet (2.6.11
+ * also says no for a VMA with a nopage method: here, a file's). */
+int untouched_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr)
 {
 	return !vma->vm_file && !(mm->pt_blocks & pt_block(addr));
 }
@@ -241,41 +388,15 @@ static struct page *__follow_page(struct mm_struct *mm, unsigned long addr, bool
 	return pte->page;
 }
 
-static bool follow_page(struct mm_struct *mm, unsigned long addr, bool write)
+struct page *follow_page(struct mm_struct *mm, unsigned long addr, int write)
 {
-	return __follow_page(mm, addr, false, write) != NULL;
+	return __follow_page(mm, addr, false, write);
 }
 
-/* get_user_pages, 2.6.11, without pages[] or vmas[] (make_pages_present's use): fault in
- * len pages from start with handle_mm_fault() directly, the caller holding mmap_sem.
- * Returns the pages done, or -EFAULT when the first is not accessible. */
-int get_user_pages(struct mm_struct *mm, unsigned long start, int len, bool write)
+int get_user_pages(struct task_struct *tsk, struct mm_struct *mm, unsigned long start, int len,
+		   int write, int force, struct page **pages, struct vm_area_struct **vmas)
 {
-	kframe();                                         /* mm/memory.c, get_user_pages() */
-	unsigned long flags = write ? VM_WRITE : VM_READ; /* force = 0 */
-	int i = 0;
-
-	do {
-		struct vm_area_struct *vma = find_extend_vma(mm, start);
-		if (!vma || (vma->vm_flags & VM_IO) || !(flags & vma->vm_flags))
-			return i ? i : -EFAULT;
-		spin_lock(&mm->page_table_lock);
-		do {
-			while (!follow_page(mm, start, write)) {
-				/* a read of anonymous memory nobody touched: ZERO_PAGE, no fault */
-				if (!write && untouched_anonymous_page(mm, vma, start))
-					break;
-				spin_unlock(&mm->page_table_lock);
-				handle_mm_fault(mm, vma, start, write);
-				spin_lock(&mm->page_table_lock);
-			}
-			i++;
-			start += PAGE_SIZE;
-			len--;
-		} while (len && start < vma->vm_end);
-		spin_unlock(&mm->page_table_lock);
-	} while (len);
-	return i;
+	return kcfg->mm->get_user_pages(tsk, mm, start, len, write, force, pages, vmas);
 }
 
 int make_pages_present(unsigned long addr, unsigned long end)
@@ -287,15 +408,16 @@ int make_pages_present(unsigned long addr, unsigned long end)
 		return -1;
 	bool write = (vma->vm_flags & VM_WRITE) != 0;
 	int len = (int)((end + PAGE_SIZE - 1) / PAGE_SIZE - addr / PAGE_SIZE);
-	int ret = get_user_pages(current->mm, addr, len, write);
+	int ret = get_user_pages(current, current->mm, addr, len, write, 0, NULL, NULL);
 	if (ret < 0)
 		return ret;
 	return ret == len ? 0 : -1;
 }
 
-/* zap_pte_range: clear the PTEs of [start, end) and free private pages, swapped out or
- * not (shmem pages stay with the inode). Called under page_table_lock (2.6.11
- * mm/memory.c, unmap_vmas(): "Called under page_table_lock"). */
+/* zap_pte_range: clear the PTEs of [start, end), each dropping its reference: a private
+ * page goes, swapped out or not, unless get_user_pages() holds one too; a shmem page
+ * stays with the inode. Called under page_table_lock (2.6.11 mm/memory.c, unmap_vmas():
+ * "Called under page_table_lock"). */
 void zap_pte_range(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
 	kframe(); /* mm/memory.c, zap_pte_range() */
@@ -304,10 +426,8 @@ void zap_pte_range(struct mm_struct *mm, unsigned long start, unsigned long end)
 		if (!pte || !pte->page)
 			continue;
 		struct page *page = pte->page;
-		bool anon = pte->flags & _PAGE_ANON;
 		pte_clear(mm, pte);
-		if (anon)
-			free_page(page);
+		page_cache_release(page); /* tlb_remove_page() */
 	}
 }
 
@@ -347,34 +467,35 @@ int check_user_page_readable(struct mm_struct *mm, unsigned long addr)
 	return __follow_page(mm, addr, true, false) != NULL;
 }
 
+/* The inode's last VMA went (the model has no other opener): its page cache goes with
+ * it, each page when its last reference does. */
 static void free_inode_if_unmapped(struct inode *inode)
 {
 	if (--inode->i_mmap_count > 0)
 		return;
 	for (unsigned long i = 0; i < inode->npages; i++)
 		if (inode->pages[i])
-			free_page(inode->pages[i]);
+			page_cache_release(inode->pages[i]);
 	free(inode);
 }
 
 /* exit_mmap without the locking: the run is over, every task is gone or abandoned, and
  * there is no current task to assert anything of, so __pte_clear() and a bare map_count
  * (2.6.11's exit_mmap() holds page_table_lock while it unmaps, and no mmap_sem: the mm
- * has no users left). */
+ * has no users left). A task that never finished may still hold page references: every
+ * page still live goes back to the pool. */
 void mmput(struct mm_struct *mm)
 {
 	for (int i = 0; i < mm->map_count; i++) {
 		struct vm_area_struct *vma = &mm->mmap[i];
-		for (unsigned long a = vma->vm_start; a < vma->vm_end; a += PAGE_SIZE) {
-			pte_t *pte = pte_offset(mm, a);
-			if (pte->page && (pte->flags & _PAGE_ANON))
-				free_page(pte->page);
-			__pte_clear(pte);
-		}
-		if (vma->vm_file)
-			free_inode_if_unmapped(vma->vm_file);
+		for (unsigned long a = vma->vm_start; a < vma->vm_end; a += PAGE_SIZE)
+			__pte_clear(pte_offset(mm, a));
+		if (vma->vm_file && --vma->vm_file->i_mmap_count == 0)
+			free(vma->vm_file);
 	}
 	mm->map_count = 0;
+	while (live_pages.live_next != &live_pages)
+		free_page_locked(live_pages.live_next);
 }
 
 /* Called by mmap.c when a VMA that maps an inode goes away. */

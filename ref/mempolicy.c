@@ -20,13 +20,19 @@
 #define MAX_NUMNODES 32
 #define NODES_BYTES  (MAX_NUMNODES / 8) /* sizeof(DECLARE_BITMAP(nodes, MAX_NUMNODES)) */
 
-/* lookup_node: the node of the page at addr, faulted in if need be (page_to_nid). */
+/* lookup_node: the node of the page at addr, faulted in if need be (page_to_nid()), and
+ * the reference get_user_pages() took dropped again (put_page()). */
 static long lookup_node(struct mm_struct *mm, unsigned long addr)
 {
 	kframe(); /* mm/mempolicy.c, lookup_node() */
-	long err = get_user_pages(mm, addr & PAGE_MASK, 1, false);
+	struct page *p;
+	long err = get_user_pages(current, mm, addr & PAGE_MASK, 1, 0, 0, &p, NULL);
 
-	return err >= 0 ? 0 : err;
+	if (err >= 0) {
+		err = 0; /* page_to_nid(): node 0 */
+		put_page(p);
+	}
+	return err;
 }
 
 static long copy_nodes_to_user(unsigned long mask, unsigned long maxnode)

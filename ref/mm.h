@@ -1,13 +1,15 @@
 /* The address space: mm_struct, VMAs, page tables, pages (include/linux/mm.h).
  *
  * Simplifications (each also in the README):
- *  - one mm shared by every task (threads); no fork, so a private page is never shared
- *    and a write-protect fault on it reuses it (do_wp_page), except the ZERO_PAGE, which
- *    it copies; swap is a page kept by a not-present PTE (_PAGE_ANON), so a swapped-out
- *    page comes back with its contents (and is never in the swap cache of another mm);
- *  - a fault holds page_table_lock throughout: 2.6.11 drops it to allocate or read a
- *    page and checks the PTE again after (the race it handles is benign: two faults on
- *    one PTE);
+ *  - one mm shared by every task (threads); no fork, so a private page is shared only
+ *    by a get_user_pages() reference, and a write-protect fault reuses it when its count
+ *    says it is the mapping's alone (do_wp_page); swap is a page kept by a not-present
+ *    PTE (_PAGE_ANON), so a swapped-out page comes back with its contents (and is never
+ *    in the swap cache of another mm); no LRU pagevec holds a reference;
+ *  - a fault drops page_table_lock where 2.6.11 allocates or looks a page up
+ *    (do_anonymous_page()'s write, do_wp_page()'s copy, do_no_page()) and checks the PTE
+ *    again after, as 2.6.11 does; pte_alloc_map() and do_swap_page() keep it (they
+ *    allocate nothing the model waits for);
  *  - user mappings live in a 64 MiB window at TASK_UNMAPPED_BASE, placed first-fit
  *    bottom-up; adjacent VMAs are never merged (vma_merge is not modelled);
  *  - the LRU lists are not modelled: kswapd looks at the page a program names (the op
@@ -57,11 +59,20 @@
 #define VM_LOCKED   0x2000 /* mlock(): try_to_unmap_one() leaves its pages alone */
 #define VM_IO       0x4000
 
+struct inode;
+
 struct page {
 	unsigned char data[PAGE_SIZE];
 	/* PG_referenced: mark_page_accessed() sets it, page_referenced() clears it; a page
 	 * flag, set and cleared atomically (SetPageReferenced is set_bit), with no lock */
 	_Atomic bool referenced;
+	/* page_count(), atomic_t in 2.6.11: one for the page cache (a shmem page), one for
+	 * each PTE that maps it (a private page's swap entry counts as its PTE), one for
+	 * each reference get_user_pages() hands out (get_page(); page_cache_release()
+	 * drops it). The ZERO_PAGE is PageReserved: never counted. */
+	_Atomic int _count;
+	struct inode *mapping; /* the shmem inode whose page cache holds it; NULL: anonymous */
+	struct page *live_prev, *live_next; /* the live pages' list (ref/memory.c) */
 };
 
 /* The shared page of zeros a read fault on private anonymous memory maps read-only
@@ -209,17 +220,44 @@ int split_at(struct mm_struct *mm, unsigned long addr); /* split_vma() at addr, 
 
 /* mm/memory.c */
 pte_t *pte_offset(struct mm_struct *mm, unsigned long addr); /* NULL outside the window */
+/* What a fault returns (include/linux/mm.h, 2.6.11's values). VM_FAULT_WRITE is
+ * 2.6.13's ("Special case for get_user_pages"): do_wp_page() broke COW, or found it
+ * need not; only kernels whose mm_paths say so set it, and only __handle_mm_fault()'s
+ * callers see it (handle_mm_fault() masks it, as 2.6.13's inline wrapper does). */
+#define VM_FAULT_OOM    (-1)
+#define VM_FAULT_SIGBUS 0
+#define VM_FAULT_MINOR  1
+#define VM_FAULT_MAJOR  2
+#define VM_FAULT_WRITE  0x10
+int __handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
+		      bool write);
 int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
 		    bool write);
-/* the caller holds page_table_lock (and tests/test_assert.c calls them without it) */
-void handle_pte_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
-		      bool write);
+/* the caller holds page_table_lock (and tests/test_assert.c calls them without it);
+ * returns with it held, though a path in it may drop and retake it */
+int handle_pte_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
+		     bool write);
+/* Page references (include/linux/mm.h, mm/swap.c): no-ops on the ZERO_PAGE; the last
+ * put frees a page. */
+void get_page(struct page *page);
+void put_page(struct page *page);
+#define page_cache_get(page)     get_page(page)
+#define page_cache_release(page) put_page(page)
+int page_count(const struct page *page);
 void zap_pte_range(struct mm_struct *mm, unsigned long start, unsigned long end);
 void zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end);
 void change_protection(struct mm_struct *mm, unsigned long start, unsigned long end,
 		       unsigned long vm_flags);
 int check_user_page_readable(struct mm_struct *mm, unsigned long addr);
-int get_user_pages(struct mm_struct *mm, unsigned long start, int len, bool write);
+/* get_user_pages(): the kernel's release's (struct mm_paths, ref/kernels.h); the caller
+ * holds mmap_sem. pages[]: a reference to each page (put_page() it); vmas[]: its VMA. */
+int get_user_pages(struct task_struct *tsk, struct mm_struct *mm, unsigned long start, int len,
+		   int write, int force, struct page **pages, struct vm_area_struct **vmas);
+/* for the releases' get_user_pages() (ref/memory-RELEASE.c): follow_page() (the page
+ * mapped at addr if its PTE allows a write, or any present one; marks it accessed; the
+ * caller holds page_table_lock) and untouched_anonymous_page() */
+struct page *follow_page(struct mm_struct *mm, unsigned long addr, int write);
+int untouched_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr);
 int make_pages_present(unsigned long addr, unsigned long end);
 unsigned pte_flags_for(unsigned long vm_flags); /* vm_page_prot: protection_map[] */
 void mark_page_accessed(struct page *page);

@@ -61,13 +61,25 @@ int try_to_unmap_one(struct mm_struct *mm, unsigned long address)
 		ret = SWAP_FAIL;
 		goto out_unmap;
 	}
+	/* "Don't pull an anonymous page out from under get_user_pages.": 2.6.11 refuses a
+	 * swap-cache page whose count is more than its mappings, the swap cache and
+	 * shrink_list()'s own (page_count(page) != page_mapcount(page) + 2). The model has
+	 * no swap cache and kswapd holds nothing: a private page whose count is more than
+	 * its PTE's. */
+	if ((pte->flags & _PAGE_ANON) && page_count(pte->page) != 1) {
+		ret = SWAP_FAIL;
+		goto out_unmap;
+	}
 	if (pte->flags & _PAGE_ANON) {
 		/* to swap: set_pte(swp_entry_to_pte()); the page stands for the entry */
 		set_pte(mm, pte, pte->page,
 			pte->flags & ~(unsigned)(_PAGE_PRESENT | _PAGE_RW | _PAGE_USER));
 	} else {
-		/* shmem: the page stays in the inode's page cache */
+		/* shmem: the page stays in the inode's page cache; the PTE's reference goes
+		 * (page_remove_rmap(), page_cache_release()) */
+		struct page *page = pte->page;
 		pte_clear(mm, pte);
+		page_cache_release(page);
 	}
 	ret = SWAP_SUCCESS;
 out_unmap:

@@ -311,6 +311,14 @@ void fp_of_event(const struct program *p, struct tctx *c, const struct sim_trace
 			rs_bit(&f->rd, RB_VMAS); /* VM_LOCKED, without mmap_sem */
 			rs_pages(&f->wr, ALL_PAGES);
 			break;
+		case OP_POKEDATA:
+			/* access_process_vm() writes the page get_user_pages() found, which
+			 * may be mapped anywhere (the ZERO_PAGE) and is no event */
+			if (e->kind == EV_SYSCALL || (e->kind == EV_POINT && e->point <= 1))
+				break;
+			rs_bit(&f->rd, RB_VMAS);
+			rs_pages(&f->wr, ALL_PAGES);
+			break;
 		case OP_MMAP: /* under mmap_sem for write: the rules below */
 		case OP_LOAD:
 		case OP_STORE: /* user accesses and faults: their events */

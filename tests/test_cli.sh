@@ -629,7 +629,7 @@ check "unfired preemption: the verdict is lockdep's" grep -q \
 	"late.case \[2.6.11-rc4\]: lockdep--recursive-read--mmap_sem--futex_wait$" "$tmp/out"
 check "unfired preemption: one line on stderr (got $(lines "$tmp/err"))" test "$(lines "$tmp/err")" = 1
 check "unfired preemption: the warning names it and the op's points" grep -q \
-	"late.case \[2.6.11-rc4\]: warning: preempt 1 at op 2 point 30 to 2 did not fire: task 1's op 2 has only 22 points" "$tmp/err"
+	"late.case \[2.6.11-rc4\]: warning: preempt 1 at op 2 point 30 to 2 did not fire: task 1's op 2 has only 24 points" "$tmp/err"
 run "$snafu" replay --no-schedule --kernel=2.6.11-rc4 "$tmp/ten/late.case"
 check "unfired preemption, --no-schedule: no warning" test ! -s "$tmp/err"
 run "$snafu" replay --oracles=deadlock --kernel=2.6.11-rc4 "$tmp/ten/late.case"

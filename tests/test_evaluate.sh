@@ -35,7 +35,7 @@ seeds_before=$(cd "$src/corpus/futex_mm_fuzzer" && ls -A | xargs md5sum)
 
 # 1. The plain table at a small budget: a row per kernel, a column per oracle (each run
 #    alone); cells are separated by two spaces or more, and hold single spaces only.
-oracles="deadlock lost-wakeup result lockdep" # prog/oracle.c's table, in order
+oracles="deadlock lost-wakeup result integrity lockdep" # prog/oracle.c's table, in order
 run "$snafu" evaluate --runs=20000 --no-explore --out="$tmp/ev"
 cp "$tmp/out" "$tmp/plain.out"
 check "evaluate --runs=20000: exit 0 (got $rc)" test "$rc" = 0
@@ -57,7 +57,7 @@ col() {
 }
 cell() { awk -F'  +' -v k="$1" -v c="$2" '$1 == k { print $c }' "$tmp/rows"; }
 prefix() { case $1 in deadlock) echo 'deadlock--\|hung--' ;; lost-wakeup) echo lost-wakeup-- ;;
-	result) echo wrong-result-- ;; lockdep) echo lockdep-- ;; esac; }
+	result) echo wrong-result-- ;; integrity) echo integrity-- ;; lockdep) echo lockdep-- ;; esac; }
 for k in "${kernels[@]}"; do
 	c=2
 	for o in $oracles; do

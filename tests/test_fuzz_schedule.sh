@@ -36,12 +36,12 @@ if grep -qx "futex_mm_fuzzer: interleaving coverage on (4096 counters)" "$tmp/on
 else bad "interleaving coverage: $(grep interleaving "$tmp/on.log" "$tmp/off.log")"; fi
 
 # 2. A PCT input: the program of repro/cases/futex-absorbed-wakeup.case in byte form, its
-#    count byte replaced by a PCT schedule (priorities byte 4, change points at steps 23
-#    and 30, last byte f2: prog/codec.c), found by trying random ones with snafu replay
+#    count byte replaced by a PCT schedule (priorities byte 4, change points at steps 25
+#    and 31, last byte f2: prog/codec.c), found by trying random ones with snafu replay
 grep -v '^preempt\|^expect' "$src/repro/cases/futex-absorbed-wakeup.case" >"$tmp/prog.case"
 "$snafu" show --bytes -o "$tmp/prog.bin" "$tmp/prog.case"
 n=$(($(wc -c <"$tmp/prog.bin") - 1))
-{ head -c "$n" "$tmp/prog.bin"; printf '\x04\x16\x00\x1d\x00\xf2'; } >"$tmp/pct.bin"
+{ head -c "$n" "$tmp/prog.bin"; printf '\x04\x18\x00\x1e\x00\xf2'; } >"$tmp/pct.bin"
 out=$("$snafu" replay --quiet --kernel=2.6.11 --oracles=lost-wakeup "$tmp/pct.bin" 2>&1)
 if [ "$out" = "$tmp/pct.bin [2.6.11]: lost-wakeup--absorbed--futex_wait" ]; then ok; else
 	bad "replay of the PCT input: $out"; fi

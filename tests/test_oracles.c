@@ -309,10 +309,11 @@ static void test_names(void)
 		CHECK(oracles_parse(bad[i], err, sizeof(err)) == 0 && strstr(err, "' is none"),
 		      "'%s' refused (%s)", bad[i], err);
 	}
-	CHECK(!strcmp(oracles_str(0, buf, sizeof(buf)), "deadlock,lost-wakeup,result,lockdep"),
+	CHECK(!strcmp(oracles_str(0, buf, sizeof(buf)),
+		      "deadlock,lost-wakeup,result,integrity,lockdep"),
 	      "%s", buf);
 	CHECK(!strcmp(oracles_str(ORACLE_RESULT, buf, sizeof(buf)), "result"), "%s", buf);
-	CHECK(!strcmp(oracles_all_names(), "deadlock,lost-wakeup,result,lockdep"), "%s",
+	CHECK(!strcmp(oracles_all_names(), "deadlock,lost-wakeup,result,integrity,lockdep"), "%s",
 	      oracles_all_names());
 }
 

@@ -94,7 +94,7 @@ rargs=${rline#*--args }
 from=$(echo "$rargs" | grep -o 'stop-at-step=[0-9]*' | cut -d= -f2)
 [ -n "$from" ] && ok || bad "no --stop-at-step in the recipe: $rline"
 # shellcheck disable=SC2086
-eval "$tun timeout 300 gdb -nx -batch -x repro/snafu-gdb.py -ex run -ex 'record full' \
+eval "$tun timeout 300 gdb -nx -batch -x repro/snafu-gdb.py -ex run -ex 'set record full insn-number-max unlimited' -ex 'record full' \
 	-ex 'break check_hung_tasks' -ex continue -ex snafu-step -ex finish -ex 'reverse-step' \
 	-ex 'info record' -ex 'delete' -ex 'reverse-continue' -ex snafu-step --args $rargs" \
 	>"$tmp/rec" 2>&1 </dev/null
@@ -129,11 +129,11 @@ rev() {
 	case $back in "break "*) ;; *) back= ;; esac
 	[ -n "$brk" ] && [ -n "$back" ] && [ -n "$tun" ] && ok || bad "$1: no recorder recipe with a way back: $rline / $brk / $back"
 	# shellcheck disable=SC2086
-	eval "$tun timeout 300 gdb -nx -batch -x repro/snafu-gdb.py -ex run -ex 'record full' \
+	eval "$tun timeout 300 gdb -nx -batch -x repro/snafu-gdb.py -ex run -ex 'set record full insn-number-max unlimited' -ex 'record full' \
 		-ex \"break \$brk\" -ex continue -ex \"\$back\" -ex reverse-continue -ex bt \
 		-ex snafu-futex --args $rargs" >"$tmp/$1.rec" 2>&1 </dev/null
-	if grep -qE "Process record does not support|Couldn't write|Python Exception|Error occurred in Python" "$tmp/$1.rec"; then
-		bad "$1: gdb failed: $(grep -m1 -E "does not support|Couldn't write|Python" "$tmp/$1.rec")"
+	if grep -qE "Process record does not support|Couldn't write|Python Exception|Error occurred in Python|buffer becomes full" "$tmp/$1.rec"; then
+		bad "$1: gdb failed: $(grep -m1 -E "does not support|Couldn't write|Python|buffer becomes full" "$tmp/$1.rec")"
 	else ok; fi
 }
 rev absorbed 2.6.11 repro/cases/futex-absorbed-wakeup.case

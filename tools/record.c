@@ -795,6 +795,7 @@ static void print_fallback(const struct plan *p)
 	printf("  " GDB_ENV "%s -x %s --args %s replay --kernel=%s --stop-at-step=%llu %s\n",
 	       p->gdb, p->script, p->run, p->k->name, from, p->casefile);
 	printf("  (gdb) run\n"
+	       "  (gdb) set record full insn-number-max unlimited\n"
 	       "  (gdb) record full\n"
 	       "  (gdb) break %s\n"
 	       "  (gdb) continue\n"
@@ -802,7 +803,9 @@ static void print_fallback(const struct plan *p)
 	       "  (gdb) reverse-continue   %s\n",
 	       brk, p->back_brk, p->back_what);
 	printf("GLIBC_TUNABLES keeps glibc's AVX and AVX-512 memcpy, memset, strcmp and strlen "
-	       "out of the run: gdb's recorder cannot record their instructions.\n");
+	       "out of the run: gdb's recorder cannot record their instructions. "
+	       "insn-number-max: gdb keeps 200,000 instructions by default and drops the "
+	       "oldest beyond that, the call the way back stops in among them.\n");
 }
 
 /* rr can record: record, pack, print how to replay. 0, or 3 when rr failed after all. */
