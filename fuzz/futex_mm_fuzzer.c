@@ -44,10 +44,11 @@
  * fuzz/run.sh's progress line (libFuzzer itself prints only on new coverage).
  *
  * --joint=N: the joint search (fuzz/joint.c, docs/fuzzing.md "The joint search"): each
- * program whose run reaches new code, and where a futex_wait has an op of another task
- * on its page (joint_worth()), gets a search of its schedules, snafu explore's (up to
- * JOINT_PREEMPTIONS preemptions, with its partial-order reduction, its schedules in a
- * random order seeded by the program), at most N runs (default JOINT_DEFAULT_RUNS, 30;
+ * program whose run reaches new code, and where a futex_wait (or, with the integrity
+ * oracle, a pokedata) has an op of another task on its page (joint_worth()), gets a search of its
+ * schedules, snafu explore's (up to JOINT_PREEMPTIONS preemptions, with its partial-order
+ * reduction, its schedules in a random order seeded by the program), at most N runs (default
+ * JOINT_DEFAULT_RUNS, 30;
  * --joint=0: no search), JOINT_CONTENDED_FACTOR times N for a program with a contended
  * futex word (joint_contended(): two tasks wait on it, a third wakes or requeues it)
  * where lost wake-ups or results are oracles. Each run counts as an execution: in the
@@ -602,7 +603,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (steer)
 			search(&p, true);
-		if (joint_runs && fresh && joint_worth(&p))
+		if (joint_runs && fresh && joint_worth(&p, all_oracles))
 			search(&p, false);
 		return 0;
 	}

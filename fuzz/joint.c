@@ -130,16 +130,23 @@ static bool same_page(const struct uref *a, const struct uref *b)
 	return a->map == b->map && a->map != PROG_NULL_MAP && a->page == b->page;
 }
 
-/* Whether a futex_wait of p has, in another task, an op on its page that is neither a
- * plain read nor an mmap: a waker, a store, a requeue, a kswapd pass, an munmap, ... */
-static bool waits_beside(const struct program *p)
+/* Whether an op of p that an oracle in force judges under contention (a futex_wait:
+ * the futex oracles; a pokedata, a debugger's forced write: the integrity oracle) has,
+ * in another task, an op on its page that could race with it: for a futex_wait neither
+ * a plain read nor an mmap (a waker, a store, a requeue, a kswapd pass, an munmap, ...);
+ * for a forced write any but an mmap, a read too (its fault maps the page the write
+ * then looks up). */
+static bool contended_beside(const struct program *p, unsigned oracles)
 {
 	for (int i = 0; i < p->nops; i++) {
-		if (p->ops[i].kind != OP_FUTEX_WAIT)
+		enum op_kind k = p->ops[i].kind;
+		bool forced = k == OP_POKEDATA && (oracles & ORACLE_INTEGRITY);
+		if (k != OP_FUTEX_WAIT && !forced)
 			continue;
 		for (int j = 0; j < p->nops; j++) {
 			const struct op *o = &p->ops[j];
-			if (o->task == p->ops[i].task || o->kind == OP_LOAD || o->kind == OP_MMAP)
+			if (o->task == p->ops[i].task || o->kind == OP_MMAP ||
+			    (o->kind == OP_LOAD && !forced))
 				continue;
 			if ((op_uses_a(o->kind) && same_page(&o->a, &p->ops[i].a)) ||
 			    (op_uses_b(o->kind) && same_page(&o->b, &p->ops[i].a)))
@@ -191,9 +198,9 @@ bool joint_contended(const struct program *p)
 	return false;
 }
 
-bool joint_worth(const struct program *p)
+bool joint_worth(const struct program *p, unsigned oracles)
 {
-	return waits_beside(p) && first_search(ops_hash(p));
+	return contended_beside(p, oracles) && first_search(ops_hash(p));
 }
 
 /* Lockdep's predictions searched, by their signature: whether a search confirmed one */

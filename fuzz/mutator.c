@@ -268,7 +268,8 @@ struct role_op {
 /* What the tasks of a fresh program do: as the users of one futex word use it (the
  * futex(2) man page; Drepper, "Futexes Are Tricky": lll_lock, lll_unlock,
  * pthread_cond_broadcast), beside the kernel's own actors on the word's page: another
- * thread changing the address space (mmap_sem for write) and kswapd. As a syzkaller
+ * thread changing the address space (mmap_sem for write) and kswapd; and a debugger's
+ * forced write into the page (ptrace(PTRACE_POKEDATA), a breakpoint). As a syzkaller
  * program hands the resource one call returns to the next, every role is handed the
  * word. weight: how often a task draws the role; nops: its ops. By name, for the
  * contended word below. */
@@ -286,6 +287,7 @@ enum role_name {
 	R_KSWAPD_ONE,
 	R_MEMPOLICY,
 	R_MINCORE,
+	R_DEBUGGER,
 	R_ANY,
 	NROLES
 };
@@ -307,6 +309,7 @@ static const struct role {
     [R_KSWAPD_ONE] = {1, 1, {{OP_RECLAIM, AT_WORD, V_ANY}}},
     [R_MEMPOLICY] = {2, 1, {{OP_GET_MEMPOLICY, AT_WORD, V_ANY}}}, /* a copy-out to the word */
     [R_MINCORE] = {1, 1, {{OP_MINCORE, AT_WORD, V_ANY}}},         /* (--ops=all) */
+    [R_DEBUGGER] = {1, 1, {{OP_POKEDATA, AT_WORD, V_ANY}}},       /* a breakpoint (--ops=all) */
     [R_ANY] = {3, 1, {{OP_NKINDS, AT_ANY, V_ANY}}},               /* anything else */
 };
 

@@ -29,7 +29,7 @@ static bool at_word(const struct op *o)
 
 /* What the programs of roles held, over many seeds. */
 struct tally {
-	int programs, bad, first_not_mmap, idle_task, mincore;
+	int programs, bad, first_not_mmap, idle_task, mincore, pokedata;
 	int waits, waits_cur;             /* futex_waits at the word; those with its value */
 	int unlocks, unlocks_new;         /* a store at the word, then a futex_wake at it */
 	int unlocks_one;                  /* of them, the wake's nr=1 */
@@ -78,6 +78,7 @@ static void tally(const struct program *p, struct tally *t)
 		const struct op *o = &p->ops[i], *next = i + 1 < p->nops ? o + 1 : NULL;
 		bool same_task = next && next->task == o->task;
 		t->mincore += o->kind == OP_MINCORE;
+		t->pokedata += o->kind == OP_POKEDATA;
 		if (o->kind == OP_FUTEX_REQUEUE && o->b.map == 0 && o->b.page == 0 &&
 		    o->b.word == 0)
 			t->requeues_onto++;
@@ -143,10 +144,13 @@ static void check_roles(bool all_ops, const char *set)
 	CHECK(t.requeues_from > 40 && t.requeues_onto > 40,
 	      "%s: futex_requeues from the word %d, onto it %d", set, t.requeues_from,
 	      t.requeues_onto);
-	if (all_ops)
+	if (all_ops) {
 		CHECK(t.mincore > 0, "--ops=all: no mincore in 2000 programs");
-	else
+		CHECK(t.pokedata > 0, "--ops=all: no pokedata in 2000 programs");
+	} else {
 		CHECK_EQ(t.mincore, 0, "--ops=futex: mincores");
+		CHECK_EQ(t.pokedata, 0, "--ops=futex: pokedatas");
+	}
 }
 
 int main(void)
