@@ -323,8 +323,11 @@ static int do_no_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigned
 
 /* handle_pte_fault, 2.6.11: a missing PTE is a new page (shmem's do_no_page, or
  * do_anonymous_page), a swapped one do_swap_page, a write to a present read-only one
- * do_wp_page; anything else only makes the PTE young. Entered with page_table_lock held
- * (2.6.11's releases it; this returns with it held). */
+ * do_wp_page; anything else only makes the PTE young. A swapped PTE goes to
+ * do_swap_page() whatever the VMA ("if (pte_none(entry)) return do_no_page(...); ...
+ * return do_swap_page(...)"): a shared VMA holds one too, a private copy a forced write
+ * made there (do_wp_page()) that kswapd then swapped out. Entered with page_table_lock
+ * held (2.6.11's releases it; this returns with it held). */
 int handle_pte_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
 		     bool write)
 {
@@ -332,10 +335,10 @@ int handle_pte_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned 
 	pte_t *pte = pte_offset(mm, addr);
 
 	if (!(pte->flags & _PAGE_PRESENT)) {
-		if (vma->vm_file)
-			return do_no_page(mm, vma, addr, pte, write);
 		if (pte->page)
 			return do_swap_page(mm, vma, pte, write);
+		if (vma->vm_file)
+			return do_no_page(mm, vma, addr, pte, write);
 		return do_anonymous_page(mm, vma, pte, write);
 	}
 	if (write && !(pte->flags & _PAGE_RW))
