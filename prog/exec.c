@@ -74,8 +74,11 @@ static long run_op(const struct op *o, int idx, unsigned long a)
 		sys_enter(sys, R.desc[idx]);
 	switch (o->kind) {
 	case OP_MMAP:
+		/* file N is fd N (ref/filemap.c); none: anonymous, or /dev/zero shared */
 		ret = sys_mmap2(0, (o->x + 1ul) * PAGE_SIZE, o->y & 7,
-				(o->y & 8) ? MAP_SHARED : MAP_PRIVATE | MAP_ANONYMOUS);
+				(o->y & 8) ? MAP_SHARED
+					   : MAP_PRIVATE | (o->y >> 4 & 3 ? 0 : MAP_ANONYMOUS),
+				o->y >> 4 & 3 ? o->y >> 4 & 3 : -1, 0);
 		if (ret > 0)
 			R.map_addr[mmap_index_of(R.p, idx)] = (unsigned long)ret;
 		break;

@@ -31,6 +31,9 @@
 #define BITS(key, field_, width_) \
 	{.name = key, .type = ARG_NUM, .code = CODE_BITS, .field = field_, \
 	 .width = width_, .hi = (1 << width_) - 1}
+#define FILE_ARG \
+	{.name = "file", .type = ARG_NUM, .code = CODE_BITS, .flags = ARG_SHRINK | ARG_HIDE_0, \
+	 .field = FIELD_Y, .shift = 4, .width = 2, .hi = 3, .def = 0} /* NR_FILES */
 #define TASK \
 	{.name = "a task number", .type = ARG_NUM, .code = CODE_TASK, .flags = ARG_POS, \
 	 .field = FIELD_X, .width = 8, .lo = 1, .hi = PROG_MAX_TASKS, .def = 1, .bias = 1}
@@ -41,11 +44,14 @@
 const struct op_desc op_table[OP_NKINDS] = {
 [OP_MMAP] = {.name = "mmap", .weight = 9,
 	.doc = "a new mapping: `shared` is `/dev/zero` with `MAP_SHARED` (a shmem object per "
-		"mmap), `private` private anonymous memory",
+		"mmap), `private` private anonymous memory; `file=N` (1 to 3) maps file N from "
+		"its start instead, `MAP_SHARED` or `MAP_PRIVATE`: every run has three files of 4 "
+		"pages, files 1 and 2 opened for reading and writing, file 3 for reading only "
+		"(docs/model.md, \"Files\")",
 	.syscall = "sys_mmap2", .trace = "{pages} pages, {shared}",
-	/* the minimizer's plain mapping: prot=rw, private */
+	/* the minimizer's plain mapping: prot=rw, private, anonymous */
 	.args = {MAPNAME, PAGES(256, 1, 0), PROT(ARG_SHRINK, 3),
-		 FLAG("shared", FIELD_Y, 3, "private", ARG_SHRINK)},
+		 FLAG("shared", FIELD_Y, 3, "private", ARG_SHRINK), FILE_ARG},
 	.dict = {"mmap_private|mmap m2 pages=1 prot=rw",
 		 "mmap_shared|mmap m2 pages=1 prot=rw shared"}},
 [OP_MUNMAP] = {.name = "munmap", .weight = 3,

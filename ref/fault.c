@@ -9,6 +9,13 @@ static void force_sigsegv(struct task_struct *tsk, unsigned long address)
 	sim_trace(EV_SIGNAL, "SIGSEGV", tsk->comm, (long)address, 0);
 }
 
+/* force_sig_info(SIGBUS): a user-mode access beyond the end of a mapped file */
+static void force_sigbus(struct task_struct *tsk, unsigned long address)
+{
+	tsk->sigbus++;
+	sim_trace(EV_SIGNAL, "SIGBUS", tsk->comm, (long)address, 0);
+}
+
 /* Every kernel access to user memory in the model goes through uaccess.c, and each has
  * an exception-table entry, so search_exception_tables() always finds the fixup. */
 static bool search_exception_tables(void)
@@ -58,10 +65,20 @@ enum fault_result do_page_fault(unsigned long address, unsigned long error_code)
 		if (!(vma->vm_flags & (VM_READ | VM_EXEC)))
 			goto bad_area;
 	}
-	handle_mm_fault(mm, vma, address, write);
+	if (handle_mm_fault(mm, vma, address, write) == VM_FAULT_SIGBUS)
+		goto do_sigbus;
 	if (locked)
 		up_read(&mm->mmap_sem);
 	return FAULT_HANDLED;
+
+do_sigbus: /* filemap_nopage() beyond the end of the file */
+	if (locked)
+		up_read(&mm->mmap_sem);
+	/* "Kernel mode? Handle exceptions or die" */
+	if (!user_mode)
+		goto no_context;
+	force_sigbus(tsk, address);
+	return FAULT_SIGBUS;
 
 bad_area:
 	if (locked)
@@ -71,7 +88,7 @@ bad_area_nosemaphore:
 		force_sigsegv(tsk, address);
 		return FAULT_SIGSEGV;
 	}
-	/* no_context: fixup_exception() */
+no_context: /* fixup_exception() */
 	if (search_exception_tables())
 		return FAULT_FIXUP;
 	kernel_bug("BUG: unable to handle kernel paging request", "oops--do_page_fault",

@@ -34,6 +34,10 @@ static const char *page_name(const struct page *page, char *buf, size_t len)
 {
 	if (page == ZERO_PAGE(0))
 		snprintf(buf, len, "the ZERO_PAGE");
+	else if (page->mapping && page->mapping->file)
+		snprintf(buf, len, "a page-cache page of file %d, opened %s (inode %lu, count %d)",
+			 page->mapping->file, page->mapping->readonly ? "read-only" : "read-write",
+			 page->mapping->i_ino, page_count(page));
 	else if (page->mapping)
 		snprintf(buf, len, "a page-cache page of inode %lu (count %d)",
 			 page->mapping->i_ino, page_count(page));
@@ -97,8 +101,10 @@ static void record(const char *kind, const char *what, struct mm_struct *mm,
 			      vma->vm_flags & VM_READ ? ", VM_READ" : "",
 			      vma->vm_flags & VM_WRITE ? ", VM_WRITE" : "",
 			      vma->vm_flags & VM_MAYWRITE ? ", VM_MAYWRITE" : "",
-			      vma->vm_file ? ", a file's" : ", anonymous", addr,
-			      pte_name(pte_offset(mm, addr), page, pt, sizeof(pt)));
+			      !vma->vm_file        ? ", anonymous"
+			      : vma->vm_file->file ? ", a file's"
+						   : ", /dev/zero's",
+			      addr, pte_name(pte_offset(mm, addr), page, pt, sizeof(pt)));
 	if (n < sizeof(integ.body))
 		snprintf(integ.body + n, sizeof(integ.body) - n, "%s", trace);
 }

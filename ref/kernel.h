@@ -18,6 +18,7 @@
 #define EPERM       1
 #define EINTR       4
 #define EIO         5
+#define EBADF       9
 #define EAGAIN      11
 #define EWOULDBLOCK EAGAIN
 #define ENOMEM      12
@@ -114,6 +115,7 @@ struct task_struct {
 	_Atomic bool sigpending;
 	int signals_delivered;
 	int segv; /* SIGSEGVs from user-mode faults */
+	int sigbus; /* SIGBUSes: user-mode faults beyond the end of a mapped file */
 	struct held_lock held[MAX_HELD_LOCKS];
 	int nheld;
 	/* what the task sleeps on, for the hung-task report */
@@ -245,6 +247,7 @@ KFRAME_INLINE void kframe_pop(const char *const *name)
 	KSRC(do_wp_page, "mm/memory.c")                                           \
 	KSRC(do_swap_page, "mm/memory.c")                                         \
 	KSRC(do_no_page, "mm/memory.c")                                           \
+	KSRC(filemap_nopage, "mm/filemap.c")                                      \
 	KSRC(get_user_pages, "mm/memory.c")                                       \
 	KSRC(make_pages_present, "mm/memory.c")                                   \
 	KSRC(zap_pte_range, "mm/memory.c")                                        \

@@ -99,7 +99,7 @@ static struct sim_spin pool_lock;
 
 /* alloc_zeroed_user_highpage(): a page with a count of one, for the PTE (or the page
  * cache) the caller puts it in */
-static struct page *alloc_zeroed_page(void)
+struct page *alloc_zeroed_page(void)
 {
 	struct page *p;
 
@@ -158,25 +158,37 @@ int page_count(const struct page *page)
 	return page->_count;
 }
 
-/* shmem_nopage() -> shmem_getpage(): the page at pgoff of a shmem inode, allocated on
- * first use, with a reference for the caller (find_get_page()). Called without
- * page_table_lock: two faults may allocate at once, and the one that loses gives its
- * page back (2.6.11 shmem_getpage() finds the page added meanwhile under info->lock;
- * here a compare-and-swap stands for that lock). */
-static struct page *shmem_getpage(struct inode *inode, unsigned long pgoff)
+/* find_get_page(), and on a miss a page read in (for a file, page_cache_read() and
+ * ->readpage(): the model's disk is the page cache, so the file's bytes are FILL) or
+ * allocated (shmem, zeroed), added to the page cache, with a reference for the caller.
+ * Called without page_table_lock: two faults may add at once, and the one that loses
+ * gives its page back (2.6.11 finds the page added meanwhile under the mapping's
+ * tree_lock, shmem under info->lock; here a compare-and-swap stands for either). *READ:
+ * this call added it (a major fault, for a file). */
+struct page *find_or_read_page(struct inode *inode, unsigned long pgoff, int fill, bool *read)
 {
 	struct page *page = inode->pages[pgoff], *none = NULL;
 
+	*read = false;
 	if (!page) {
 		page = alloc_zeroed_page(); /* the page cache's reference */
+		memset(page->data, fill, PAGE_SIZE);
 		page->mapping = inode;
 		if (!atomic_compare_exchange_strong(&inode->pages[pgoff], &none, page)) {
 			put_page(page);
 			page = none;
-		}
+		} else
+			*read = true;
 	}
 	get_page(page);
 	return page;
+}
+
+static struct page *shmem_getpage(struct inode *inode, unsigned long pgoff)
+{
+	bool read;
+
+	return find_or_read_page(inode, pgoff, 0, &read);
 }
 
 /* pte_same(): the entry is still the one a fault saw before it dropped the lock */
@@ -297,10 +309,19 @@ static int do_no_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigned
 {
 	kframe(); /* mm/memory.c, do_no_page() */
 	unsigned anon = 0;
+	unsigned long pgoff = ((addr - vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff;
+	int ret = VM_FAULT_MINOR; /* ->nopage()'s type */
+	struct page *new_page;
 
 	spin_unlock(&mm->page_table_lock);
-	struct page *new_page =
-	    shmem_getpage(vma->vm_file, ((addr - vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff);
+	if (vma->vm_file->file) {
+		new_page = filemap_nopage(vma->vm_file, pgoff, &ret);
+		if (!new_page) { /* NOPAGE_SIGBUS: beyond the end of the file */
+			spin_lock(&mm->page_table_lock);
+			return VM_FAULT_SIGBUS;
+		}
+	} else
+		new_page = shmem_getpage(vma->vm_file, pgoff);
 	mark_page_accessed(new_page);
 	if (write && !(vma->vm_flags & VM_SHARED)) {
 		struct page *page = alloc_zeroed_page();
@@ -314,11 +335,11 @@ static int do_no_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigned
 	spin_lock(&mm->page_table_lock);
 	if (!pte_none(pte)) { /* "One of our sibling threads was faster, back out." */
 		page_cache_release(new_page);
-		return VM_FAULT_MINOR;
+		return ret;
 	}
 	unsigned flags = pte_flags_for(vma->vm_flags) | anon;
 	set_pte(mm, pte, new_page, write ? maybe_mkwrite(flags, vma) : flags);
-	return VM_FAULT_MINOR;
+	return ret;
 }
 
 /* handle_pte_fault, 2.6.11: a missing PTE is a new page (shmem's do_no_page, or
@@ -497,6 +518,7 @@ void mmput(struct mm_struct *mm)
 			free(vma->vm_file);
 	}
 	mm->map_count = 0;
+	files_put(mm);
 	while (live_pages.live_next != &live_pages)
 		free_page_locked(live_pages.live_next);
 }

@@ -14,8 +14,12 @@
  *    bottom-up; adjacent VMAs are never merged (vma_merge is not modelled);
  *  - the LRU lists are not modelled: kswapd looks at the page a program names (the op
  *    `reclaim`), one shrink_list() pass per op;
- *  - MAP_SHARED mappings are /dev/zero, i.e. shmem objects: each mmap() gets its own
- *    inode whose pages outlive the PTEs until its last VMA goes;
+ *  - MAP_SHARED mappings without a file are /dev/zero, i.e. shmem objects: each mmap()
+ *    gets its own inode whose pages outlive the PTEs until its last VMA goes;
+ *  - files: every run has NR_FILES files of FILE_PAGES pages, open from its start as fd
+ *    1 to NR_FILES (the last read-only), kept with the mm (the model has one process);
+ *    the page cache is the disk (no writeback, no eviction of a page-cache page, no
+ *    truncate), a page read in on its first fault holds the file's bytes;
  *  - page tables are one flat level of PTEs for the window.
  */
 #ifndef SNAFU_MM_H
@@ -37,6 +41,8 @@
 #define PT_SHIFT           22   /* a page table maps 4 MiB */
 #define MAX_MAP_COUNT      64   /* the model's limit; Linux allows 65536 */
 #define SHMEM_MAX_PAGES    1024 /* largest shared mapping: 4 MiB */
+#define NR_FILES           3    /* the files a run can map: fd 1 to 3 */
+#define FILE_PAGES         4    /* each file's size */
 
 #define PROT_NONE  0x0
 #define PROT_READ  0x1
@@ -81,11 +87,14 @@ struct page {
 extern struct page empty_zero_page;
 #define ZERO_PAGE(addr) (&empty_zero_page)
 
-/* The shmem object behind a MAP_SHARED /dev/zero mapping. */
+/* The shmem object behind a MAP_SHARED /dev/zero mapping, or one of the run's files
+ * (ref/filemap.c). */
 struct inode {
-	unsigned long i_ino; /* stable id: futex keys hash on it, never on addresses */
-	int i_mmap_count;    /* VMAs that map it */
-	unsigned long npages;
+	unsigned long i_ino;  /* stable id: futex keys hash on it, never on addresses */
+	int i_mmap_count;     /* VMAs that map it, and one for a file's open file */
+	unsigned long npages; /* i_size in pages: a fault beyond it is SIGBUS (a file's) */
+	int file;             /* 0: shmem; else file N, whose pages are read in with its bytes */
+	bool readonly;        /* opened without FMODE_WRITE */
 	struct page *_Atomic pages[]; /* the page cache, by page offset */
 };
 
@@ -122,6 +131,7 @@ struct mm_struct {
 	 * at munmap is not modelled) */
 	uint16_t pt_blocks;
 	unsigned long next_ino;
+	struct inode *files[NR_FILES]; /* the run's open files, by fd - 1 (ref/filemap.c) */
 };
 
 struct mm_struct *mm_alloc(void);
@@ -210,10 +220,20 @@ void vm_flags_reset_from(struct mm_struct *mm, struct vm_area_struct *vma, unsig
 /* mm/mmap.c */
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);
 struct vm_area_struct *find_extend_vma(struct mm_struct *mm, unsigned long addr);
-long do_mmap_pgoff(struct mm_struct *mm, unsigned long len, unsigned long prot,
+long do_mmap_pgoff(struct mm_struct *mm, struct inode *file, unsigned long len, unsigned long prot,
 		   unsigned long flags);
 int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
-long sys_mmap2(unsigned long addr, unsigned long len, unsigned long prot, unsigned long flags);
+long sys_mmap2(unsigned long addr, unsigned long len, unsigned long prot, unsigned long flags,
+	       long fd, unsigned long pgoff);
+/* ref/filemap.c: fget() of the run's file fd (NULL: no such file); filemap_nopage() the
+ * page at pgoff, read in on first use, with a reference for the caller; NULL beyond
+ * the end of the file (NOPAGE_SIGBUS) */
+struct inode *fget(struct mm_struct *mm, long fd);
+struct page *filemap_nopage(struct inode *inode, unsigned long pgoff, int *type);
+void files_put(struct mm_struct *mm); /* the run's end: the files go */
+/* ref/memory.c, for ref/filemap.c */
+struct page *alloc_zeroed_page(void);
+struct page *find_or_read_page(struct inode *inode, unsigned long pgoff, int fill, bool *read);
 long sys_munmap(unsigned long addr, unsigned long len);
 unsigned long calc_vm_prot_bits(unsigned long prot);
 int split_at(struct mm_struct *mm, unsigned long addr); /* split_vma() at addr, if inside */
@@ -286,7 +306,7 @@ struct vm_area_struct *vma_next(struct mm_struct *mm, struct vm_area_struct *vma
 #define PF_PROT  0x1 /* the PTE was present: a protection fault */
 #define PF_WRITE 0x2
 #define PF_USER  0x4
-enum fault_result { FAULT_HANDLED, FAULT_FIXUP, FAULT_SIGSEGV };
+enum fault_result { FAULT_HANDLED, FAULT_FIXUP, FAULT_SIGSEGV, FAULT_SIGBUS };
 enum fault_result do_page_fault(unsigned long address, unsigned long error_code);
 
 #endif

@@ -144,7 +144,8 @@ int split_at(struct mm_struct *mm, unsigned long addr)
 	return 0;
 }
 
-long do_mmap_pgoff(struct mm_struct *mm, unsigned long len, unsigned long prot, unsigned long flags)
+long do_mmap_pgoff(struct mm_struct *mm, struct inode *file, unsigned long len, unsigned long prot,
+		   unsigned long flags)
 {
 	kframe(); /* mm/mmap.c, do_mmap_pgoff() */
 	if (!len)
@@ -152,21 +153,32 @@ long do_mmap_pgoff(struct mm_struct *mm, unsigned long len, unsigned long prot, 
 	len = PAGE_ALIGN(len);
 	if (mm->map_count == MAX_MAP_COUNT)
 		return -ENOMEM;
-	if ((flags & MAP_SHARED) && (len >> PAGE_SHIFT) > SHMEM_MAX_PAGES)
+	if (!file && (flags & MAP_SHARED) && (len >> PAGE_SHIFT) > SHMEM_MAX_PAGES)
 		return -ENOMEM;
+
+	/* do_mmap_pgoff: the MAY bits always; MAP_SHARED adds VM_SHARED and VM_MAYSHARE. A
+	 * file opened without FMODE_WRITE: no shared writable mapping ("if ((prot &
+	 * PROT_WRITE) && !(file->f_mode & FMODE_WRITE)) return -EACCES;"), and a shared one
+	 * loses VM_MAYWRITE and VM_SHARED ("if (!(file->f_mode & FMODE_WRITE)) vm_flags &=
+	 * ~(VM_MAYWRITE | VM_SHARED);"): it can never be written, by mprotect or a forced
+	 * write. /dev/zero and anonymous memory are open for both. */
+	unsigned long vm_flags = calc_vm_prot_bits(prot) | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC;
+	if (flags & MAP_SHARED) {
+		if (file && file->readonly && (prot & PROT_WRITE))
+			return -EACCES;
+		vm_flags |= VM_SHARED | VM_MAYSHARE;
+		if (file && file->readonly)
+			vm_flags &= ~(unsigned long)(VM_MAYWRITE | VM_SHARED);
+	}
 	unsigned long addr = get_unmapped_area(mm, len);
 	if (!addr)
 		return -ENOMEM;
 
-	/* do_mmap_pgoff: the MAY bits always (anonymous memory, or /dev/zero opened for
-	 * reading and writing); MAP_SHARED adds VM_SHARED and VM_MAYSHARE */
-	struct vm_area_struct vma = {
-	    .vm_start = addr,
-	    .vm_end = addr + len,
-	    .vm_flags = calc_vm_prot_bits(prot) | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC |
-			(flags & MAP_SHARED ? VM_SHARED | VM_MAYSHARE : 0),
-	};
-	if (flags & MAP_SHARED) {
+	struct vm_area_struct vma = {.vm_start = addr, .vm_end = addr + len, .vm_flags = vm_flags};
+	if (file) {
+		file->i_mmap_count++; /* get_file() */
+		vma.vm_file = file;
+	} else if (flags & MAP_SHARED) {
 		/* shmem_zero_setup: a fresh shmem object for this /dev/zero mapping */
 		struct inode *inode =
 		    calloc(1, sizeof(*inode) + (len >> PAGE_SHIFT) * sizeof(inode->pages[0]));
@@ -202,16 +214,28 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 	return 0;
 }
 
-long sys_mmap2(unsigned long addr, unsigned long len, unsigned long prot, unsigned long flags)
+/* arch/i386/kernel/sys_i386.c: fd is one of the run's files (ref/filemap.c), or -1 with
+ * MAP_ANONYMOUS; a MAP_SHARED mapping without a file is /dev/zero's. pgoff: from the
+ * start only (the op maps files from their first page). */
+long sys_mmap2(unsigned long addr, unsigned long len, unsigned long prot, unsigned long flags,
+	       long fd, unsigned long pgoff)
 {
 	struct mm_struct *mm = current->mm;
+	struct inode *file = NULL;
 	long ret;
 
 	(void)addr; /* a hint only; MAP_FIXED is not modelled */
+	if (pgoff)
+		return -EINVAL; /* not modelled */
+	if (!(flags & MAP_ANONYMOUS) && fd >= 0) {
+		file = fget(mm, fd);
+		if (!file)
+			return -EBADF;
+	}
 	/* for snafu explore: so a new mapping replaces none, and touches no PTE */
 	sim_touch_range(0, 0);
 	down_write(&mm->mmap_sem);
-	ret = do_mmap_pgoff(mm, len, prot, flags);
+	ret = do_mmap_pgoff(mm, file, len, prot, flags);
 	up_write(&mm->mmap_sem);
 	return ret;
 }

@@ -4,8 +4,8 @@
  * vm_flags and rewrites the present PTEs (change_protection(), which keeps a private
  * mapping's PTEs read-only: write access comes back by write-protect faults). A hole
  * ends the walk with -ENOMEM, the VMAs before it already changed. -EACCES where the new
- * protection asks for more than the VMA's VM_MAY* bits allow: never for the model's
- * mappings (anonymous memory and /dev/zero opened for reading and writing).
+ * protection asks for more than the VMA's VM_MAY* bits allow: a shared mapping of a
+ * file opened read-only (ref/filemap.c), which has no VM_MAYWRITE.
  * Not modelled: PROT_GROWSDOWN/UP, PROT_SEM (the op has three prot bits),
  * READ_IMPLIES_EXEC, vma_merge() and VM_ACCOUNT.
  */

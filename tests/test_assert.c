@@ -65,13 +65,13 @@ static void maybe_lockdep_off(void)
 static void split_unlocked(void)
 {
 	maybe_lockdep_off();
-	addr = (unsigned long)sys_mmap2(0, 2 * P, RW, MAP_PRIVATE);
+	addr = (unsigned long)sys_mmap2(0, 2 * P, RW, MAP_PRIVATE, -1, 0);
 	split_at(current->mm, addr + P);
 }
 
 static void split_read(void)
 {
-	addr = (unsigned long)sys_mmap2(0, 2 * P, RW, MAP_PRIVATE);
+	addr = (unsigned long)sys_mmap2(0, 2 * P, RW, MAP_PRIVATE, -1, 0);
 	down_read(&current->mm->mmap_sem);
 	split_at(current->mm, addr + P);
 	up_read(&current->mm->mmap_sem);
@@ -81,7 +81,7 @@ static void split_write(void)
 {
 	struct mm_struct *mm = current->mm;
 
-	addr = (unsigned long)sys_mmap2(0, 2 * P, RW, MAP_PRIVATE);
+	addr = (unsigned long)sys_mmap2(0, 2 * P, RW, MAP_PRIVATE, -1, 0);
 	down_write(&mm->mmap_sem);
 	split_at(mm, addr + P);
 	CHECK_EQ(mm->map_count, 2, "split under mmap_sem: two VMAs");
@@ -91,12 +91,12 @@ static void split_write(void)
 
 static void mmap_unlocked(void)
 {
-	do_mmap_pgoff(current->mm, P, RW, MAP_PRIVATE);
+	do_mmap_pgoff(current->mm, NULL, P, RW, MAP_PRIVATE);
 }
 
 static void munmap_unlocked(void)
 {
-	addr = (unsigned long)sys_mmap2(0, P, RW, MAP_PRIVATE);
+	addr = (unsigned long)sys_mmap2(0, P, RW, MAP_PRIVATE, -1, 0);
 	user_store(addr, 1);
 	do_munmap(current->mm, addr, P); /* no split: the whole VMA goes */
 }
@@ -137,7 +137,7 @@ static void vma_helper_body(void)
 {
 	struct mm_struct *mm = current->mm;
 
-	addr = (unsigned long)sys_mmap2(0, 2 * P, RW, MAP_PRIVATE);
+	addr = (unsigned long)sys_mmap2(0, 2 * P, RW, MAP_PRIVATE, -1, 0);
 	if (vma_hold == HOLD_READ)
 		down_read(&mm->mmap_sem);
 	if (vma_hold == HOLD_WRITE)
@@ -270,8 +270,8 @@ static void pte_body(void)
 	struct mm_struct *mm = current->mm;
 	uint32_t v;
 
-	addr =
-	    (unsigned long)sys_mmap2(0, P, RW, pte_case == SHMEM_READ ? MAP_SHARED : MAP_PRIVATE);
+	addr = (unsigned long)sys_mmap2(0, P, RW, pte_case == SHMEM_READ ? MAP_SHARED : MAP_PRIVATE,
+					-1, 0);
 	if (pte_case == WP || pte_case == YOUNG)
 		user_load(addr, &v); /* the ZERO_PAGE, read-only */
 	if (pte_case == YOUNG || pte_case == SWAP || pte_case == ZAP)
@@ -325,7 +325,7 @@ static void pte_helper_body(void)
 	struct mm_struct *mm = current->mm;
 	uint32_t v;
 
-	addr = (unsigned long)sys_mmap2(0, P, RW, MAP_PRIVATE);
+	addr = (unsigned long)sys_mmap2(0, P, RW, MAP_PRIVATE, -1, 0);
 	CHECK_EQ(user_load(addr, &v), 0, "the read");
 	pte_t *pte = pte_offset(mm, addr);
 	unsigned flags = pte->flags;
@@ -380,7 +380,7 @@ static void test_pte_helpers(void)
 static void waiter(void)
 {
 	maybe_lockdep_off();
-	addr = (unsigned long)sys_mmap2(0, P, RW, MAP_SHARED);
+	addr = (unsigned long)sys_mmap2(0, P, RW, MAP_SHARED, -1, 0);
 	waited = do_futex(addr, FUTEX_WAIT, 0, MAX_SCHEDULE_TIMEOUT, 0, 0, 0);
 }
 
@@ -416,7 +416,7 @@ static void waker(void)
  * lock_ptr would; T1's timeout then unqueues it under that lock. */
 static void timed_waiter(void)
 {
-	addr = (unsigned long)sys_mmap2(0, P, RW, MAP_SHARED);
+	addr = (unsigned long)sys_mmap2(0, P, RW, MAP_SHARED, -1, 0);
 	waited = do_futex(addr, FUTEX_WAIT, 0, 1, 0, 0, 0);
 }
 
@@ -655,7 +655,7 @@ static void zero_page_body(void)
 {
 	uint32_t v = 1;
 
-	addr = (unsigned long)sys_mmap2(0, P, RW, MAP_PRIVATE);
+	addr = (unsigned long)sys_mmap2(0, P, RW, MAP_PRIVATE, -1, 0);
 	CHECK_EQ(user_load(addr, &v), 0, "the read");
 	CHECK_EQ(v, 0, "an untouched page reads 0");
 	pte_t *pte = pte_offset(current->mm, addr);
@@ -704,7 +704,7 @@ static void b_then_a(void)
 
 static void buckets_t1(void)
 {
-	addr = (unsigned long)sys_mmap2(0, P, RW, MAP_SHARED);
+	addr = (unsigned long)sys_mmap2(0, P, RW, MAP_SHARED, -1, 0);
 	find_buckets();
 	a_then_b();
 }
@@ -723,7 +723,7 @@ static void order_check(void)
 static unsigned long second;
 static void requeue_t1(void)
 {
-	addr = (unsigned long)sys_mmap2(0, P, RW, MAP_SHARED);
+	addr = (unsigned long)sys_mmap2(0, P, RW, MAP_SHARED, -1, 0);
 	find_buckets();
 	for (second = addr + 4; futex_test_bucket_lock(second) == bucket[0]; second += 4)
 		;

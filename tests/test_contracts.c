@@ -94,7 +94,7 @@ static bool relist;
 
 static void futex_waiter(void)
 {
-	addr = (unsigned long)sys_mmap2(0, PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED);
+	addr = (unsigned long)sys_mmap2(0, PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, -1, 0);
 	do_futex(addr, FUTEX_WAIT, 0, MAX_SCHEDULE_TIMEOUT, 0, 0, 0);
 	note("woken");
 }

@@ -10,6 +10,7 @@
 
 #include "../ref/futex.h"
 #include "../ref/mm.h"
+#include "../ref/ptrace.h"
 #include "../ref/report.h"
 #include "../ref/uaccess.h"
 
@@ -75,7 +76,7 @@ static void run_prog(const char *text, const char *kernel, struct run_result *r)
 
 static void present_t1(void)
 {
-	unsigned long a = (unsigned long)sys_mmap2(0, P, RW, PRIV);
+	unsigned long a = (unsigned long)sys_mmap2(0, P, RW, PRIV, -1, 0);
 	uint32_t v = 0;
 
 	CHECK(!present(a), "a fresh mapping has no PTE");
@@ -100,7 +101,7 @@ static void test_present_page_does_not_fault(void)
 
 static void absent_t1(void)
 {
-	unsigned long a = (unsigned long)sys_mmap2(0, 2 * P, PROT_READ, PRIV);
+	unsigned long a = (unsigned long)sys_mmap2(0, 2 * P, PROT_READ, PRIV, -1, 0);
 	uint32_t v = 1;
 
 	int f0 = nfaults(), l0 = count_events(EV_LOCK, "down_read_trylock");
@@ -132,7 +133,7 @@ static void test_absent_page_faults_in(void)
 
 static void bad_t1(void)
 {
-	unsigned long a = (unsigned long)sys_mmap2(0, P, RW, PRIV);
+	unsigned long a = (unsigned long)sys_mmap2(0, P, RW, PRIV, -1, 0);
 	uint32_t v;
 
 	CHECK_EQ(user_load(0, &v), -EFAULT, "user load of NULL");
@@ -241,7 +242,7 @@ static void test_prot_none_present_page(void)
 
 static void ro_t1(void)
 {
-	unsigned long a = (unsigned long)sys_mmap2(0, 2 * P, PROT_READ, PRIV);
+	unsigned long a = (unsigned long)sys_mmap2(0, 2 * P, PROT_READ, PRIV, -1, 0);
 	uint32_t v;
 
 	CHECK_EQ(user_store(a, 1), -EFAULT, "store to an absent read-only page");
@@ -266,7 +267,7 @@ static void test_write_to_read_only(void)
 
 static void atomic_t1(void)
 {
-	unsigned long a = (unsigned long)sys_mmap2(0, P, RW, PRIV);
+	unsigned long a = (unsigned long)sys_mmap2(0, P, RW, PRIV, -1, 0);
 	uint32_t v = 1;
 
 	int f0 = nfaults(), s0 = nsem_ops();
@@ -299,7 +300,7 @@ static unsigned long shared_addr;
 
 static void writer_t1(void)
 {
-	shared_addr = (unsigned long)sys_mmap2(0, P, RW, PRIV);
+	shared_addr = (unsigned long)sys_mmap2(0, P, RW, PRIV, -1, 0);
 	down_write(&current->mm->mmap_sem);
 	note("down_write");
 	nap(1);
@@ -335,7 +336,7 @@ static void test_atomic_fault_does_not_wait_for_writer(void)
  * the preempt count around the access (the 2.6.11 fix) avoids it. */
 static void fault_deadlock_t1(void)
 {
-	unsigned long a = (unsigned long)sys_mmap2(0, P, RW, PRIV);
+	unsigned long a = (unsigned long)sys_mmap2(0, P, RW, PRIV, -1, 0);
 	uint32_t v;
 
 	down_read(&current->mm->mmap_sem);
@@ -346,7 +347,7 @@ static void fault_deadlock_t1(void)
 
 static void fault_atomic_t1(void)
 {
-	unsigned long a = (unsigned long)sys_mmap2(0, P, RW, PRIV);
+	unsigned long a = (unsigned long)sys_mmap2(0, P, RW, PRIV, -1, 0);
 	uint32_t v;
 
 	down_read(&current->mm->mmap_sem);
@@ -362,7 +363,7 @@ static void fault_atomic_t1(void)
 
 static void mmap_t2(void)
 {
-	sys_mmap2(0, P, RW, PRIV);
+	sys_mmap2(0, P, RW, PRIV, -1, 0);
 	note("mmap");
 }
 
@@ -460,7 +461,7 @@ static void test_futex_read_fault_paths(void)
 static void munmap_t1(void)
 {
 	struct mm_struct *mm = current->mm;
-	unsigned long a = (unsigned long)sys_mmap2(0, 3 * P, RW, PRIV);
+	unsigned long a = (unsigned long)sys_mmap2(0, 3 * P, RW, PRIV, -1, 0);
 	uint32_t v;
 
 	for (unsigned long i = 0; i < 3; i++)
@@ -518,7 +519,7 @@ static void test_partial_munmap_splits(void)
 static void mprotect_t1(void)
 {
 	struct mm_struct *mm = current->mm;
-	unsigned long a = (unsigned long)sys_mmap2(0, 3 * P, RW, PRIV);
+	unsigned long a = (unsigned long)sys_mmap2(0, 3 * P, RW, PRIV, -1, 0);
 	uint32_t v;
 
 	CHECK_EQ(user_store(a + P, 9), 0, "store to the middle page");
@@ -643,6 +644,62 @@ static void test_shared_mapping_keeps_contents(void)
 	}
 }
 
+/* --- files (ref/filemap.c): what each mapping of the run's files reads and writes, as
+ * 2.6.11's do_mmap_pgoff(), filemap_nopage() and the COW paths make it --- */
+
+static void files_t1(void)
+{
+	unsigned long priv = (unsigned long)sys_mmap2(0, P, RW, MAP_PRIVATE, 1, 0);
+	unsigned long shr = (unsigned long)sys_mmap2(0, P, RW, MAP_SHARED, 1, 0);
+	unsigned long priv2 = (unsigned long)sys_mmap2(0, P, PROT_READ, MAP_PRIVATE, 1, 0);
+	unsigned long past =
+	    (unsigned long)sys_mmap2(0, (FILE_PAGES + 1) * P, PROT_READ, MAP_PRIVATE, 2, 0);
+	unsigned long ro = (unsigned long)sys_mmap2(0, P, PROT_READ, MAP_SHARED, 3, 0);
+	unsigned long text = (unsigned long)sys_mmap2(0, P, PROT_READ, MAP_PRIVATE, 3, 0);
+	uint32_t v, d = 5;
+
+	CHECK(priv >= TASK_UNMAPPED_BASE && shr > priv && priv2 > shr && past > priv2 &&
+		  ro > past && text > ro,
+	      "the file mappings: %lx %lx %lx %lx %lx %lx", priv, shr, priv2, past, ro, text);
+	CHECK_EQ(sys_mmap2(0, P, RW, MAP_SHARED, 3, 0), -EACCES,
+		 "a shared writable mapping of a file opened read-only");
+	CHECK_EQ(sys_mmap2(0, P, PROT_READ, MAP_SHARED, NR_FILES + 1, 0), -EBADF, "no such fd");
+	CHECK_EQ(sys_mprotect(ro, P, RW), -EACCES, "mprotect asks for VM_WRITE, no VM_MAYWRITE");
+
+	CHECK_EQ(user_load(priv, &v), 0, "a private mapping reads the file");
+	CHECK_EQ(v, 0x10101010u, "file 1, page 0");
+	CHECK_EQ(user_store(priv, 7), 0, "a store through the private mapping");
+	CHECK_EQ(user_load(shr, &v), 0, "the shared mapping");
+	CHECK_EQ(v, 0x10101010u, "the file did not get the private store");
+	CHECK_EQ(user_store(shr, 9), 0, "a store through the shared mapping");
+	CHECK_EQ(user_load(priv, &v), 0, "the private copy");
+	CHECK_EQ(v, 7u, "keeps the task's own value");
+	CHECK_EQ(user_load(priv2, &v), 0, "another private mapping, untouched");
+	CHECK_EQ(v, 9u, "reads the page cache: the shared store");
+
+	CHECK_EQ(user_load(past + (FILE_PAGES - 1) * P, &v), 0, "the file's last page");
+	CHECK_EQ(v, 0x23232323u, "file 2, page 3");
+	CHECK_EQ(user_load(past + FILE_PAGES * P, &v), -EFAULT, "beyond the end of the file");
+	CHECK_EQ(current->sigbus, 1, "SIGBUS");
+	CHECK_EQ(current->segv, 0, "not SIGSEGV");
+	CHECK_EQ(get_user(v, past + FILE_PAGES * P), -EFAULT, "get_user beyond the end: the fixup");
+	CHECK_EQ(current->sigbus, 1, "no SIGBUS from the kernel");
+
+	CHECK_EQ(sys_ptrace(PTRACE_POKEDATA, ro, &d), -EIO, "a forced write needs VM_MAYWRITE");
+	CHECK_EQ(sys_ptrace(PTRACE_POKEDATA, text, &d), 0, "a breakpoint in private text");
+	CHECK_EQ(sys_ptrace(PTRACE_PEEKDATA, text, &v), 0, "read back");
+	CHECK_EQ(v, 5u, "the breakpoint is there");
+	CHECK_EQ(user_load(ro, &v), 0, "the file through the shared mapping");
+	CHECK_EQ(v, 0x30303030u, "file 3 untouched: the breakpoint went into a copy");
+	CHECK_EQ(sys_ptrace(PTRACE_PEEKDATA, past + FILE_PAGES * P, &v), -EIO,
+		 "a forced read beyond the end");
+}
+
+static void test_files(void)
+{
+	run_alone(files_t1, "the run's files");
+}
+
 int main(void)
 {
 	test_present_page_does_not_fault();
@@ -661,5 +718,6 @@ int main(void)
 	test_mprotect_splits();
 	test_munmap_then_reuse();
 	test_shared_mapping_keeps_contents();
+	test_files();
 	return harness_exit();
 }

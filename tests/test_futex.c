@@ -388,7 +388,7 @@ static long rets[6];
 static void direct_t1(void)
 {
 	futex_page = (unsigned long)sys_mmap2(0, PAGE_SIZE, PROT_READ | PROT_WRITE,
-					      MAP_PRIVATE | MAP_ANONYMOUS);
+					      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	/* LTP futex_wake01 with INT_MAX */
 	rets[0] = do_futex(futex_page, FUTEX_WAKE, INT_MAX, 0, 0, 0, 0);
 	/* FUTEX_FD is not modelled; an unknown op is -ENOSYS in 2.6.11 (no WAKE_OP yet) */

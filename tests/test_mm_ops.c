@@ -107,8 +107,8 @@ static void check_ok(const struct run_result *r, const char *kernel)
  * meanwhile, then touches them: the faults wait for the writer and bring the contents back. */
 static void reclaim_writer_t1(void)
 {
-	addr1 = (unsigned long)sys_mmap2(0, P, RW, PRIV);
-	addr2 = (unsigned long)sys_mmap2(0, P, RW, MAP_SHARED);
+	addr1 = (unsigned long)sys_mmap2(0, P, RW, PRIV, -1, 0);
+	addr2 = (unsigned long)sys_mmap2(0, P, RW, MAP_SHARED, -1, 0);
 	CHECK_EQ(user_store(addr1, 5), 0, "store to the private page");
 	CHECK_EQ(user_store(addr2, 6), 0, "store to the shmem page");
 	down_write(&current->mm->mmap_sem);
@@ -240,7 +240,7 @@ static void test_reclaim_effects(void)
  * after T1's up_read. */
 static void madvise_reader_t1(void)
 {
-	addr1 = (unsigned long)sys_mmap2(0, P, RW, PRIV);
+	addr1 = (unsigned long)sys_mmap2(0, P, RW, PRIV, -1, 0);
 	CHECK_EQ(user_store(addr1, 5), 0, "store");
 	down_read(&current->mm->mmap_sem);
 	note("down_read");
@@ -361,8 +361,8 @@ static void test_madvise_errors(void)
 /* T1 sets up a 2-page shmem mapping (page 0 touched) and a present result vector. */
 static void mincore_setup(void)
 {
-	addr1 = (unsigned long)sys_mmap2(0, 2 * P, RW, MAP_SHARED);
-	addr2 = (unsigned long)sys_mmap2(0, P, RW, PRIV);
+	addr1 = (unsigned long)sys_mmap2(0, 2 * P, RW, MAP_SHARED, -1, 0);
+	addr2 = (unsigned long)sys_mmap2(0, P, RW, PRIV, -1, 0);
 	CHECK_EQ(user_store(addr1, 1), 0, "touch shmem page 0");
 	CHECK_EQ(user_store(addr2, 0x07070707), 0, "fill the vector");
 }
@@ -525,8 +525,8 @@ static void test_mincore_results(void)
  * hole gets no byte: the next VMA's answers follow the previous VMA's directly. */
 static void mincore_direct_t1(void)
 {
-	unsigned long h = (unsigned long)sys_mmap2(0, 3 * P, RW, MAP_SHARED);
-	unsigned long v = (unsigned long)sys_mmap2(0, P, RW, PRIV);
+	unsigned long h = (unsigned long)sys_mmap2(0, 3 * P, RW, MAP_SHARED, -1, 0);
+	unsigned long v = (unsigned long)sys_mmap2(0, P, RW, PRIV, -1, 0);
 	uint32_t w = 0;
 
 	CHECK_EQ(user_store(h + 2 * P, 1), 0, "touch page 2");
@@ -642,7 +642,7 @@ static int held_fault_trylocks;
 static void pfsem_t1(void)
 {
 	struct mm_struct *mm = current->mm;
-	unsigned long a = (unsigned long)sys_mmap2(0, 2 * P, RW, PRIV);
+	unsigned long a = (unsigned long)sys_mmap2(0, 2 * P, RW, PRIV, -1, 0);
 	uint32_t v;
 
 	down_read(&mm->mmap_sem);
@@ -675,7 +675,7 @@ static void test_pf_mmap_sem_fault_takes_no_lock(void)
  * three alternative kernels get through; the rest deadlock in do_page_fault. */
 static void fault_t1(void)
 {
-	unsigned long a = (unsigned long)sys_mmap2(0, P, RW, PRIV);
+	unsigned long a = (unsigned long)sys_mmap2(0, P, RW, PRIV, -1, 0);
 	uint32_t v;
 
 	down_read(&current->mm->mmap_sem);
@@ -688,7 +688,7 @@ static void fault_t1(void)
 
 static void mmap_t2(void)
 {
-	sys_mmap2(0, P, RW, PRIV);
+	sys_mmap2(0, P, RW, PRIV, -1, 0);
 	note("mmap");
 }
 

@@ -129,7 +129,7 @@ grep_in "$tmp/bt1" "do_futex's uaddr" "^#[0-9]+ .* in do_futex \(uaddr=107374182
 grep_in "$tmp/bt1" "get_user_u32's uaddr" "^#[0-9]+ .* in get_user_u32 \(.*uaddr=1073741824[,)].*\"futex_wait\""
 grep_in "$tmp/bt1" "do_page_fault's address" "^#[0-9]+ .* in do_page_fault \(address=1073741824[,)]"
 grep_in "$tmp/bt1" "down_read's site" "^#[0-9]+ .* in rwsem_down_read \(.*site=0x[0-9a-f]+ <[^>]*> \"do_page_fault\"\)"
-grep_in "$tmp/bt2" "T2's sys_mmap2, rw" "^#[0-9]+ .* in sys_mmap2 \(addr=0, len=4096, prot=3, flags=[0-9]+\)"
+grep_in "$tmp/bt2" "T2's sys_mmap2, rw" "^#[0-9]+ .* in sys_mmap2 \(addr=0, len=4096, prot=3, flags=[0-9]+, fd=-1, pgoff=0\)"
 grep_in "$tmp/bt2" "T2's down_write" "^#[0-9]+ .* in rwsem_down_write \(.*\"sys_mmap2\"\)"
 check "T1's frames of snafu's code: at least 10" [ "$(wc -l <"$tmp/own1")" -ge 10 ]
 grep_not "$tmp/own1" "T1's frames of snafu's code" "<optimized out>"
