@@ -9,6 +9,8 @@
 
 #include <string.h>
 
+#define PROT_WRITE_ 2
+
 unsigned long diff_uaddr(const unsigned long *map_addr, const struct uref *u)
 {
 	unsigned long base = u->map == PROG_NULL_MAP ? 0 : map_addr[u->map];
@@ -60,6 +62,19 @@ static void up_to_hole(struct shadow *s, unsigned long start, unsigned long len,
 	}
 }
 
+/* A write into [lo, lo + n) made each private page of a file there the task's own copy
+ * (a write fault's COW): the user's or the kernel's (copy_to_user: where the VMA is
+ * writable), or a forced one (any). */
+static void cow_written(struct shadow *s, unsigned long lo, unsigned long n, bool forced)
+{
+	for (unsigned long x = lo & ~(DIFF_PAGE - 1); n && x < lo + n; x += DIFF_PAGE) {
+		uint16_t *pg = page_of(s, x);
+		if ((*pg & (SH_MAPPED | SH_SHARED | SH_FILE)) == (SH_MAPPED | SH_FILE) &&
+		    (forced || (*pg & PROT_WRITE_)))
+			*pg |= SH_COW;
+	}
+}
+
 /* What op i (one run of it, at a and b) did to the address space, given its return. */
 static void shadow_op(struct shadow *s, const struct op *o, long ret, unsigned long a,
 		      unsigned long b, unsigned long len)
@@ -69,8 +84,15 @@ static void shadow_op(struct shadow *s, const struct op *o, long ret, unsigned l
 		if (ret > 0)
 			for (unsigned long x = (unsigned long)ret; x < (unsigned long)ret + len;
 			     x += DIFF_PAGE)
-				*page_of(s, x) = (uint16_t)(SH_MAPPED | (o->y & 7) |
-							    ((o->y & 8) ? SH_SHARED : 0));
+				*page_of(s, x) =
+				    (uint16_t)(SH_MAPPED | (o->y & 7) |
+					       ((o->y & 8) ? SH_SHARED : 0) |
+					       ((o->y >> 4 & 3) ? SH_FILE : 0) |
+					       ((o->y >> 4 & 3) == 3 ? SH_FILE_RO : 0) |
+					       ((o->y >> 4 & 3) &&
+							x >= (unsigned long)ret + 4 * DIFF_PAGE
+						    ? SH_PAST_EOF
+						    : 0));
 		break;
 	case OP_MUNMAP:
 		if (ret == 0)
@@ -78,15 +100,36 @@ static void shadow_op(struct shadow *s, const struct op *o, long ret, unsigned l
 				*page_of(s, x) = 0;
 		break;
 	case OP_MPROTECT:
+		/* today's mprotect_fixup(): a private VM_LOCKED VMA becoming writable is
+		 * populated for writing ("trigger COW to avoid major fault on access") */
+		if (ret == 0 && (o->y & PROT_WRITE_))
+			for (unsigned long x = a; x < a + len; x += DIFF_PAGE)
+				if ((*page_of(s, x) & (SH_LOCKED | SH_SHARED | PROT_WRITE_)) ==
+				    SH_LOCKED)
+					cow_written(s, x, 1, true);
 		if (ret == 0)
 			up_to_hole(s, a, len, SH_PROT | SH_MPROT_H, o->y & 7);
 		else if (ret == -ENOMEM_ && !(a & (DIFF_PAGE - 1))) /* a hole */
 			up_to_hole(s, a, len, SH_PROT, (uint16_t)((o->y & 7) | SH_MPROT_H));
+		else if (ret == -EACCES_) /* the VMAs before the refused one changed */
+			for (unsigned long x = a; x < a + len; x += DIFF_PAGE) {
+				uint16_t *pg = page_of(s, x);
+				if (!(*pg & SH_MAPPED) ||
+				    ((*pg & (SH_SHARED | SH_FILE_RO)) == (SH_SHARED | SH_FILE_RO) &&
+				     (o->y & PROT_WRITE_)))
+					break;
+				*pg = (uint16_t)((*pg & ~SH_PROT) | (o->y & 7));
+			}
 		break;
 	case OP_MLOCK: /* -ENOMEM: a hole; today's mlock faults nothing in then */
 		up_to_hole(s, a & ~(DIFF_PAGE - 1), len + (a & (DIFF_PAGE - 1)),
 			   ret == 0 ? SH_MLOCK_H : 0,
 			   (uint16_t)(SH_LOCKED | (ret == -ENOMEM_ ? SH_MLOCK_H : 0)));
+		/* both fault the pages in for writing where the mapping is private and writable
+		 * (make_pages_present(): write = VM_WRITE; populate_vma_page_range(): FOLL_WRITE)
+		 */
+		if (ret == 0)
+			cow_written(s, a, len, false);
 		break;
 	case OP_FUTEX_WAIT: /* today's get_futex_key() takes the page: faults it in */
 	case OP_FUTEX_WAKE:
@@ -96,7 +139,35 @@ static void shadow_op(struct shadow *s, const struct op *o, long ret, unsigned l
 			uint16_t *pg = page_of(s, k ? b : a);
 			if ((*pg & (SH_MAPPED | SH_SHARED)) == (SH_MAPPED | SH_SHARED))
 				*pg |= SH_FUTEX_IN;
+			/* and with FOLL_WRITE, breaks COW of a private writable file page, once the
+			 * keys before it were taken (a misaligned address is -EINVAL first, a
+			 * hole -EFAULT) */
+			if ((a % 4) || (k && (b % 4)) || (k && !(shadow_page(s, a) & SH_MAPPED)))
+				break;
+			if ((*pg & (SH_MAPPED | SH_SHARED | SH_FILE | PROT_WRITE_)) ==
+			    (SH_MAPPED | SH_FILE | PROT_WRITE_))
+				*pg |= SH_COW;
 		}
+		break;
+	case OP_STORE: /* a private page of a file: the task's own copy from now on */
+	case OP_POKEDATA:
+		if (ret == 0)
+			cow_written(s, a, 4, true);
+		break;
+	case OP_GET_MEMPOLICY: /* the policy at A, the node mask at A+8 */
+		if (ret == 0) {
+			cow_written(s, a, 4, false);
+			cow_written(s, a + 8, o->x ? 8 : 0, false);
+		}
+		break;
+	case OP_MADVISE: /* MADV_DONTNEED: the copy goes, the file's page comes back (up to
+			    a hole, -ENOMEM: both kernels zap the VMAs before it) */
+		if (ret == 0 || ret == -ENOMEM_)
+			for (unsigned long x = a; x < a + len; x += DIFF_PAGE) {
+				if (!(*page_of(s, x) & SH_MAPPED))
+					break;
+				*page_of(s, x) &= (uint16_t)~SH_COW;
+			}
 		break;
 	case OP_LOAD: { /* today reads a write-only page: faults it in */
 		uint16_t *pg = page_of(s, a);
@@ -105,6 +176,14 @@ static void shadow_op(struct shadow *s, const struct op *o, long ret, unsigned l
 		break;
 	}
 	case OP_MINCORE: /* anonymous memory or a hole: the kernels write different bytes */
+		/* a vector in a file's page: what the file holds differs from here on */
+		if ((ret == 0 || ret == -ENOMEM_) &&
+		    shadow_any(s, b, len / DIFF_PAGE, SH_MAPPED | SH_FILE, SH_MAPPED | SH_FILE))
+			s->file_vec = true;
+		/* -ENOMEM: a hole; today writes the vector for what comes before it, so unless
+		 * the range starts in one */
+		if (ret == 0 || (ret == -ENOMEM_ && (shadow_page(s, a) & SH_MAPPED)))
+			cow_written(s, b, len / DIFF_PAGE, false);
 		if (ret != -EINVAL_ && (shadow_any(s, a, len, SH_MAPPED | SH_SHARED, SH_MAPPED) ||
 					shadow_any(s, a, len, SH_MAPPED, 0)))
 			for (unsigned long x = b; x < b + len / DIFF_PAGE; x++) {
@@ -147,6 +226,7 @@ static bool writes(const struct shadow *s, const struct op *o, long ret, unsigne
 		return false;
 	switch (o->kind) {
 	case OP_STORE:
+	case OP_POKEDATA:
 		return ret == 0 && overlaps(a, 4, x, n);
 	case OP_GET_MEMPOLICY: /* the policy at A, the node mask at A+8 (8 bytes in 2.6.11);
 				  -EFAULT mostly comes before both (no VMA at addr) */
@@ -218,11 +298,12 @@ void diff_compare(const struct program *p, const struct run_result *m, const str
 			continue;
 		if (!m->ran[i])
 			d->kind = DIV_FINDING;
-		else if (o->kind == OP_MMAP && m->ret[i] <= 0)
-			d->kind = DIV_NO_PLACE;
+		else if (o->kind == OP_MMAP && m->ret[i] <= 0 && m->ret[i] != h->ret[i])
+			d->kind = h->ret[i] > 0 ? DIV_RET : DIV_NO_PLACE;
 		else if (m->ret[i] != h->ret[i])
 			d->kind = DIV_RET;
-		else if (o->kind == OP_LOAD && m->loaded[i] != h->loaded[i])
+		else if ((o->kind == OP_LOAD || o->kind == OP_PEEKDATA) &&
+			 m->loaded[i] != h->loaded[i])
 			d->kind = DIV_VALUE;
 	}
 	if (d->kind == DIV_NONE)

@@ -35,6 +35,7 @@ enum {
 	EACCES_ = 13,
 	EFAULT_ = 14,
 	EINVAL_ = 22,
+	EIO_ = 5,
 	ENOSYS_ = 38,
 	ETIMEDOUT_ = 110,
 };
@@ -80,8 +81,17 @@ int host_check_window(char *why, size_t len);
 #define SH_MLOCK_H  0x100 /* an mlock that met a hole locked it; 2.6.11 faulted it in */
 #define SH_LOAD_IN  0x200
 #define SH_VEC_IN   0x400
+#define SH_FILE     0x800  /* one of the run's files */
+#define SH_FILE_RO  0x1000 /* the one opened read-only */
+#define SH_COW                                                                          \
+	0x2000             /* a private page of a file the task wrote (or today's futex \
+			       key took for writing): its own copy now */
+#define SH_PAST_EOF 0x4000 /* a page of a file mapping past the end of the file */
 struct shadow {
 	uint16_t pg[DIFF_PAGES];
+	/* a mincore vector went into a page of a file: its bytes differ (file-cached), and
+	 * every mapping of the file sees them, at addresses the pages above do not link */
+	bool file_vec;
 };
 uint16_t shadow_page(const struct shadow *s, unsigned long addr); /* 0 outside the window */
 /* Is some page of [start, start+len) in state (flags & mask) == want? */

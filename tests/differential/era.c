@@ -65,9 +65,11 @@ static long key_today(const struct shadow *s, unsigned long addr, bool either)
 		return -EINVAL_;
 	if (!(pg & SH_MAPPED))
 		return -EFAULT_;
-	if ((pg & PROT_W) || ((pg & PROT_R) && (pg & SH_SHARED)))
+	/* a page-cache page: a shared mapping's, or a private one's the task has not written */
+	bool cache = (pg & SH_SHARED) || (pg & (SH_FILE | SH_COW)) == SH_FILE;
+	if ((pg & PROT_W) || ((pg & PROT_R) && cache))
 		return 0;
-	if ((pg & (SH_SHARED | SH_PROT)) == (SH_SHARED | PROT_X))
+	if (cache && (pg & SH_PROT) == PROT_X)
 		return either ? 0 : -EFAULT_;
 	return -EFAULT_;
 }
@@ -223,6 +225,50 @@ static bool mempolicy_node_no_read(const struct divergence *d, const struct host
 
 /* --- the host's configuration and the model's documented simplifications ------------- */
 
+/* --- the debugger's forced writes and the files --------------------------------------- */
+
+static bool poke_shared_no_write(const struct divergence *d, const struct host_info *hi)
+{
+	uint16_t pg = shadow_page(&d->before, d->a);
+
+	(void)hi;
+	return op_of(d)->kind == OP_POKEDATA && mret(d) == 0 && hret(d) == -EIO_ &&
+	       (pg & (SH_MAPPED | SH_SHARED | PROT_W)) == (SH_MAPPED | SH_SHARED);
+}
+
+static bool mlock_past_eof(const struct divergence *d, const struct host_info *hi)
+{
+	unsigned long a = d->a & ~(DIFF_PAGE - 1);
+
+	(void)hi;
+	return op_of(d)->kind == OP_MLOCK && hret(d) == -ENOMEM_ &&
+	       (mret(d) == -1 || mret(d) == -EFAULT_) &&
+	       shadow_any(&d->before, a, d->len + (d->a - a), SH_MAPPED | SH_PAST_EOF,
+			  SH_MAPPED | SH_PAST_EOF);
+}
+
+static bool futex_past_eof(const struct divergence *d, const struct host_info *hi)
+{
+	const struct op *o = op_of(d);
+
+	(void)hi;
+	return is_futex(o->kind) && hret(d) == -EFAULT_ &&
+	       ((shadow_page(&d->before, d->a) & SH_PAST_EOF) ||
+		(op_uses_b(o->kind) && (shadow_page(&d->before, d->b) & SH_PAST_EOF)));
+}
+
+/* mincore over a file mapping wrote the vector a later read disagrees on; or its vector
+ * went into a page of a file, which a read of a file page may see through another
+ * mapping */
+static bool file_cached(const struct divergence *d, const struct host_info *hi)
+{
+	(void)hi;
+	return d->value && ((d->writer >= 0 && d->p->ops[d->writer].kind == OP_MINCORE &&
+			     shadow_any(&d->at_writer, d->wa & ~(DIFF_PAGE - 1), d->wlen,
+					SH_MAPPED | SH_FILE, SH_MAPPED | SH_FILE)) ||
+			    (d->before.file_vec && (shadow_page(&d->before, d->at) & SH_FILE)));
+}
+
 static bool no_numa(const struct divergence *d, const struct host_info *hi)
 {
 	return !hi->numa && d->kind == DIV_RET && op_of(d)->kind == OP_GET_MEMPOLICY &&
@@ -306,6 +352,32 @@ const struct era_entry era_table[] = {
  "mm/mlock.c, mlock_fixup(): newflags == vma->vm_flags: goto out, no make_pages_present()",
  "mm/mlock.c, do_mlock(): __mm_populate() over the whole range; PROT_NONE gives -EFAULT, "
  "which __mlock_posix_error_return() makes -ENOMEM", mlock_relock, false},
+{"file-cached", ENTRY_CONFIG,
+ "mincore over a file mapping: the host's pages of the test's files are in its page "
+ "cache from the start (the test wrote them), the model's come in on their first fault",
+ "ref/filemap.c: the page cache starts empty and is the disk (docs/model.md, \"Files\")",
+ "tests/differential/host.c, files_reset(): pwrite() of the files' bytes before every program",
+ file_cached, true},
+{"futex-past-eof", ENTRY_ERA,
+ "a futex op on a file mapping's page past the end of the file: keyed from the VMA in "
+ "2.6.11, which never touches the page; -EFAULT today (the page cannot be faulted in)",
+ "kernel/futex.c, get_futex_key(): the key from vma->vm_file and the offset",
+ "kernel/futex/core.c, get_futex_key(): get_user_pages_fast() gets SIGBUS: -EFAULT",
+ futex_past_eof, true},
+{"poke-shared-no-write", ENTRY_ERA,
+ "a forced write (PTRACE_POKEDATA, /proc/PID/mem) into a shared mapping without "
+ "PROT_WRITE: written in 2.6.11 (VM_MAYWRITE is enough, the page is the shared one); "
+ "-EIO today",
+ "mm/memory.c, get_user_pages(): flags &= force ? (VM_MAYREAD | VM_MAYWRITE) : ...",
+ "mm/gup.c, check_vma_flags(): FOLL_FORCE without VM_WRITE needs is_cow_mapping() "
+ "(\"We used to let the write,force case do COW in a VM_MAYWRITE VM_SHARED !VM_WRITE vma\")",
+ poke_shared_no_write, false},
+{"mlock-past-eof", ENTRY_ERA,
+ "mlock over a file mapping's pages past the end of the file: -EFAULT (nothing faulted "
+ "in) or -1, that is -EPERM (some pages were), in 2.6.11; -ENOMEM today",
+ "mm/memory.c, make_pages_present(): get_user_pages() stops at the SIGBUS page; "
+ "\"return ret == len ? 0 : -1;\", which mlock_fixup() returns as it is",
+ "mm/mlock.c, __mlock_posix_error_return(): -EFAULT becomes -ENOMEM", mlock_past_eof, false},
 {"mempolicy-node-no-read", ENTRY_ERA,
  "get_mempolicy(MPOL_F_NODE|MPOL_F_ADDR) on a mapped page of a VMA without VM_READ: "
  "-EFAULT in 2.6.11; today the node",

@@ -1,6 +1,7 @@
 /* The generator: random one-task programs over every op but reclaim, from a seed.
  *
- * A program has 4 to 24 ops and at most 6 mmaps of at most 256 pages, so the model's
+ * A program has 4 to 24 ops and at most 6 mmaps of at most 256 pages (a file's: 1 to
+ * 6, its 4 and beyond), so the model's
  * limits (64 VMAs, a 64 MiB window) are never reached: each op adds at most two VMAs.
  * Addresses are mostly inside a mapping (page and word offsets), sometimes just past
  * its end (into a hole or the next mapping), at null, or misaligned.
@@ -106,6 +107,7 @@ static int pick_kind(struct gen *g)
 	    [OP_FUTEX_WAKE] = 6,    [OP_FUTEX_REQUEUE] = 4, [OP_FUTEX_CMP_REQUEUE] = 4,
 	    [OP_GET_MEMPOLICY] = 6, [OP_KILL] = 2,          [OP_SLEEP] = 2,
 	    [OP_MADVISE] = 5,       [OP_MINCORE] = 6,       [OP_MLOCK] = 4,
+	    [OP_PEEKDATA] = 4,      [OP_POKEDATA] = 5,
 	};
 	int total = 0, k;
 
@@ -130,7 +132,8 @@ static void gen_op(struct gen *g, struct op *o)
 	if (op_uses_a(o->kind))
 		pick_ref(g, &o->a, true);
 	bool reads = o->kind == OP_LOAD || o->kind == OP_FUTEX_WAIT ||
-		     o->kind == OP_FUTEX_CMP_REQUEUE || o->kind == OP_STORE;
+		     o->kind == OP_FUTEX_CMP_REQUEUE || o->kind == OP_STORE ||
+		     o->kind == OP_PEEKDATA || o->kind == OP_POKEDATA;
 	if (reads && g->nhot && chance(g, 35))
 		o->a = g->hot[below(g, g->nhot < 8 ? g->nhot : 8)];
 	switch (o->kind) {
@@ -139,11 +142,18 @@ static void gen_op(struct gen *g, struct op *o)
 		int pages = r < 70   ? 1 + below(g, 4)
 			    : r < 95 ? 5 + below(g, 12)
 				     : 17 + below(g, 240);
-		o->x = (uint8_t)(pages - 1);
 		o->y = (uint8_t)(pick_prot(g) | (chance(g, 40) ? 8 : 0));
+		if (chance(g, 30)) { /* one of the run's files, its 4 pages or a little past */
+			pages = 1 + below(g, 6);
+			o->y = (uint8_t)(o->y | (1 + below(g, 3)) << 4);
+		}
+		o->x = (uint8_t)(pages - 1);
 		g->pages[g->nmaps++] = pages;
 		break;
 	}
+	case OP_POKEDATA: /* a value below 64, as a store's */
+		o->x = (uint8_t)below(g, 64);
+		break;
 	case OP_MUNMAP:
 	case OP_MADVISE:
 	case OP_MLOCK:
@@ -199,6 +209,7 @@ static void gen_op(struct gen *g, struct op *o)
 	}
 	switch (o->kind) {
 	case OP_STORE:
+	case OP_POKEDATA:
 		remember(g, o->a, 0);
 		break;
 	case OP_GET_MEMPOLICY: /* the policy at A, the node mask at A+8 */

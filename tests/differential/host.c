@@ -13,6 +13,8 @@
 #include "diff.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <linux/futex.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -30,6 +32,27 @@
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
 #define MPOL_F_ADDR_ 2
+
+/* The run's files (ref/filemap.c): fd N of the model is files[N - 1] here, 1 and 2 open
+ * for reading and writing, 3 for reading only, each rewritten with the model's bytes
+ * before every program (a shared store changes them). /proc/self/mem for the debugger's
+ * forced reads and writes: the same get_user_pages() with force (FOLL_FORCE) that
+ * PTRACE_PEEKDATA and PTRACE_POKEDATA take. */
+#define NFILES     3
+#define FILE_PAGES 4
+static int files[NFILES], rw_files[NFILES], mem_fd = -1;
+
+static void files_reset(void)
+{
+	static unsigned char buf[FILE_PAGES * DIFF_PAGE];
+
+	for (int n = 1; n <= NFILES; n++) {
+		for (int i = 0; i < FILE_PAGES; i++) /* ref/filemap.c, file_byte() */
+			memset(buf + i * DIFF_PAGE, 0x10 * n + i, DIFF_PAGE);
+		if (pwrite(rw_files[n - 1], buf, sizeof(buf), 0) != (ssize_t)sizeof(buf))
+			abort();
+	}
+}
 
 static sigjmp_buf fault_jmp;
 static volatile sig_atomic_t in_access;
@@ -82,8 +105,11 @@ static long host_futex(unsigned long uaddr, int op, int val, const struct timesp
 
 static long host_mmap(unsigned long at, const struct op *o)
 {
-	int flags = ((o->y & 8) ? MAP_SHARED : MAP_PRIVATE) | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE;
-	void *r = mmap((void *)at, (o->x + 1ul) * DIFF_PAGE, o->y & 7, flags, -1, 0);
+	int file = o->y >> 4 & 3;
+	int flags = ((o->y & 8) ? MAP_SHARED : MAP_PRIVATE) | (file ? 0 : MAP_ANONYMOUS) |
+		    MAP_FIXED_NOREPLACE;
+	void *r = mmap((void *)at, (o->x + 1ul) * DIFF_PAGE, o->y & 7, flags,
+		       file ? files[file - 1] : -1, 0);
 
 	if (r == MAP_FAILED)
 		return -errno;
@@ -94,6 +120,20 @@ static long host_mmap(unsigned long at, const struct op *o)
 	return (long)r;
 }
 
+static long host_refuses(const struct op *o)
+{
+	int file = o->y >> 4 & 3;
+	unsigned long len = (o->x + 1ul) * DIFF_PAGE;
+	void *r = mmap((void *)DIFF_HOST_HI, len, o->y & 7,
+		       ((o->y & 8) ? MAP_SHARED : MAP_PRIVATE) | (file ? 0 : MAP_ANONYMOUS),
+		       file ? files[file - 1] : -1, 0);
+
+	if (r == MAP_FAILED)
+		return -errno;
+	munmap(r, len);
+	return 1; /* it would have mapped it */
+}
+
 static long host_op(const struct op *o, unsigned long a, unsigned long b, long model_ret,
 		    uint32_t *loaded)
 {
@@ -102,8 +142,11 @@ static long host_op(const struct op *o, unsigned long a, unsigned long b, long m
 
 	switch (o->kind) {
 	case OP_MMAP:
-		/* no address from the model (its mmap failed): nothing to place */
-		return model_ret > 0 ? host_mmap((unsigned long)model_ret, o) : model_ret;
+		if (model_ret > 0)
+			return host_mmap((unsigned long)model_ret, o);
+		/* the model refused (a shared writable mapping of the read-only file): the
+		 * host's answer anywhere above the window, given back at once */
+		return host_refuses(o);
 	case OP_MUNMAP:
 		return sys(syscall(SYS_munmap, a, len));
 	case OP_MPROTECT:
@@ -142,6 +185,16 @@ static long host_op(const struct op *o, unsigned long a, unsigned long b, long m
 		return sys(syscall(SYS_mincore, a, len, b));
 	case OP_MLOCK:
 		return sys(syscall(SYS_mlock, a, len));
+	case OP_PEEKDATA: { /* ptrace's: -EIO unless the whole word was read */
+		uint32_t v = 0;
+		long r = pread(mem_fd, &v, 4, (off_t)a);
+		*loaded = r == 4 ? v : 0;
+		return r == 4 ? 0 : -EIO;
+	}
+	case OP_POKEDATA: {
+		uint32_t v = o->x;
+		return pwrite(mem_fd, &v, 4, (off_t)a) == 4 ? 0 : -EIO;
+	}
 	}
 	return -ENOSYS;
 }
@@ -151,6 +204,7 @@ void host_run(const struct program *p, const struct run_result *m, struct host_r
 	unsigned long map_addr[PROG_MAX_MAPS] = {0};
 
 	memset(h->ran, 0, sizeof(h->ran));
+	files_reset();
 	for (int i = 0; i < p->nops; i++) {
 		const struct op *o = &p->ops[i];
 		h->ret[i] = 0;
@@ -257,6 +311,29 @@ int host_init(struct host_info *hi, char *why, size_t len)
 	if (!hi->unlimited_ml) {
 		/* root without an infinite limit still has CAP_IPC_LOCK, probably */
 		hi->unlimited_ml = geteuid() == 0;
+	}
+	/* the files, unlinked at once: nothing is left behind */
+	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	for (int n = 0; n < NFILES; n++) {
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/snafu-differential-XXXXXX", dir);
+		rw_files[n] = mkstemp(path);
+		if (rw_files[n] < 0) {
+			snprintf(why, len, "cannot make a file in %s: %s", dir, strerror(errno));
+			return -1;
+		}
+		files[n] = n == NFILES - 1 ? open(path, O_RDONLY) : rw_files[n];
+		unlink(path);
+		if (files[n] < 0) {
+			snprintf(why, len, "cannot open %s again: %s", path, strerror(errno));
+			return -1;
+		}
+	}
+	files_reset();
+	mem_fd = open("/proc/self/mem", O_RDWR);
+	if (mem_fd < 0) {
+		snprintf(why, len, "cannot open /proc/self/mem: %s", strerror(errno));
+		return -1;
 	}
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0); /* microsecond timeouts mean microseconds */
 	sigemptyset(&sa.sa_mask);
