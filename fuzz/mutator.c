@@ -102,9 +102,14 @@ static void random_op(uint8_t *r, const uint8_t *rec, int n)
 	/* an argument the printer leaves out at 0 (a wait's timeout) is 0 three times in
 	 * four: a wait with a timeout ends, and a lost wake-up is a wait that never does */
 	const struct op_desc *d = &op_table[prog_kind_of(r[0])];
-	for (int i = 0; i < OP_MAX_ARGS && d->args[i].name; i++)
-		if (d->args[i].flags & ARG_HIDE_0 && d->args[i].field != FIELD_NONE && rnd(4))
-			r[6 + d->args[i].field - FIELD_X] = 0;
+	for (int i = 0; i < OP_MAX_ARGS && d->args[i].name; i++) {
+		const struct op_arg *g = &d->args[i];
+		if (!(g->flags & ARG_HIDE_0) || g->field == FIELD_NONE || !rnd(4))
+			continue;
+		uint8_t *b = &r[6 + g->field - FIELD_X]; /* its bits only: mmap's file= */
+		*b = g->code == CODE_BITS ? (uint8_t)(*b & ~(((1u << g->width) - 1) << g->shift))
+					  : 0;
+	}
 	if (n && rnd(2)) {
 		int j = (int)rnd((uint32_t)n);
 		const uint8_t *o = rec + j * OP_BYTES;
