@@ -71,7 +71,7 @@ static void cow_written(struct shadow *s, unsigned long lo, unsigned long n, boo
 		uint16_t *pg = page_of(s, x);
 		if ((*pg & (SH_MAPPED | SH_SHARED | SH_FILE)) == (SH_MAPPED | SH_FILE) &&
 		    (forced || (*pg & PROT_WRITE_)))
-			*pg |= SH_COW;
+			*pg = (uint16_t)((*pg | SH_COW) & ~SH_TODAY_COW);
 	}
 }
 
@@ -104,9 +104,12 @@ static void shadow_op(struct shadow *s, const struct op *o, long ret, unsigned l
 		 * populated for writing ("trigger COW to avoid major fault on access") */
 		if (ret == 0 && (o->y & PROT_WRITE_))
 			for (unsigned long x = a; x < a + len; x += DIFF_PAGE)
-				if ((*page_of(s, x) & (SH_LOCKED | SH_SHARED | PROT_WRITE_)) ==
-				    SH_LOCKED)
+				if ((*page_of(s, x) &
+				     (SH_LOCKED | SH_SHARED | PROT_WRITE_ | SH_COW)) == SH_LOCKED) {
 					cow_written(s, x, 1, true);
+					*page_of(s, x) |=
+					    *page_of(s, x) & SH_COW ? SH_TODAY_COW : 0;
+				}
 		if (ret == 0)
 			up_to_hole(s, a, len, SH_PROT | SH_MPROT_H, o->y & 7);
 		else if (ret == -ENOMEM_ && !(a & (DIFF_PAGE - 1))) /* a hole */
@@ -144,12 +147,17 @@ static void shadow_op(struct shadow *s, const struct op *o, long ret, unsigned l
 			 * hole -EFAULT) */
 			if ((a % 4) || (k && (b % 4)) || (k && !(shadow_page(s, a) & SH_MAPPED)))
 				break;
-			if ((*pg & (SH_MAPPED | SH_SHARED | SH_FILE | PROT_WRITE_)) ==
+			if ((*pg & (SH_MAPPED | SH_SHARED | SH_FILE | PROT_WRITE_ | SH_COW)) ==
 			    (SH_MAPPED | SH_FILE | PROT_WRITE_))
-				*pg |= SH_COW;
+				*pg |= SH_COW | SH_TODAY_COW;
 		}
 		break;
 	case OP_STORE: /* a private page of a file: the task's own copy from now on */
+		/* (each-page: ret is the last page's; a page of the file it could write was) */
+		if (ret == 0 ||
+		    (o->each_page && (*page_of(s, a) & (PROT_WRITE_ | SH_PAST_EOF)) == PROT_WRITE_))
+			cow_written(s, a, 4, false);
+		break;
 	case OP_POKEDATA:
 		if (ret == 0)
 			cow_written(s, a, 4, true);
@@ -166,7 +174,7 @@ static void shadow_op(struct shadow *s, const struct op *o, long ret, unsigned l
 			for (unsigned long x = a; x < a + len; x += DIFF_PAGE) {
 				if (!(*page_of(s, x) & SH_MAPPED))
 					break;
-				*page_of(s, x) &= (uint16_t)~SH_COW;
+				*page_of(s, x) &= (uint16_t) ~(SH_COW | SH_TODAY_COW);
 			}
 		break;
 	case OP_LOAD: { /* today reads a write-only page: faults it in */

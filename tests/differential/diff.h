@@ -87,6 +87,9 @@ int host_check_window(char *why, size_t len);
 	0x2000             /* a private page of a file the task wrote (or today's futex \
 			       key took for writing): its own copy now */
 #define SH_PAST_EOF 0x4000 /* a page of a file mapping past the end of the file */
+/* SH_COW on today's kernel only (its futex key or locked mprotect broke COW; 2.6.11
+ * still maps the file's page, and sees the file's later changes) */
+#define SH_TODAY_COW 0x8000
 struct shadow {
 	uint16_t pg[DIFF_PAGES];
 	/* a mincore vector went into a page of a file: its bytes differ (file-cached), and

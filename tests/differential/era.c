@@ -247,6 +247,20 @@ static bool mlock_past_eof(const struct divergence *d, const struct host_info *h
 			  SH_MAPPED | SH_PAST_EOF);
 }
 
+/* a mincore whose vector lies in the range it asks about wrote a later read's bytes */
+static bool mincore_unmerged(const struct divergence *d, const struct host_info *hi)
+{
+	(void)hi;
+	return d->value && d->writer >= 0 && d->p->ops[d->writer].kind == OP_MINCORE &&
+	       d->wb < d->wa + d->wlen && d->wa < d->wb + d->wlen / DIFF_PAGE;
+}
+
+static bool today_cow_frozen(const struct divergence *d, const struct host_info *hi)
+{
+	(void)hi;
+	return d->value && (shadow_page(&d->before, d->at) & SH_TODAY_COW);
+}
+
 static bool futex_past_eof(const struct divergence *d, const struct host_info *hi)
 {
 	const struct op *o = op_of(d);
@@ -358,6 +372,22 @@ const struct era_entry era_table[] = {
  "ref/filemap.c: the page cache starts empty and is the disk (docs/model.md, \"Files\")",
  "tests/differential/host.c, files_reset(): pwrite() of the files' bytes before every program",
  file_cached, true},
+{"mincore-unmerged", ENTRY_CONFIG,
+ "mincore whose vector lies in the range it asks about, over VMAs an mprotect split and "
+ "put back: the model keeps them apart (vma_merge is not modelled, docs/model.md), so a "
+ "later VMA's pages are asked after the vector's copy for an earlier one faulted them in",
+ "mm/mprotect.c, mprotect_fixup(): vma_merge() (2.6.11 and today); the model: ref/mmap.c",
+ "mm/mincore.c, mincore_vma() (2.6.11), do_mincore() (today): each VMA's piece, then its copy",
+ mincore_unmerged, true},
+{"futex-cow-private-file", ENTRY_ERA,
+ "a read of a private file page that today's kernel made the task's own copy (a futex "
+ "key taken for writing, an mprotect of a locked VMA to writable) while 2.6.11 still "
+ "maps the file's page: the file's later changes show in 2.6.11 only",
+ "kernel/futex.c, get_futex_key(): no page touched; mm/mprotect.c, mprotect_fixup(): "
+ "no populate",
+ "kernel/futex/core.c, get_futex_key(): get_user_pages_fast(FOLL_WRITE) breaks COW; "
+ "mm/mprotect.c, mprotect_fixup(): populate_vma_page_range() for a locked private VMA",
+ today_cow_frozen, true},
 {"futex-past-eof", ENTRY_ERA,
  "a futex op on a file mapping's page past the end of the file: keyed from the VMA in "
  "2.6.11, which never touches the page; -EFAULT today (the page cannot be faulted in)",
