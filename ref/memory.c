@@ -172,7 +172,8 @@ struct page *find_or_read_page(struct inode *inode, unsigned long pgoff, int fil
 	*read = false;
 	if (!page) {
 		page = alloc_zeroed_page(); /* the page cache's reference */
-		memset(page->data, fill, PAGE_SIZE);
+		if (fill)                   /* (zeroed already) */
+			memset(page->data, fill, PAGE_SIZE);
 		page->mapping = inode;
 		if (!atomic_compare_exchange_strong(&inode->pages[pgoff], &none, page)) {
 			put_page(page);
