@@ -73,15 +73,16 @@ static long run_op(const struct op *o, int idx, unsigned long a)
 	if (sys)
 		sys_enter(sys, R.desc[idx]);
 	switch (o->kind) {
-	case OP_MMAP:
+	case OP_MMAP: {
 		/* file N is fd N (ref/filemap.c); none: anonymous, or /dev/zero shared */
+		int file = o->y >> 4 & 3;
 		ret = sys_mmap2(0, (o->x + 1ul) * PAGE_SIZE, o->y & 7,
-				(o->y & 8) ? MAP_SHARED
-					   : MAP_PRIVATE | (o->y >> 4 & 3 ? 0 : MAP_ANONYMOUS),
-				o->y >> 4 & 3 ? o->y >> 4 & 3 : -1, 0);
+				(o->y & 8) ? MAP_SHARED : MAP_PRIVATE | (file ? 0 : MAP_ANONYMOUS),
+				file ? file : -1, 0);
 		if (ret > 0)
 			R.map_addr[mmap_index_of(R.p, idx)] = (unsigned long)ret;
 		break;
+	}
 	case OP_MUNMAP:
 		ret = sys_munmap(a, (o->x + 1ul) * PAGE_SIZE);
 		break;

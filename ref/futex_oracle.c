@@ -280,13 +280,7 @@ static bool peek_word(unsigned long uaddr, uint32_t *val)
 	*val = 0;
 	if (!vma)
 		return false;
-	pte_t *pte = pte_offset(mm, uaddr);
-	struct page *page = pte ? pte->page : NULL;
-	if (!page && vma->vm_file) {
-		unsigned long idx = ((uaddr - vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff;
-		if (idx < vma->vm_file->npages)
-			page = vma->vm_file->pages[idx];
-	}
+	struct page *page = page_seen_at(mm, vma, uaddr);
 	if (page)
 		memcpy(val, page->data + (uaddr & ~PAGE_MASK), sizeof(*val));
 	return true;

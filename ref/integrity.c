@@ -63,20 +63,6 @@ static const char *pte_name(const pte_t *pte, const struct page *written, char *
 	return buf;
 }
 
-/* The page a write at addr through vma must reach to be seen there: the PTE's, or the
- * inode's page cache page where the PTE is gone; NULL: none (an anonymous hole). */
-static struct page *page_seen_at(struct mm_struct *mm, struct vm_area_struct *vma,
-				 unsigned long addr)
-{
-	pte_t *pte = pte_offset(mm, addr);
-
-	if (pte && pte->page)
-		return pte->page;
-	if (vma->vm_file)
-		return vma->vm_file->pages[((addr - vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff];
-	return NULL;
-}
-
 static void record(const char *kind, const char *what, struct mm_struct *mm,
 		   struct vm_area_struct *vma, unsigned long addr, struct page *page, int bytes)
 {

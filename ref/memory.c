@@ -192,6 +192,20 @@ static struct page *shmem_getpage(struct inode *inode, unsigned long pgoff)
 	return find_or_read_page(inode, pgoff, 0, &read);
 }
 
+struct page *page_seen_at(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr)
+{
+	pte_t *pte = pte_offset(mm, addr);
+
+	if (pte && pte->page)
+		return pte->page;
+	if (vma->vm_file) {
+		unsigned long idx = ((addr - vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff;
+		if (idx < vma->vm_file->npages)
+			return vma->vm_file->pages[idx];
+	}
+	return NULL;
+}
+
 /* pte_same(): the entry is still the one a fault saw before it dropped the lock */
 struct pte_snapshot {
 	struct page *page;
@@ -299,12 +313,12 @@ static int do_swap_page(struct mm_struct *mm, struct vm_area_struct *vma, pte_t 
 	return VM_FAULT_MINOR;
 }
 
-/* do_no_page -> shmem_nopage: the page cache's page, looked up with page_table_lock
- * dropped. A write to a mapping without VM_SHARED copies it there and then (the early
- * COW: a private page of the task's). Relocked, it maps the page only if the PTE is
- * still none ("Only go through if we didn't race with anybody else..."); otherwise it
- * gives the page back and returns what shmem_nopage() said, VM_FAULT_MINOR, as it would
- * on success. The PTE keeps the page's reference (page_add_file_rmap()). */
+/* do_no_page -> ->nopage() (shmem_nopage(), or a file's filemap_nopage()): the page
+ * cache's page, looked up with page_table_lock dropped. A write to a mapping without VM_SHARED
+ * copies it there and then (the early COW: a private page of the task's). Relocked, it maps the
+ * page only if the PTE is still none ("Only go through if we didn't race with anybody else...");
+ * otherwise it gives the page back and returns what ->nopage() said, VM_FAULT_MINOR, as it would on
+ * success. The PTE keeps the page's reference (page_add_file_rmap()). */
 static int do_no_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
 		      pte_t *pte, bool write)
 {

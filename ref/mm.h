@@ -277,6 +277,10 @@ int get_user_pages(struct task_struct *tsk, struct mm_struct *mm, unsigned long 
  * mapped at addr if its PTE allows a write, or any present one; marks it accessed; the
  * caller holds page_table_lock) and untouched_anonymous_page() */
 struct page *follow_page(struct mm_struct *mm, unsigned long addr, int write);
+/* The page a user access at addr through vma finds without a fault: the PTE's
+ * (present, or swapped out and kept), else a file VMA's page-cache page; NULL: none yet
+ * (it reads as zeros). No lock: for the oracles. */
+struct page *page_seen_at(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr);
 int untouched_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr);
 int make_pages_present(unsigned long addr, unsigned long end);
 unsigned pte_flags_for(unsigned long vm_flags); /* vm_page_prot: protection_map[] */
