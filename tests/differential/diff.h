@@ -55,6 +55,7 @@ struct host_info {
 	bool numa;         /* get_mempolicy is there (CONFIG_NUMA) */
 	bool unlimited_ml; /* mlock has no limit here (CAP_IPC_LOCK or an infinite rlimit) */
 	bool task_policy;  /* this task has a NUMA policy of its own (numactl): not default */
+	bool mem_force;    /* /proc/self/mem writes with force (proc_mem.force_override) */
 	char uname[128];
 };
 /* 0, or -1 with why (one line) the host cannot run the test: the caller skips. */

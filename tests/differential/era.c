@@ -283,6 +283,13 @@ static bool file_cached(const struct divergence *d, const struct host_info *hi)
 			    (d->before.file_vec && (shadow_page(&d->before, d->at) & SH_FILE)));
 }
 
+static bool mem_no_force(const struct divergence *d, const struct host_info *hi)
+{
+	int k = op_of(d)->kind;
+
+	return !hi->mem_force && (k == OP_PEEKDATA || k == OP_POKEDATA) && hret(d) == -EIO_;
+}
+
 static bool no_numa(const struct divergence *d, const struct host_info *hi)
 {
 	return !hi->numa && d->kind == DIV_RET && op_of(d)->kind == OP_GET_MEMPOLICY &&
@@ -312,6 +319,12 @@ const struct era_entry era_table[] = {
  "get_mempolicy: this process runs with a NUMA policy of its own (numactl), not the default",
  "mm/mempolicy.c, sys_get_mempolicy(): current->mempolicy",
  "mm/mempolicy.c, do_get_mempolicy(): current->mempolicy", task_policy, false},
+{"mem-no-force", ENTRY_CONFIG,
+ "peekdata/pokedata: this host's /proc/PID/mem does not write with force (or is not "
+ "there), so the forced accesses ptrace makes cannot be compared",
+ "kernel/ptrace.c, access_process_vm(): get_user_pages(..., force = 1)",
+ "fs/proc/base.c, proc_mem_foll_force(): proc_mem.force_override= or "
+ "CONFIG_PROC_MEM_{ALWAYS_FORCE,FORCE_PTRACE,NO_FORCE}", mem_no_force, false},
 {"mlock-limit", ENTRY_CONFIG,
  "mlock refused by RLIMIT_MEMLOCK without CAP_IPC_LOCK: the model has no limit (docs/model.md)",
  "mm/mlock.c, sys_mlock(): can_do_mlock(), locked <= lock_limit || capable(CAP_IPC_LOCK)",

@@ -187,13 +187,13 @@ static long host_op(const struct op *o, unsigned long a, unsigned long b, long m
 		return sys(syscall(SYS_mlock, a, len));
 	case OP_PEEKDATA: { /* ptrace's: -EIO unless the whole word was read */
 		uint32_t v = 0;
-		long r = pread(mem_fd, &v, 4, (off_t)a);
+		long r = mem_fd < 0 ? -1 : pread(mem_fd, &v, 4, (off_t)a);
 		*loaded = r == 4 ? v : 0;
 		return r == 4 ? 0 : -EIO;
 	}
 	case OP_POKEDATA: {
 		uint32_t v = o->x;
-		return pwrite(mem_fd, &v, 4, (off_t)a) == 4 ? 0 : -EIO;
+		return mem_fd >= 0 && pwrite(mem_fd, &v, 4, (off_t)a) == 4 ? 0 : -EIO;
 	}
 	}
 	return -ENOSYS;
@@ -330,11 +330,16 @@ int host_init(struct host_info *hi, char *why, size_t len)
 		}
 	}
 	files_reset();
+	/* a forced write through /proc/self/mem into a read-only page, as ptrace's: the
+	 * host may refuse it (proc_mem.force_override=never, CONFIG_PROC_MEM_NO_FORCE, or no
+	 * /proc): then the era table's mem-no-force entry explains the forced accesses */
 	mem_fd = open("/proc/self/mem", O_RDWR);
-	if (mem_fd < 0) {
-		snprintf(why, len, "cannot open /proc/self/mem: %s", strerror(errno));
-		return -1;
-	}
+	void *ro = mmap(NULL, DIFF_PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint32_t one = 1;
+	hi->mem_force = mem_fd >= 0 && ro != MAP_FAILED &&
+			pwrite(mem_fd, &one, 4, (off_t)(unsigned long)ro) == 4;
+	if (ro != MAP_FAILED)
+		munmap(ro, DIFF_PAGE);
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0); /* microsecond timeouts mean microseconds */
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGSEGV, &sa, NULL) || sigaction(SIGBUS, &sa, NULL) ||
