@@ -18,10 +18,10 @@
  * to 20.7 s with it). --ops=all lets both in, as `snafu evaluate` does.
  *
  * --oracles=LIST: what counts as a finding (prog/oracle.h, docs/oracles.md): some of
- * deadlock, lost-wakeup, result and lockdep, comma-separated, or all or default (the
- * default: all four). The same list goes to snafu replay and snafu minimize (snafu fuzz
- * does that). lockdep's prediction on 2.6.11-rc4 comes long before the schedule that
- * deadlocks: --oracles=deadlock finds the deadlock itself.
+ * deadlock, lost-wakeup, result, integrity and lockdep, comma-separated, or all or
+ * default (the default: all five). The same list goes to snafu replay and snafu
+ * minimize (snafu fuzz does that). lockdep's prediction on 2.6.11-rc4 comes long before
+ * the schedule that deadlocks: --oracles=deadlock finds the deadlock itself.
  *
  * --interleaving-coverage=1: feedback on what the schedule did, beside the code coverage:
  * features of context switches, of tasks going to sleep while others stand somewhere,

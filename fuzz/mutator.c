@@ -48,10 +48,39 @@ static uint8_t to_byte(void)
 	return rnd(8) ? (uint8_t)rnd(4) : 0xf0;
 }
 
-/* The byte form's number of tasks (prog/codec.c: 2 + the byte after the header, % 3). */
+/* The byte form's number of tasks (prog/codec.c: 2 + bits 0-1 of the byte after the
+ * header, % 3; bits 2-3 are the number of files, kept). */
 static void set_ntasks(uint8_t *buf, int ntasks)
 {
-	buf[PROG_HEADER_BYTES] = (uint8_t)(ntasks - 2);
+	buf[PROG_HEADER_BYTES] = (uint8_t)((buf[PROG_HEADER_BYTES] & ~3) | (ntasks - 2));
+}
+
+/* The file table of a fresh program (prog/codec.c): three files, each of a size and
+ * open mode drawn, and either the pattern or a fill, 0 half the time (a futex word
+ * there is 0, as a fresh anonymous page's). */
+static void fresh_files(uint8_t *buf)
+{
+	uint8_t *f = buf + PROG_HEADER_BYTES;
+
+	f[0] = (uint8_t)((f[0] & 3) | NR_FILES << 2);
+	for (int i = 0; i < NR_FILES; i++) {
+		f[1 + i * FILE_DECL_BYTES] = (uint8_t)rnd(256);
+		f[2 + i * FILE_DECL_BYTES] = (uint8_t)(rnd(2) ? 0 : rnd(256));
+	}
+}
+
+/* Another file table: a file drawn again, or another number of files declared. */
+static void mutate_files(uint8_t *buf)
+{
+	uint8_t *f = buf + PROG_HEADER_BYTES;
+	int i = (int)rnd(NR_FILES);
+
+	if (rnd(4) == 0)
+		f[0] = (uint8_t)((f[0] & 3) | rnd(NR_FILES + 1) << 2);
+	else if (rnd(2))
+		f[1 + i * FILE_DECL_BYTES] = (uint8_t)rnd(256);
+	else
+		f[2 + i * FILE_DECL_BYTES] = (uint8_t)(rnd(2) ? 0 : rnd(256));
 }
 
 /* The op records rec[0..i): how many are mmaps. */
@@ -245,6 +274,7 @@ static size_t fresh_program(uint8_t *buf, size_t n, size_t ops, int nops)
 	memmove(buf + ops, buf + pre, n - pre);
 	n = ops + (n - pre);
 	set_ntasks(buf, 2 + (int)rnd(3)); /* two to four tasks */
+	fresh_files(buf);
 	for (int k = 2 + (int)rnd(4), i = 0; i < k; i++) {
 		random_op(rec, buf + ops, i);
 		while (!i && prog_kind_of(rec[0]) != OP_MMAP)
@@ -380,6 +410,7 @@ static size_t role_program(uint8_t *buf, size_t n, size_t ops, int nops)
 	n = ops + (n - pre);
 	int ntasks = scene ? 3 + (int)rnd(2) : 2 + (int)rnd(3);
 	set_ntasks(buf, ntasks);
+	fresh_files(buf);
 	if (scene) /* the contended word's roles in an order drawn (Fisher-Yates) */
 		for (int t = 0; t < (int)NCONTENDED; t++) {
 			int u = (int)rnd((uint32_t)t + 1);
@@ -458,8 +489,11 @@ static size_t mutate_ops(const struct program *p, uint8_t *buf, size_t n, size_t
 		if (rnd(2)) /* another val, nr, ... */
 			rec[6 + rnd(2)] = (uint8_t)rnd(4);
 		return insert_op(buf, n, ops, nops, at, rec);
-	case 12: /* another number of tasks: two to four */
-		buf[PROG_HEADER_BYTES] = (uint8_t)((buf[PROG_HEADER_BYTES] + 1 + rnd(2)) % 3);
+	case 12: /* another number of tasks (two to four), or other files */
+		if (rnd(4) == 0)
+			mutate_files(buf);
+		else
+			set_ntasks(buf, 2 + (p->ntasks - 2 + 1 + (int)rnd(2)) % 3);
 		break;
 	case 13: /* an op again, right after itself: kswapd's second pass */
 		if (!room)
@@ -496,7 +530,7 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 
 	p.npreempts = snafu_fuzz_pct ? 0 : p.npreempts;
 	size_t n = prog_encode(&p, buf, sizeof(buf));
-	size_t ops = PROG_HEADER_BYTES + 1, pre = ops + (size_t)p.nops * OP_BYTES;
+	size_t ops = PROG_OPS_AT, pre = ops + (size_t)p.nops * OP_BYTES;
 	size_t npre = (size_t)p.npreempts, end = pre + npre * PREEMPT_BYTES;
 	/* 0-3, 8, 9, 11-14: the ops (mutate_ops); 4-7, 10: the schedule */
 	int what = (int)rnd(15);
@@ -579,7 +613,7 @@ static size_t splice(const uint8_t *data1, size_t size1, const uint8_t *data2, s
 	if (prog_decode(data1, size1, &a) || prog_decode(data2, size2, &b) || !a.nops || !b.nops)
 		return 0;
 	a.npreempts = snafu_fuzz_pct ? 0 : a.npreempts;
-	size_t an = prog_encode(&a, abuf, sizeof(abuf)), ops = PROG_HEADER_BYTES + 1;
+	size_t an = prog_encode(&a, abuf, sizeof(abuf)), ops = PROG_OPS_AT;
 	prog_encode(&b, bbuf, sizeof(bbuf));
 	int from = b.ops[rnd((uint32_t)b.nops)].task, ntasks = a.ntasks, to, nops = 0;
 	if (ntasks < PROG_MAX_TASKS && rnd(2))

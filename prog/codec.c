@@ -2,7 +2,12 @@
  *
  *   bytes 0-2         the header: 0xf5 and the format id (prog_format_id(), low byte
  *                     first): which byte form this is
- *   byte 3            number of tasks - 2 (mod 3): two to four tasks
+ *   byte 3            bits 0-1: number of tasks - 2 (mod 3): two to four tasks;
+ *                     bits 2-3: number of files declared (0..3)
+ *   bytes 4-9         the file table, 2 bytes for each of NR_FILES (those past the
+ *                     number declared are not read): [pages - 1 (bits 0-1) | read-only
+ *                     (bit 2) | filled (bit 3)] [fill: every byte of the file, where
+ *                     filled; else the pattern of ref/filemap.h]
  *   8 bytes per op    [task | kind] [A map] [A page] [A word | misaligned | each-page]
  *                     [B map] [B page | B word] [x] [y]
  *   5 bytes per preemption, at the end before the last byte:
@@ -34,7 +39,8 @@
  *    every preemption names a real place in the program and a real switch.
  * struct op holds the meaning (pages - 1, the value, ...); only this file knows the
  * coding. Per kind, x and y mean:
- *   mmap          x = pages - 1, y = prot (bits 0-2) | shared (bit 3)
+ *   mmap          x = pages - 1, y = prot (bits 0-2) | shared (bit 3) | file (bits 4-5,
+ *                 its fd, modulo the files declared + 1; 0: none)
  *   munmap        x = pages - 1                 mprotect   x = pages - 1, y = prot
  *   store         x = value                     futex_wait x = value, y = timeout (0: none)
  *   futex_wake    x = nr_wake
@@ -58,11 +64,14 @@ struct kind_coding {
 };
 /* Bump when this file's coding changes in a way the op table does not show (small(),
  * the record layout, how preemptions are read). */
-#define CODEC_REVISION 3    /* 2: a preemption's to byte 0xf0..0xff is `to timer`; 3: PCT */
+/* 2: a preemption's to byte 0xf0..0xff is `to timer`; 3: PCT; 4: the file table */
+#define CODEC_REVISION 4
 #define TO_TIMER_BYTE  0xf0 /* a preemption's to byte from here up: `to timer` */
 #define HEADER_MAGIC   0xf5 /* not text, and never a byte 0 of the form before headers */
 #define PCT_BYTE       0xf0 /* a last byte from here up: a PCT schedule */
 #define PCT_STEPS      12   /* change points fall in the first 12 points per op run */
+#define FILE_RO        4    /* a file declaration's bits (the top of this file) */
+#define FILE_FILLED    8
 
 static struct kind_coding coding[OP_NKINDS];
 static uint8_t kind_table[64];
@@ -119,7 +128,8 @@ uint16_t prog_format_id(void)
 	uint32_t h = 2166136261u;
 	const uint32_t sizes[] = {CODEC_REVISION,   OP_BYTES,     PREEMPT_BYTES, PREEMPT_MAX_POINT,
 				  PROG_MAX_TASKS,   PROG_MAX_OPS, PROG_MAX_MAPS, SIM_MAX_PREEMPTS,
-				  PCT_CHANGE_BYTES, PCT_STEPS};
+				  PCT_CHANGE_BYTES, PCT_STEPS,    NR_FILES,      FILE_MAX_PAGES,
+				  FILE_DECL_BYTES};
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		h = fnv(h, sizes[i]);
 	for (int i = 0; i < 64; i++)
@@ -290,6 +300,17 @@ static uint8_t decode_field(const struct kind_coding *c, int f, const uint8_t *r
 	}
 }
 
+/* A file argument names one of the nfiles declared, or none: taken modulo nfiles + 1,
+ * as a mapping reference is, so every byte string names a file the program has. */
+static void decode_files(int nfiles, struct op *o)
+{
+	for (int i = 0; i < OP_MAX_ARGS && op_table[o->kind].args[i].name; i++) {
+		const struct op_arg *g = &op_table[o->kind].args[i];
+		if (g->type == ARG_FILE)
+			op_arg_set(o, g, op_arg_get(o, g) % (nfiles + 1));
+	}
+}
+
 static void decode_op(const uint8_t *r, int nmaps, int ntasks, struct op *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -394,12 +415,46 @@ static void decode_pct(const uint8_t *r, size_t nchange, struct program *p)
 	}
 }
 
+/* The bytes after the header up to the first op (the top of this file): the number of
+ * tasks and the files. A byte past the input's end reads as 0. */
+static void decode_prologue(const uint8_t *data, size_t size, struct program *p)
+{
+	uint8_t b[PROG_PROLOGUE_BYTES] = {0};
+
+	memcpy(b, data, size < sizeof(b) ? size : sizeof(b));
+	p->ntasks = 2 + (b[0] & 3) % 3;
+	p->nfiles = b[0] >> 2 & 3;
+	memset(p->files, 0, sizeof(p->files));
+	for (int i = 0; i < p->nfiles; i++) {
+		const uint8_t *d = b + 1 + i * FILE_DECL_BYTES;
+		p->files[i] = (struct file_spec){
+		    .pages = (uint8_t)(1 + (d[0] & 3)),
+		    .readonly = d[0] & FILE_RO,
+		    .fill = (d[0] & FILE_FILLED) ? d[1] : FILE_PATTERN,
+		};
+	}
+}
+
+static size_t encode_prologue(const struct program *p, uint8_t *out)
+{
+	memset(out, 0, PROG_PROLOGUE_BYTES);
+	out[0] = (uint8_t)((p->ntasks - 2) | p->nfiles << 2);
+	for (int i = 0; i < p->nfiles; i++) {
+		const struct file_spec *f = &p->files[i];
+		uint8_t *d = out + 1 + i * FILE_DECL_BYTES;
+		d[0] = (uint8_t)((f->pages - 1) | (f->readonly ? FILE_RO : 0) |
+				 (f->fill != FILE_PATTERN ? FILE_FILLED : 0));
+		d[1] = f->fill != FILE_PATTERN ? (uint8_t)f->fill : 0;
+	}
+	return PROG_PROLOGUE_BYTES;
+}
+
 int prog_decode(const uint8_t *data, size_t size, struct program *p)
 {
 	size_t end, npre = 0;
 
 	init_tables();
-	p->nops = p->nmaps = p->npreempts = p->nexpect = 0;
+	p->nops = p->nmaps = p->npreempts = p->nexpect = p->nfiles = 0;
 	p->ntasks = 2;
 	if (size == 0)
 		return 0; /* libFuzzer's first input: the empty program */
@@ -408,39 +463,40 @@ int prog_decode(const uint8_t *data, size_t size, struct program *p)
 	data += PROG_HEADER_BYTES;
 	size -= PROG_HEADER_BYTES;
 	end = size;
-	p->ntasks = size ? 2 + data[0] % 3 : 2;
+	decode_prologue(data, size, p);
 	memset(&p->pct, 0, sizeof(p->pct));
-	size_t nchange = 0;
+	size_t nchange = 0, pro = PROG_PROLOGUE_BYTES;
 	bool pct = false;
-	if (size >= 2 && data[size - 1] >= PCT_BYTE) {
+	if (size > pro && data[size - 1] >= PCT_BYTE) {
 		end = size - 1;
 		pct = true;
 		nchange = data[end] & 15;
-		if (end < 2)
+		if (end < pro + 1)
 			pct = false; /* no room for the priorities: no schedule */
-		else if (1 + nchange * PCT_CHANGE_BYTES > end - 1)
-			nchange = (end - 2) / PCT_CHANGE_BYTES;
+		else if (1 + nchange * PCT_CHANGE_BYTES > end - pro)
+			nchange = (end - pro - 1) / PCT_CHANGE_BYTES;
 		if (pct)
 			end -= 1 + nchange * PCT_CHANGE_BYTES;
-	} else if (size >= 2) {
+	} else if (size > pro) {
 		end = size - 1;
 		npre = data[end] % SIM_MAX_PREEMPTS;
-		if (npre * PREEMPT_BYTES > end - 1)
-			npre = (end - 1) / PREEMPT_BYTES;
+		if (npre * PREEMPT_BYTES > end - pro)
+			npre = (end - pro) / PREEMPT_BYTES;
 		end -= npre * PREEMPT_BYTES;
 	}
 
-	size_t nops = end > 1 ? (end - 1) / OP_BYTES : 0;
+	size_t nops = end > pro ? (end - pro) / OP_BYTES : 0;
 	if (nops > PROG_MAX_OPS)
 		nops = PROG_MAX_OPS;
 	int nmaps = 0;
 	for (size_t i = 0; i < nops; i++)
-		nmaps += kind_table[(data[1 + i * OP_BYTES] >> 2) & 63] == OP_MMAP;
+		nmaps += kind_table[(data[pro + i * OP_BYTES] >> 2) & 63] == OP_MMAP;
 	if (nmaps > PROG_MAX_MAPS)
 		nmaps = PROG_MAX_MAPS;
 	for (size_t i = 0; i < nops; i++) {
 		struct op *o = &p->ops[p->nops++];
-		decode_op(data + 1 + i * OP_BYTES, nmaps, p->ntasks, o);
+		decode_op(data + pro + i * OP_BYTES, nmaps, p->ntasks, o);
+		decode_files(p->nfiles, o);
 		if (o->kind == OP_MMAP && p->nmaps == PROG_MAX_MAPS) {
 			/* more mappings than references can name: a no-op instead */
 			memset(o, 0, sizeof(*o));
@@ -478,7 +534,7 @@ size_t prog_encode(const struct program *p, uint8_t *out, size_t cap)
 	if (cap < prog_max_encoded())
 		return 0;
 	n += prog_header(out);
-	out[n++] = (uint8_t)(p->ntasks - 2);
+	n += encode_prologue(p, out + n);
 	for (int i = 0; i < p->nops; i++, n += OP_BYTES)
 		encode_op(&p->ops[i], p->nmaps, out + n);
 	for (int i = 0; i < p->npreempts; i++) {

@@ -74,7 +74,8 @@ static long run_op(const struct op *o, int idx, unsigned long a)
 		sys_enter(sys, R.desc[idx]);
 	switch (o->kind) {
 	case OP_MMAP: {
-		/* file N is fd N (ref/filemap.c); none: anonymous, or /dev/zero shared */
+		/* the N-th file declared is fd N (ref/filemap.c); none: anonymous, or
+		 * /dev/zero shared */
 		int file = o->y >> 4 & 3;
 		ret = sys_mmap2(0, (o->x + 1ul) * PAGE_SIZE, o->y & 7,
 				(o->y & 8) ? MAP_SHARED : MAP_PRIVATE | (file ? 0 : MAP_ANONYMOUS),
@@ -242,6 +243,7 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 	lockdep_reset((oracles & ORACLE_LOCKDEP) || o->lockdep_guide);
 	futex_init();
 	R.mm = mm_alloc();
+	files_open(R.mm, p->files, p->nfiles);
 	sim_init(&cfg);
 	for (int i = 0; i < p->ntasks; i++) {
 		struct task_struct *t = &R.tasks[i];

@@ -1,8 +1,9 @@
 /* Minimizing a program that has a finding, keeping its signature (the DEDUP token).
  *
  * libFuzzer's -minimize_crash only shortens bytes; this works on the program: drop
- * preemptions, drop whole tasks, drop ops, shrink mappings, clear each-page and
- * simplify operands, repeating until nothing more can go. A candidate is kept only if
+ * preemptions, drop whole tasks, drop ops, give a task's ops to another, shrink
+ * mappings, clear each-page, simplify operands and files, repeating until nothing more
+ * can go. A candidate is kept only if
  * it gives the very same verdict. Preemptions follow the ops they sit in when other
  * ops go (a preemption names an op by its number within its task).
  */
@@ -231,6 +232,52 @@ static bool pass_tasks(struct minimizer *mz, struct program *p, struct program *
 	return progress;
 }
 
+/* Task t's ops run by task u, in program order with u's own (t's first where t < u):
+ * one task fewer, as a task that only maps the word the others use. Tasks above t
+ * renumber down; t's preemptions become u's, and one between t and u goes. */
+static void merge_tasks(const struct program *p, struct program *c, int t, int u)
+{
+	int tmap[PROG_MAX_TASKS + 1] = {0}, newidx[PROG_MAX_OPS], n = 0;
+
+	for (int v = 1; v <= p->ntasks; v++) {
+		int w = v == t ? u : v;
+		tmap[v] = w < t ? w : w - 1;
+	}
+	*c = *p;
+	for (int nt = 1; nt < p->ntasks; nt++) /* prog_canonicalize()'s order */
+		for (int i = 0; i < p->nops; i++)
+			if (tmap[p->ops[i].task] == nt)
+				newidx[i] = n++;
+	for (int i = 0; i < c->nops; i++) {
+		struct op *o = &c->ops[i];
+		o->task = (uint8_t)tmap[o->task];
+		int target = target_of(o);
+		if (target)
+			set_target(o, tmap[target]);
+	}
+	c->ntasks = p->ntasks - 1;
+	prog_canonicalize(c);
+	remap_preempts(p, c, newidx, tmap);
+	int k = 0;
+	for (int i = 0; i < c->npreempts; i++)
+		if (c->preempts[i].task != c->preempts[i].to)
+			c->preempts[k++] = c->preempts[i];
+	c->npreempts = k;
+}
+
+static bool pass_merge_tasks(struct minimizer *mz, struct program *p, struct program *c)
+{
+	for (int t = p->ntasks; t >= 1 && p->ntasks > 2; t--)
+		for (int u = 1; u <= p->ntasks; u++) {
+			if (u == t)
+				continue;
+			merge_tasks(p, c, t, u);
+			if (try_candidate(mz, p, c))
+				return true;
+		}
+	return false;
+}
+
 /* Once the program is small, an op that cannot go as it is may go if a preemption
  * moves: try every op and point of the preempted task for each preemption. */
 #define RETARGET_MAX_OPS 8
@@ -336,6 +383,46 @@ static bool pass_shrink(struct minimizer *mz, struct program *p, struct program 
 	return progress;
 }
 
+/* Whether an op of p names file fd (an mmap's file=). */
+static bool file_used(const struct program *p, int fd)
+{
+	for (int i = 0; i < p->nops; i++) {
+		const struct op_desc *d = &op_table[p->ops[i].kind];
+		for (int k = 0; k < OP_MAX_ARGS && d->args[k].name; k++)
+			if (d->args[k].type == ARG_FILE &&
+			    op_arg_get(&p->ops[i], &d->args[k]) == fd)
+				return true;
+	}
+	return false;
+}
+
+/* Fewer, simpler files: the last ones while no op names them; then each file one page,
+ * the pattern for its bytes, opened read-write, where the finding stays. */
+static bool pass_files(struct minimizer *mz, struct program *p, struct program *c)
+{
+	bool progress = false;
+
+	for (*c = *p; c->nfiles && !file_used(c, c->nfiles);)
+		c->nfiles--;
+	if (c->nfiles < p->nfiles)
+		progress |= try_candidate(mz, p, c);
+	for (int i = 0; i < p->nfiles; i++)
+		for (int step = 0; step < 3; step++) {
+			*c = *p;
+			struct file_spec *f = &c->files[i];
+			if (step == 0 && f->pages > 1)
+				f->pages = 1;
+			else if (step == 1 && f->fill != FILE_PATTERN)
+				f->fill = FILE_PATTERN;
+			else if (step == 2 && f->readonly)
+				f->readonly = false;
+			else
+				continue;
+			progress |= try_candidate(mz, p, c);
+		}
+	return progress;
+}
+
 /* On how many listed kernels preemption i of p does not fire. */
 static int kernels_unfired(struct minimizer *mz, const struct program *p, int i)
 {
@@ -386,7 +473,9 @@ int prog_minimize(struct program *p, const struct kernel_config *k, const char *
 		progress |= pass_swap_tasks(&mz, p, &cand);
 		progress |= pass_tasks(&mz, p, &cand);
 		progress |= pass_ops(&mz, p, &cand);
+		progress |= pass_merge_tasks(&mz, p, &cand);
 		progress |= pass_shrink(&mz, p, &cand);
+		progress |= pass_files(&mz, p, &cand);
 		if (!progress)
 			break;
 	}

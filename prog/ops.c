@@ -32,8 +32,8 @@
 	{.name = key, .type = ARG_NUM, .code = CODE_BITS, .field = field_, \
 	 .width = width_, .hi = (1 << width_) - 1}
 #define FILE_ARG \
-	{.name = "file", .type = ARG_NUM, .code = CODE_BITS, .flags = ARG_SHRINK | ARG_HIDE_0, \
-	 .field = FIELD_Y, .shift = 4, .width = 2, .hi = 3, .def = 0} /* NR_FILES */
+	{.name = "file", .type = ARG_FILE, .code = CODE_BITS, .flags = ARG_SHRINK | ARG_HIDE_0, \
+	 .field = FIELD_Y, .shift = 4, .width = 2, .hi = NR_FILES, .def = 0}
 #define TASK \
 	{.name = "a task number", .type = ARG_NUM, .code = CODE_TASK, .flags = ARG_POS, \
 	 .field = FIELD_X, .width = 8, .lo = 1, .hi = PROG_MAX_TASKS, .def = 1, .bias = 1}
@@ -44,10 +44,9 @@
 const struct op_desc op_table[OP_NKINDS] = {
 [OP_MMAP] = {.name = "mmap", .weight = 9,
 	.doc = "a new mapping: `shared` is `/dev/zero` with `MAP_SHARED` (a shmem object per "
-		"mmap), `private` private anonymous memory; `file=N` (1 to 3) maps file N from "
-		"its start instead, `MAP_SHARED` or `MAP_PRIVATE`: every run has three files of 4 "
-		"pages, files 1 and 2 opened for reading and writing, file 3 for reading only "
-		"(docs/model.md, \"Files\")",
+		"mmap), `private` private anonymous memory; `file=NAME` maps from its start a "
+		"file the case declares (`file NAME pages=N fill=B ro`), `MAP_SHARED` or "
+		"`MAP_PRIVATE` (docs/model.md, \"Files\")",
 	.syscall = "sys_mmap2", .trace = "{pages} pages, {shared}",
 	/* the minimizer's plain mapping: prot=rw, private, anonymous */
 	.args = {MAPNAME, PAGES(256, 1, 0), PROT(ARG_SHRINK, 3),

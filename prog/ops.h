@@ -21,6 +21,7 @@ enum arg_type {
 	ARG_NUM,     /* a number lo..hi */
 	ARG_FLAG,    /* a bare word that sets the bit; `off` is the word that clears it */
 	ARG_PROT,    /* none, or some of r, w, x (bits 0, 1, 2) */
+	ARG_FILE,    /* a file a `file` line declares: its fd 1..NR_FILES, 0 for none */
 };
 
 /* How the byte form codes a field: x is byte 6 of the op record, y byte 7. */

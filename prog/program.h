@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../ref/filemap.h"
 #include "../sim/sim.h"
 
 #define PROG_MAX_TASKS    4
@@ -18,8 +19,12 @@
 #define PCT_CHANGE_BYTES  2  /* the byte form's PCT schedule: bytes per change point */
 #define PREEMPT_MAX_POINT 32 /* a preemption names a point 1..32 within an op */
 #define PROG_HEADER_BYTES 3  /* the byte form's header: magic and format id */
+#define FILE_DECL_BYTES   2  /* the byte form's file declaration (prog/codec.c) */
+/* the byte form's prologue after the header: tasks and files, then the file table */
+#define PROG_PROLOGUE_BYTES (1 + NR_FILES * FILE_DECL_BYTES)
+#define PROG_OPS_AT         (PROG_HEADER_BYTES + PROG_PROLOGUE_BYTES) /* the first op */
 #define PROG_MAX_ENCODED \
-	(PROG_HEADER_BYTES + 1 + PROG_MAX_OPS * OP_BYTES + SIM_MAX_PREEMPTS * PREEMPT_BYTES + 1)
+	(PROG_OPS_AT + PROG_MAX_OPS * OP_BYTES + SIM_MAX_PREEMPTS * PREEMPT_BYTES + 1)
 
 enum op_kind {
 	OP_MMAP,
@@ -84,6 +89,8 @@ struct prog_pct {
 
 struct program {
 	int ntasks;
+	int nfiles;                       /* files declared: open as fd 1..nfiles */
+	struct file_spec files[NR_FILES]; /* ref/filemap.h */
 	int nops;
 	struct op ops[PROG_MAX_OPS]; /* grouped by task, in program order within a task */
 	int nmaps;                   /* mmap ops; the i-th defines mapping i */

@@ -40,6 +40,8 @@ struct parser {
 	size_t errlen;
 	char names[PROG_MAX_MAPS][32]; /* mapping names in text order */
 	int nnames;
+	char fnames[NR_FILES][32]; /* file names in text order: fd 1 up */
+	int nfnames;
 	int cur_task;
 	int task_line[PROG_MAX_TASKS + 1]; /* where each `task N` block begins; 0: none */
 	int tasks_decl;                    /* the largest `tasks N` */
@@ -100,12 +102,34 @@ static int num_arg(struct parser *ps, const struct tok *t, const char *what, lon
 	return 0;
 }
 
-static int find_map(struct parser *ps, const char *s, int len)
+static int find_name(char (*names)[32], int n, const char *s, int len)
 {
-	for (int i = 0; i < ps->nnames; i++)
-		if ((int)strlen(ps->names[i]) == len && !strncmp(ps->names[i], s, (size_t)len))
+	for (int i = 0; i < n; i++)
+		if ((int)strlen(names[i]) == len && !strncmp(names[i], s, (size_t)len))
 			return i;
 	return -1;
+}
+
+static int find_map(struct parser *ps, const char *s, int len)
+{
+	return find_name(ps->names, ps->nnames, s, len);
+}
+
+static int find_file(struct parser *ps, const char *s, int len)
+{
+	return find_name(ps->fnames, ps->nfnames, s, len);
+}
+
+/* "f1, f2": the declared files, for error messages */
+static const char *file_list(const struct parser *ps)
+{
+	static char list[NR_FILES * 34];
+
+	list[0] = 0;
+	for (int i = 0; i < ps->nfnames; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
+			 ps->fnames[i]);
+	return ps->nfnames ? list : "none";
 }
 
 /* NAME[+OFF] or null[+OFF]; wide refs (the A operand) allow pages 0..127 and words
@@ -220,6 +244,7 @@ static const char *arg_list(int kind, char *buf, size_t len)
 		const char *fmt = g->type == ARG_FLAG   ? "%s%s"
 				  : g->type == ARG_PROT ? "%s%s=rwx"
 				  : g->type == ARG_B    ? "%s%s=ADDR"
+				  : g->type == ARG_FILE ? "%s%s=NAME"
 							: "%s%s=N";
 		if (g->flags & ARG_POS || n >= len)
 			continue;
@@ -398,6 +423,13 @@ static int parse_op(struct parser *ps, struct program *p)
 			val[k] = prot;
 			break;
 		}
+		case ARG_FILE:
+			if (!v || (val[k] = find_file(ps, v, vlen) + 1) == 0)
+				return fail(ps, v ? vt.col : a->col,
+					    "expected file=NAME, a file a 'file' line declares "
+					    "(%s), found '%.*s%s'",
+					    file_list(ps), TOKQ(v ? &vt : a));
+			break;
 		default: /* ARG_B */
 			if (parse_addr(ps, &vt, false, &o->b))
 				return -1;
@@ -420,6 +452,63 @@ static int parse_op(struct parser *ps, struct program *p)
 	}
 	p->nops++;
 	p->nmaps += kind == OP_MMAP;
+	return 0;
+}
+
+/* `file NAME [pages=N] [fill=B] [ro]`: the next fd's file (ref/filemap.h) */
+static int parse_file(struct parser *ps, struct program *p)
+{
+	struct tok *t = ps->t;
+	struct file_spec *f = &p->files[p->nfiles];
+	bool seen[3] = {0};
+	long n;
+
+	if (ps->nt < 2)
+		return fail(ps, t[0].col + t[0].len + 1,
+			    "expected 'file NAME [pages=1..%d] [fill=0..255] [ro]'",
+			    FILE_MAX_PAGES);
+	if (p->nfiles == NR_FILES)
+		return fail(ps, t[0].col, "expected at most %d files", NR_FILES);
+	if (!is_map_name(&t[1]))
+		return fail(ps, t[1].col,
+			    "expected a file name (a letter, then up to 30 letters, digits or _), "
+			    "found '%.*s%s'",
+			    TOKQ(&t[1]));
+	if (find_file(ps, t[1].s, t[1].len) != p->nfiles) /* names: the first pass */
+		return fail(ps, t[1].col, "expected a new file name, '%.*s' is taken", t[1].len,
+			    t[1].s);
+	*f = (struct file_spec){.pages = 1, .fill = FILE_PATTERN};
+	for (int i = 2; i < ps->nt; i++) {
+		struct tok *a = &ps->t[i];
+		const char *eq = memchr(a->s, '=', (size_t)a->len);
+		int klen = eq ? (int)(eq - a->s) : a->len, which;
+		struct tok vt = {eq ? eq + 1 : NULL, eq ? a->len - klen - 1 : 0, a->col + klen + 1};
+		if (eq && klen == 5 && !strncmp(a->s, "pages", 5))
+			which = 0;
+		else if (eq && klen == 4 && !strncmp(a->s, "fill", 4))
+			which = 1;
+		else if (tok_is(a, "ro"))
+			which = 2;
+		else
+			return fail(ps, a->col,
+				    "expected pages=1..%d, fill=0..255 or ro, found '%.*s%s'",
+				    FILE_MAX_PAGES, TOKQ(a));
+		if (seen[which])
+			return fail(ps, a->col, "expected each argument once, found '%.*s' again",
+				    klen > TOK_SHOWN ? TOK_SHOWN : klen, a->s);
+		seen[which] = true;
+		if (which == 0) {
+			if (num_arg(ps, &vt, "pages", 1, FILE_MAX_PAGES, &n))
+				return -1;
+			f->pages = (uint8_t)n;
+		} else if (which == 1) {
+			if (num_arg(ps, &vt, "fill", 0, 255, &n))
+				return -1;
+			f->fill = (int16_t)n;
+		} else
+			f->readonly = true;
+	}
+	p->nfiles++;
 	return 0;
 }
 
@@ -452,6 +541,8 @@ static int parse_line(struct parser *ps, struct program *p)
 			p->ntasks = (int)n;
 		return 0;
 	}
+	if (tok_is(&t[0], "file"))
+		return parse_file(ps, p);
 	if (tok_is(&t[0], "schedule"))
 		return ps->nt == 1 ? 0 : fail(ps, t[1].col, "expected nothing after 'schedule'");
 	if (tok_is(&t[0], "preempt")) {
@@ -521,9 +612,30 @@ static int parse_line(struct parser *ps, struct program *p)
 	return parse_op(ps, p);
 }
 
-/* First pass: the names of all mappings, in text order, so that an op may refer to a
- * mapping another task creates further down. Errors are left to the second pass. */
-static void collect_map_names(struct parser *ps, const char *text)
+/* The name after WORD at the start of a line (s to eol), into names[*n] if new. */
+static void collect_name(const char *s, const char *eol, const char *word, char (*names)[32],
+			 int *n, int max)
+{
+	size_t w = strlen(word);
+
+	if (eol - s <= (long)w + 1 || strncmp(s, word, w) || !isspace((unsigned char)s[w]))
+		return;
+	const char *name = s + w;
+	while (name < eol && isspace((unsigned char)*name))
+		name++;
+	int len = 0;
+	while (name + len < eol && !isspace((unsigned char)name[len]) && name[len] != '#')
+		len++;
+	if (len > 0 && len < 32 && *n < max && find_name(names, *n, name, len) < 0) {
+		memcpy(names[*n], name, (size_t)len);
+		names[(*n)++][len] = 0;
+	}
+}
+
+/* First pass: the names of all mappings and files, in text order, so that an op may
+ * refer to a mapping another task creates further down, or a file declared at the end.
+ * Errors are left to the second pass. */
+static void collect_names(struct parser *ps, const char *text)
 {
 	for (const char *s = text; *s;) {
 		const char *eol = strchr(s, '\n');
@@ -531,19 +643,8 @@ static void collect_map_names(struct parser *ps, const char *text)
 			eol = s + strlen(s);
 		while (s < eol && isspace((unsigned char)*s))
 			s++;
-		if (eol - s > 5 && !strncmp(s, "mmap", 4) && isspace((unsigned char)s[4])) {
-			const char *n = s + 4;
-			while (n < eol && isspace((unsigned char)*n))
-				n++;
-			int len = 0;
-			while (n + len < eol && !isspace((unsigned char)n[len]) && n[len] != '#')
-				len++;
-			if (len > 0 && len < 32 && ps->nnames < PROG_MAX_MAPS &&
-			    find_map(ps, n, len) < 0) {
-				memcpy(ps->names[ps->nnames], n, (size_t)len);
-				ps->names[ps->nnames++][len] = 0;
-			}
-		}
+		collect_name(s, eol, "mmap", ps->names, &ps->nnames, PROG_MAX_MAPS);
+		collect_name(s, eol, "file", ps->fnames, &ps->nfnames, NR_FILES);
 		s = *eol ? eol + 1 : eol;
 	}
 }
@@ -577,7 +678,7 @@ int prog_parse(const char *text, struct program *p, char *err, size_t errlen)
 	if ((unsigned char)s[0] == 0xef && (unsigned char)s[1] == 0xbb &&
 	    (unsigned char)s[2] == 0xbf)
 		s += 3;
-	collect_map_names(&ps, s);
+	collect_names(&ps, s);
 	for (ps.line = 1; *s; ps.line++) {
 		const char *eol = strchr(s, '\n');
 		if (!eol)
@@ -696,6 +797,13 @@ void prog_print(const struct program *p, FILE *out)
 	int task = 0, map = 0;
 
 	fprintf(out, "tasks %d\n", p->ntasks);
+	for (int i = 0; i < p->nfiles; i++) {
+		const struct file_spec *f = &p->files[i];
+		fprintf(out, "file f%d pages=%d", i + 1, f->pages);
+		if (f->fill != FILE_PATTERN)
+			fprintf(out, " fill=%d", f->fill);
+		fprintf(out, "%s\n", f->readonly ? " ro" : "");
+	}
 	for (int i = 0; i < p->nops; i++) {
 		const struct op *o = &p->ops[i];
 		if (o->task != task) {
@@ -729,6 +837,10 @@ void prog_print(const struct program *p, FILE *out)
 			case ARG_PROT:
 				fprintf(out, " %s=", g->name);
 				print_prot((unsigned)v, out);
+				break;
+			case ARG_FILE:
+				if (v)
+					fprintf(out, " %s=f%d", g->name, v);
 				break;
 			default:
 				if (v == 0 && (g->flags & ARG_HIDE_0))

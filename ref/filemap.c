@@ -2,38 +2,48 @@
  * mapping, and the files themselves (fs/open.c's fget() of an fd the program opened
  * before it started).
  *
- * Every run has NR_FILES files of FILE_PAGES pages, open from the start as fd 1 to
- * NR_FILES: 1 and 2 for reading and writing (O_RDWR: FMODE_READ | FMODE_WRITE), the last
- * for reading only (O_RDONLY, as a program's text or a library is). Byte k of page i of
- * file N holds file_byte(N, i) whatever k: a page read in shows which file and page it
- * came from. Simplified: the page cache is the disk (a page-cache page is never written
- * back or evicted: kswapd only unmaps it), no readahead, no truncate, no i_size change,
- * and a page is up to date as soon as it is in the cache (no lock_page() wait).
+ * A program declares up to NR_FILES files (prog/text.c, `file NAME pages=N fill=B ro`),
+ * open from the start as fd 1 up: read-write (O_RDWR: FMODE_READ | FMODE_WRITE), or
+ * read-only (O_RDONLY, as a program's text or a library is). Every byte of a file is its
+ * fill, or by default page i of fd N holds 0x10 * N + i: a page read in shows which file
+ * and page it came from. Simplified: the page cache is the disk (a page-cache page is
+ * never written back or evicted: kswapd only unmaps it), no readahead, no truncate, no
+ * i_size change, and a page is up to date as soon as it is in the cache (no lock_page()
+ * wait).
  */
 #include "mm.h"
 
 #include <stdlib.h>
+#include <string.h>
 
-/* what page i of file n holds on disk */
-static int file_byte(int n, unsigned long i)
+int file_spec_byte(const struct file_spec *f, int fd, unsigned long pgoff)
 {
-	return 0x10 * n + (int)i;
+	return f->fill == FILE_PATTERN ? (0x10 * fd + (int)pgoff) & 0xff : f->fill;
+}
+
+void files_open(struct mm_struct *mm, const struct file_spec *spec, int n)
+{
+	memset(mm->file_spec, 0, sizeof(mm->file_spec));
+	for (int i = 0; i < n && i < NR_FILES; i++)
+		mm->file_spec[i] = spec[i];
 }
 
 struct inode *fget(struct mm_struct *mm, long fd)
 {
-	if (fd < 1 || fd > NR_FILES)
+	if (fd < 1 || fd > NR_FILES || !mm->file_spec[fd - 1].pages)
 		return NULL;
+	const struct file_spec *spec = &mm->file_spec[fd - 1];
 	struct inode **f = &mm->files[fd - 1];
 	if (!*f) { /* opened before the program started: made on first use */
-		*f = calloc(1, sizeof(**f) + FILE_PAGES * sizeof((*f)->pages[0]));
+		*f = calloc(1, sizeof(**f) + spec->pages * sizeof((*f)->pages[0]));
 		if (!*f)
 			abort();
 		(*f)->i_ino = 1000 + (unsigned long)fd; /* apart from shmem's, stable */
 		(*f)->i_mmap_count = 1;                 /* the open file's reference */
-		(*f)->npages = FILE_PAGES;
+		(*f)->npages = spec->pages;
 		(*f)->file = (int)fd;
-		(*f)->readonly = fd == NR_FILES;
+		(*f)->fill = spec->fill;
+		(*f)->readonly = spec->readonly;
 	}
 	return *f;
 }
@@ -49,7 +59,9 @@ struct page *filemap_nopage(struct inode *inode, unsigned long pgoff, int *type)
 
 	if (pgoff >= inode->npages)
 		return NULL;
-	struct page *page = find_or_read_page(inode, pgoff, file_byte(inode->file, pgoff), &read);
+	struct file_spec spec = {.fill = inode->fill};
+	struct page *page =
+	    find_or_read_page(inode, pgoff, file_spec_byte(&spec, inode->file, pgoff), &read);
 	*type = read ? VM_FAULT_MAJOR : VM_FAULT_MINOR;
 	return page;
 }

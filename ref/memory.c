@@ -35,6 +35,7 @@ struct mm_struct *mm_alloc(void)
 	mm->pte = pte_table;
 	mm->pt_blocks = 0;
 	mm->next_ino = 1;
+	memset(mm->file_spec, 0, sizeof(mm->file_spec)); /* no files until files_open() */
 	return mm;
 }
 

@@ -16,8 +16,9 @@
  *    `reclaim`), one shrink_list() pass per op;
  *  - MAP_SHARED mappings without a file are /dev/zero, i.e. shmem objects: each mmap()
  *    gets its own inode whose pages outlive the PTEs until its last VMA goes;
- *  - files: every run has NR_FILES files of FILE_PAGES pages, open from its start as fd
- *    1 to NR_FILES (the last read-only), kept with the mm (the model has one process);
+ *  - files: a run has the files its program declares (at most NR_FILES, of at most
+ *    FILE_MAX_PAGES pages), open from its start as fd 1 up, kept with the mm (the model
+ *    has one process);
  *    the page cache is the disk (no writeback, no eviction of a page-cache page, no
  *    truncate), a page read in on its first fault holds the file's bytes;
  *  - page tables are one flat level of PTEs for the window.
@@ -25,6 +26,7 @@
 #ifndef SNAFU_MM_H
 #define SNAFU_MM_H
 
+#include "filemap.h"
 #include "rwsem.h"
 
 #include <stdatomic.h>
@@ -41,8 +43,6 @@
 #define PT_SHIFT           22   /* a page table maps 4 MiB */
 #define MAX_MAP_COUNT      64   /* the model's limit; Linux allows 65536 */
 #define SHMEM_MAX_PAGES    1024 /* largest shared mapping: 4 MiB */
-#define NR_FILES           3    /* the files a run can map: fd 1 to 3 */
-#define FILE_PAGES         4    /* each file's size */
 
 #define PROT_NONE  0x0
 #define PROT_READ  0x1
@@ -90,11 +90,12 @@ extern struct page empty_zero_page;
 /* The shmem object behind a MAP_SHARED /dev/zero mapping, or one of the run's files
  * (ref/filemap.c). */
 struct inode {
-	unsigned long i_ino;  /* stable id: futex keys hash on it, never on addresses */
-	int i_mmap_count;     /* VMAs that map it, and one for a file's open file */
-	unsigned long npages; /* i_size in pages: a fault beyond it is SIGBUS (a file's) */
-	int file;             /* 0: shmem; else file N, whose pages are read in with its bytes */
-	bool readonly;        /* opened without FMODE_WRITE */
+	unsigned long i_ino;          /* stable id: futex keys hash on it, never on addresses */
+	int i_mmap_count;             /* VMAs that map it, and one for a file's open file */
+	unsigned long npages;         /* i_size in pages: a fault beyond it is SIGBUS (a file's) */
+	int file;                     /* 0: shmem; else fd N's file, whose pages are read in with */
+	int16_t fill;                 /* its bytes (struct file_spec) */
+	bool readonly;                /* opened without FMODE_WRITE */
 	struct page *_Atomic pages[]; /* the page cache, by page offset */
 };
 
@@ -131,7 +132,10 @@ struct mm_struct {
 	 * at munmap is not modelled) */
 	uint16_t pt_blocks;
 	unsigned long next_ino;
-	struct inode *files[NR_FILES]; /* the run's open files, by fd - 1 (ref/filemap.c) */
+	/* the run's open files, by fd - 1 (ref/filemap.c): as the program declares them,
+	 * and their inodes, made on first use */
+	struct file_spec file_spec[NR_FILES];
+	struct inode *files[NR_FILES];
 };
 
 struct mm_struct *mm_alloc(void);
@@ -225,9 +229,11 @@ long do_mmap_pgoff(struct mm_struct *mm, struct inode *file, unsigned long len, 
 int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
 long sys_mmap2(unsigned long addr, unsigned long len, unsigned long prot, unsigned long flags,
 	       long fd, unsigned long pgoff);
-/* ref/filemap.c: fget() of the run's file fd (NULL: no such file); filemap_nopage() the
- * page at pgoff, read in on first use, with a reference for the caller; NULL beyond
- * the end of the file (NOPAGE_SIGBUS) */
+/* ref/filemap.c: files_open() the n files a program declares, as fd 1 to n, before the
+ * run; fget() of the run's file fd (NULL: no such file); filemap_nopage() the page at
+ * pgoff, read in on first use, with a reference for the caller; NULL beyond the end of
+ * the file (NOPAGE_SIGBUS) */
+void files_open(struct mm_struct *mm, const struct file_spec *spec, int n);
 struct inode *fget(struct mm_struct *mm, long fd);
 struct page *filemap_nopage(struct inode *inode, unsigned long pgoff, int *type);
 void files_put(struct mm_struct *mm); /* the run's end: the files go */

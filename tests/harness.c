@@ -113,6 +113,13 @@ enum sim_result run_tasks(int n, const task_fn *fns, const struct sim_preempt *p
 	lockdep_reset(true);
 	futex_init();
 	mm = mm_alloc();
+	/* the tests' files: fd 1 and 2 read-write, fd 3 read-only, 4 pages of the pattern */
+	static const struct file_spec files[NR_FILES] = {
+	    {FILE_MAX_PAGES, FILE_PATTERN, false},
+	    {FILE_MAX_PAGES, FILE_PATTERN, false},
+	    {FILE_MAX_PAGES, FILE_PATTERN, true},
+	};
+	files_open(mm, files, NR_FILES);
 	sim_init(&cfg);
 	for (int i = 0; i < n; i++) {
 		memset(&tasks[i], 0, sizeof(tasks[i]));

@@ -233,7 +233,8 @@ static void test_random_inputs(void)
 /* Inputs at the edges of the format. */
 static void test_edges(void)
 {
-	static uint8_t big[1 + PROG_MAX_OPS * OP_BYTES + SIM_MAX_PREEMPTS * PREEMPT_BYTES + 64];
+	static uint8_t big[PROG_PROLOGUE_BYTES + PROG_MAX_OPS * OP_BYTES +
+			   SIM_MAX_PREEMPTS * PREEMPT_BYTES + 64];
 
 	for (size_t n = 0; n < 12; n++) {
 		char what[64];
@@ -285,10 +286,10 @@ static void test_edges(void)
 	/* 256 mmaps: one more than references can name. The last one becomes a sleep,
 	 * which must encode like any other op. Each mmap: 129+ pages (r[5] low nibble 15,
 	 * r[6] >= 128), prot and shared bits all set. */
-	size_t n = 1 + PROG_MAX_OPS * OP_BYTES + 1;
+	size_t n = PROG_PROLOGUE_BYTES + PROG_MAX_OPS * OP_BYTES + 1;
 	memset(big, 0, n);
 	for (int i = 0; i < PROG_MAX_OPS; i++) {
-		uint8_t *r = big + 1 + i * OP_BYTES;
+		uint8_t *r = big + PROG_PROLOGUE_BYTES + i * OP_BYTES;
 		r[5] = 0x0f;
 		r[6] = 0x85;
 		r[7] = 0x0f;
@@ -305,6 +306,37 @@ static void test_edges(void)
 
 /* Decoded programs run to a verdict on every kernel; a second run, with the trace on as
  * the fuzzer does when it reports, takes the same path (same digest, same verdict). */
+/* The file table (prog/codec.c): a declared file comes back as it was written, a slot
+ * past the number declared is not read, and an mmap's file is taken modulo the files
+ * declared + 1. */
+static void test_files(void)
+{
+	uint8_t d[PROG_PROLOGUE_BYTES + OP_BYTES + 1] = {0}, *r = d + PROG_PROLOGUE_BYTES;
+	int b = 0;
+
+	while (prog_kind_of((uint8_t)b) != OP_MMAP)
+		b++;
+	d[0] = 1 << 2;         /* two tasks, one file */
+	d[1] = 3 | 4 | 8;      /* 4 pages, read-only, filled */
+	d[2] = 0x41;           /* with 0x41 */
+	d[3] = 1, d[4] = 0x77; /* the second slot: not declared */
+	r[0] = (uint8_t)b;
+	r[7] = 3 << 4 | 3; /* file bits 3, prot=rw */
+	decode_payload(d, sizeof(d), &p1);
+	CHECK(p1.nfiles == 1 && p1.files[0].pages == 4 && p1.files[0].readonly &&
+		  p1.files[0].fill == 0x41,
+	      "the file declared: %d files, %d pages, ro %d, fill %d", p1.nfiles, p1.files[0].pages,
+	      p1.files[0].readonly, p1.files[0].fill);
+	const struct op_arg *g = op_arg_named(OP_MMAP, "file", 4);
+	CHECK(p1.nops == 1 && p1.ops[0].kind == OP_MMAP && op_arg_get(&p1.ops[0], g) == 1,
+	      "an mmap's file 3 of 1 declared is file 3 mod 2: %d", op_arg_get(&p1.ops[0], g));
+	round_trip(d, sizeof(d), "a file table");
+	d[0] = 0; /* no file: the same mmap maps none */
+	decode_payload(d, sizeof(d), &p1);
+	CHECK(p1.nfiles == 0 && op_arg_get(&p1.ops[0], g) == 0, "an mmap's file without files: %d",
+	      op_arg_get(&p1.ops[0], g));
+}
+
 static void test_runs(void)
 {
 	int findings[16] = {0}, dumped = 0;
@@ -347,6 +379,7 @@ static void test_runs(void)
 int main(void)
 {
 	test_edges();
+	test_files();
 	test_random_inputs();
 	test_runs();
 	return harness_exit();

@@ -653,7 +653,7 @@ static void files_t1(void)
 	unsigned long shr = (unsigned long)sys_mmap2(0, P, RW, MAP_SHARED, 1, 0);
 	unsigned long priv2 = (unsigned long)sys_mmap2(0, P, PROT_READ, MAP_PRIVATE, 1, 0);
 	unsigned long past =
-	    (unsigned long)sys_mmap2(0, (FILE_PAGES + 1) * P, PROT_READ, MAP_PRIVATE, 2, 0);
+	    (unsigned long)sys_mmap2(0, (FILE_MAX_PAGES + 1) * P, PROT_READ, MAP_PRIVATE, 2, 0);
 	unsigned long ro = (unsigned long)sys_mmap2(0, P, PROT_READ, MAP_SHARED, 3, 0);
 	unsigned long text = (unsigned long)sys_mmap2(0, P, PROT_READ, MAP_PRIVATE, 3, 0);
 	uint32_t v, d = 5;
@@ -677,12 +677,12 @@ static void files_t1(void)
 	CHECK_EQ(user_load(priv2, &v), 0, "another private mapping, untouched");
 	CHECK_EQ(v, 9u, "reads the page cache: the shared store");
 
-	CHECK_EQ(user_load(past + (FILE_PAGES - 1) * P, &v), 0, "the file's last page");
+	CHECK_EQ(user_load(past + (FILE_MAX_PAGES - 1) * P, &v), 0, "the file's last page");
 	CHECK_EQ(v, 0x23232323u, "file 2, page 3");
-	CHECK_EQ(user_load(past + FILE_PAGES * P, &v), -EFAULT, "beyond the end of the file");
+	CHECK_EQ(user_load(past + FILE_MAX_PAGES * P, &v), -EFAULT, "beyond the end of the file");
 	CHECK_EQ(current->sigbus, 1, "SIGBUS");
 	CHECK_EQ(current->segv, 0, "not SIGSEGV");
-	CHECK_EQ(get_user(v, past + FILE_PAGES * P), -EFAULT, "get_user beyond the end: the fixup");
+	CHECK_EQ(get_user(v, past + FILE_MAX_PAGES * P), -EFAULT, "get_user beyond the end: the fixup");
 	CHECK_EQ(current->sigbus, 1, "no SIGBUS from the kernel");
 
 	CHECK_EQ(sys_ptrace(PTRACE_POKEDATA, ro, &d), -EIO, "a forced write needs VM_MAYWRITE");
@@ -691,7 +691,7 @@ static void files_t1(void)
 	CHECK_EQ(v, 5u, "the breakpoint is there");
 	CHECK_EQ(user_load(ro, &v), 0, "the file through the shared mapping");
 	CHECK_EQ(v, 0x30303030u, "file 3 untouched: the breakpoint went into a copy");
-	CHECK_EQ(sys_ptrace(PTRACE_PEEKDATA, past + FILE_PAGES * P, &v), -EIO,
+	CHECK_EQ(sys_ptrace(PTRACE_PEEKDATA, past + FILE_MAX_PAGES * P, &v), -EIO,
 		 "a forced read beyond the end");
 }
 

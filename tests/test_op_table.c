@@ -25,12 +25,15 @@
  * the bytes one again for `to timer` (CODEC_REVISION 2: a target byte from 0xf0 up), and
  * for PCT schedules (CODEC_REVISION 3: a last byte from 0xf0 up, printed as a comment);
  * the text one again when mapping names became what the grammar says (a letter, then
- * letters, digits or _: `mmap each-page ...` named a mapping "each-page" before). */
-#define WANT_BYTES 0x0c378b1ed7bda888ull
-#define WANT_TEXT  0x741d2108fa6f0578ull
+ * letters, digits or _: `mmap each-page ...` named a mapping "each-page" before); all
+ * three when the byte form took a file table after the task count (CODEC_REVISION 4:
+ * every op record moved 6 bytes on, so the same strings are other programs, and the
+ * text lines' programs encode with the table). */
+#define WANT_BYTES 0xae78401ccd4a499cull
+#define WANT_TEXT  0x21cbd2052d1d8ac0ull
 /* Recorded with the trace strings written by a switch in prog/exec.c, before the
- * table's syscall and trace fields. */
-#define WANT_TRACE 0xa74951928ea7e47full
+ * table's syscall and trace fields; again for the file table (above). */
+#define WANT_TRACE 0x48055f9c58aa0bc5ull
 
 static uint64_t rng = 0x2545f4914f6cdd1dull; /* xorshift64()'s state */
 

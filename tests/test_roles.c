@@ -108,7 +108,9 @@ static void check_roles(bool all_ops, const char *set)
 
 	snafu_fuzz_all_ops = all_ops;
 	for (unsigned seed = 1; seed <= 2000; seed++) {
-		size_t ops = prog_header(buf) + 1, n = ops + 1;
+		size_t ops = PROG_OPS_AT, n = ops + 1;
+		prog_header(buf);
+		memset(buf + PROG_HEADER_BYTES, 0, PROG_PROLOGUE_BYTES);
 		buf[ops] = 0; /* the schedule: no preemptions */
 		rng = seed | 1;
 		n = role_program(buf, n, ops, 0);

@@ -66,6 +66,9 @@ static void print_arg(FILE *out, const struct op_arg *g, bool md)
 	case ARG_B:
 		fprintf(out, "%s%s=B%s [null]", q, g->name, q);
 		return;
+	case ARG_FILE:
+		fprintf(out, "%s%s=NAME%s [none]", q, g->name, q);
+		return;
 	case ARG_FLAG:
 		if (g->off)
 			fprintf(out, "%s%s%s or %s%s%s [%s]", q, g->name, q, q, g->off, q, g->off);
@@ -135,16 +138,15 @@ static int print_byte_dict(FILE *out)
 				 bar + 1);
 			size_t n;
 			if (prog_parse(text, &p, err, sizeof(err)) ||
-			    (n = prog_encode(&p, buf, sizeof(buf))) < PROG_HEADER_BYTES + 25) {
+			    (n = prog_encode(&p, buf, sizeof(buf))) < PROG_OPS_AT + 3 * OP_BYTES) {
 				fprintf(stderr, "snafu ops: prog/ops.c: dict line '%s': %s\n", e,
 					err);
 				return 2;
 			}
-			/* header, task count, two mmaps, then the op's record */
+			/* header, prologue, two mmaps, then the op's record */
 			fprintf(out, "%.*s=\"", (int)(bar - e), e);
 			for (int j = 0; j < OP_BYTES; j++)
-				fprintf(out, "\\x%02x",
-					buf[PROG_HEADER_BYTES + 1 + 2 * OP_BYTES + j]);
+				fprintf(out, "\\x%02x", buf[PROG_OPS_AT + 2 * OP_BYTES + j]);
 			fprintf(out, "\"\n");
 		}
 	return 0;

@@ -76,9 +76,12 @@ static void cow_written(struct shadow *s, unsigned long lo, unsigned long n, boo
 }
 
 /* What op i (one run of it, at a and b) did to the address space, given its return. */
-static void shadow_op(struct shadow *s, const struct op *o, long ret, unsigned long a,
-		      unsigned long b, unsigned long len)
+static void shadow_op(struct shadow *s, const struct program *p, const struct op *o, long ret,
+		      unsigned long a, unsigned long b, unsigned long len)
 {
+	int fd = o->y >> 4 & 3; /* an mmap's file: the fd-th the program declares */
+	const struct file_spec *f = fd ? &p->files[fd - 1] : NULL;
+
 	switch (o->kind) {
 	case OP_MMAP:
 		if (ret > 0)
@@ -86,11 +89,9 @@ static void shadow_op(struct shadow *s, const struct op *o, long ret, unsigned l
 			     x += DIFF_PAGE)
 				*page_of(s, x) =
 				    (uint16_t)(SH_MAPPED | (o->y & 7) |
-					       ((o->y & 8) ? SH_SHARED : 0) |
-					       ((o->y >> 4 & 3) ? SH_FILE : 0) |
-					       ((o->y >> 4 & 3) == 3 ? SH_FILE_RO : 0) |
-					       ((o->y >> 4 & 3) &&
-							x >= (unsigned long)ret + 4 * DIFF_PAGE
+					       ((o->y & 8) ? SH_SHARED : 0) | (f ? SH_FILE : 0) |
+					       (f && f->readonly ? SH_FILE_RO : 0) |
+					       (f && x >= (unsigned long)ret + f->pages * DIFF_PAGE
 						    ? SH_PAST_EOF
 						    : 0));
 		break;
@@ -214,7 +215,7 @@ static void shadow_replay(const struct program *p, const struct run_result *m, i
 		unsigned long a = diff_uaddr(map_addr, &o->a), b = diff_uaddr(map_addr, &o->b);
 		unsigned long len = diff_len(p, i);
 		for (int k = 0; k < op_instances(p, i); k++)
-			shadow_op(s, o, m->ret[i], a + (unsigned long)k * DIFF_PAGE, b, len);
+			shadow_op(s, p, o, m->ret[i], a + (unsigned long)k * DIFF_PAGE, b, len);
 		if (o->kind == OP_MMAP && m->ret[i] > 0)
 			map_addr[mmap_index_of(p, i)] = (unsigned long)m->ret[i];
 	}
@@ -272,7 +273,7 @@ static int find_writer(const struct program *p, const struct run_result *m, int 
 				*wa = ak;
 				*wb = b;
 			}
-			shadow_op(&s, o, m->ret[i], ak, b, len);
+			shadow_op(&s, p, o, m->ret[i], ak, b, len);
 		}
 		if (o->kind == OP_MMAP && m->ret[i] > 0)
 			map_addr[mmap_index_of(p, i)] = (unsigned long)m->ret[i];

@@ -1,7 +1,8 @@
 /* The generator: random one-task programs over every op but reclaim, from a seed.
  *
- * A program has 4 to 24 ops and at most 6 mmaps of at most 256 pages (a file's: 1 to
- * 6, its 4 and beyond), so the model's
+ * A program declares 0 to 3 files (1 to 4 pages; their bytes the pattern, 0 or any) and
+ * has 4 to 24 ops and at most 6 mmaps of at most 256 pages (a file's: its pages, or one
+ * or two past its end), so the model's
  * limits (64 VMAs, a 64 MiB window) are never reached: each op adds at most two VMAs.
  * Addresses are mostly inside a mapping (page and word offsets), sometimes just past
  * its end (into a hole or the next mapping), at null, or misaligned.
@@ -19,6 +20,8 @@
 
 struct gen {
 	uint64_t s;
+	int nfiles;
+	const struct file_spec *files;
 	int nmaps;
 	int pages[GEN_MAX_MAPS]; /* each mapping's pages, as its mmap says */
 	struct uref hot[8];      /* where earlier ops wrote: later reads go there often */
@@ -143,9 +146,10 @@ static void gen_op(struct gen *g, struct op *o)
 			    : r < 95 ? 5 + below(g, 12)
 				     : 17 + below(g, 240);
 		o->y = (uint8_t)(pick_prot(g) | (chance(g, 40) ? 8 : 0));
-		if (chance(g, 30)) { /* one of the run's files, its 4 pages or a little past */
-			pages = 1 + below(g, 6);
-			o->y = (uint8_t)(o->y | (1 + below(g, 3)) << 4);
+		if (g->nfiles && chance(g, 30)) { /* a file: its pages or a little past */
+			int fd = 1 + below(g, g->nfiles);
+			pages = 1 + below(g, g->files[fd - 1].pages + 2);
+			o->y = (uint8_t)(o->y | fd << 4);
 		}
 		o->x = (uint8_t)(pages - 1);
 		g->pages[g->nmaps++] = pages;
@@ -240,6 +244,19 @@ void diff_generate(uint64_t seed, struct program *p)
 
 	memset(p, 0, sizeof(*p));
 	p->ntasks = 2; /* task 2 idles: the text form has at least two tasks */
+	p->nfiles = below(&g, NR_FILES + 1);
+	for (int i = 0; i < p->nfiles; i++) {
+		int r = below(&g, 4);
+		p->files[i] = (struct file_spec){
+		    .pages = (uint8_t)(1 + below(&g, FILE_MAX_PAGES)),
+		    .fill = (int16_t)(r < 2    ? FILE_PATTERN
+				      : r == 2 ? 0
+					       : below(&g, 256)),
+		    .readonly = chance(&g, 40),
+		};
+	}
+	g.nfiles = p->nfiles;
+	g.files = p->files;
 	int n = 4 + below(&g, 21);
 	for (int i = 0; i < n; i++) {
 		gen_op(&g, &p->ops[p->nops]);

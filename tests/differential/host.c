@@ -33,24 +33,27 @@
 #endif
 #define MPOL_F_ADDR_ 2
 
-/* The run's files (ref/filemap.c): fd N of the model is files[N - 1] here, 1 and 2 open
- * for reading and writing, 3 for reading only, each rewritten with the model's bytes
- * before every program (a shared store changes them). /proc/self/mem for the debugger's
- * forced reads and writes: the same get_user_pages() with force (FOLL_FORCE) that
- * PTRACE_PEEKDATA and PTRACE_POKEDATA take. */
-#define NFILES     3
-#define FILE_PAGES 4
-static int files[NFILES], rw_files[NFILES], mem_fd = -1;
+/* The run's files (ref/filemap.c): fd N of the model is the N-th file the program
+ * declares, here rw_files[N - 1] or, for a file declared read-only, ro_files[N - 1] (the
+ * same file opened O_RDONLY); each cut to its size and written with the model's bytes
+ * before every program (a shared store changes them). /proc/self/mem for the
+ * debugger's forced reads and writes: the same get_user_pages() with force (FOLL_FORCE)
+ * that PTRACE_PEEKDATA and PTRACE_POKEDATA take. */
+static int files[NR_FILES], rw_files[NR_FILES], ro_files[NR_FILES], mem_fd = -1;
 
-static void files_reset(void)
+static void files_reset(const struct program *p)
 {
-	static unsigned char buf[FILE_PAGES * DIFF_PAGE];
+	static unsigned char buf[FILE_MAX_PAGES * DIFF_PAGE];
 
-	for (int n = 1; n <= NFILES; n++) {
-		for (int i = 0; i < FILE_PAGES; i++) /* ref/filemap.c, file_byte() */
-			memset(buf + i * DIFF_PAGE, 0x10 * n + i, DIFF_PAGE);
-		if (pwrite(rw_files[n - 1], buf, sizeof(buf), 0) != (ssize_t)sizeof(buf))
+	for (int n = 1; n <= NR_FILES; n++) {
+		const struct file_spec *f = &p->files[n - 1];
+		size_t size = n <= p->nfiles ? f->pages * DIFF_PAGE : 0;
+		for (unsigned long i = 0; i < size / DIFF_PAGE; i++)
+			memset(buf + i * DIFF_PAGE, file_spec_byte(f, n, i), DIFF_PAGE);
+		if (ftruncate(rw_files[n - 1], (off_t)size) ||
+		    pwrite(rw_files[n - 1], buf, size, 0) != (ssize_t)size)
 			abort();
+		files[n - 1] = n > p->nfiles ? -1 : f->readonly ? ro_files[n - 1] : rw_files[n - 1];
 	}
 }
 
@@ -204,7 +207,7 @@ void host_run(const struct program *p, const struct run_result *m, struct host_r
 	unsigned long map_addr[PROG_MAX_MAPS] = {0};
 
 	memset(h->ran, 0, sizeof(h->ran));
-	files_reset();
+	files_reset(p);
 	for (int i = 0; i < p->nops; i++) {
 		const struct op *o = &p->ops[i];
 		h->ret[i] = 0;
@@ -314,7 +317,7 @@ int host_init(struct host_info *hi, char *why, size_t len)
 	}
 	/* the files, unlinked at once: nothing is left behind */
 	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-	for (int n = 0; n < NFILES; n++) {
+	for (int n = 0; n < NR_FILES; n++) {
 		char path[4096];
 		snprintf(path, sizeof(path), "%s/snafu-differential-XXXXXX", dir);
 		rw_files[n] = mkstemp(path);
@@ -322,14 +325,13 @@ int host_init(struct host_info *hi, char *why, size_t len)
 			snprintf(why, len, "cannot make a file in %s: %s", dir, strerror(errno));
 			return -1;
 		}
-		files[n] = n == NFILES - 1 ? open(path, O_RDONLY) : rw_files[n];
+		ro_files[n] = open(path, O_RDONLY);
 		unlink(path);
-		if (files[n] < 0) {
+		if (ro_files[n] < 0) {
 			snprintf(why, len, "cannot open %s again: %s", path, strerror(errno));
 			return -1;
 		}
 	}
-	files_reset();
 	/* a forced write through /proc/self/mem into a read-only page, as ptrace's: the
 	 * host may refuse it (proc_mem.force_override=never, CONFIG_PROC_MEM_NO_FORCE, or no
 	 * /proc): then the era table's mem-no-force entry explains the forced accesses */
