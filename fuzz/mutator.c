@@ -128,6 +128,8 @@ static void random_op(uint8_t *r, const uint8_t *rec, int n)
 	r[5] &= 0xf0;
 	r[6] = (uint8_t)(rnd(2) ? 0 : rnd(4));
 	r[7] = rnd(2) ? (uint8_t)rnd(16) : r[7];
+	r[8] = (uint8_t)(rnd(2) ? rnd(4) : r[8]); /* z and w: small numbers mostly */
+	r[9] = (uint8_t)(rnd(2) ? rnd(4) : r[9]);
 	/* an argument the printer leaves out at 0 (a wait's timeout) is 0 three times in
 	 * four: a wait with a timeout ends, and a lost wake-up is a wait that never does */
 	const struct op_desc *d = &op_table[prog_kind_of(r[0])];

@@ -107,6 +107,17 @@ static long run_op(const struct op *o, int idx, unsigned long a)
 		ret = do_futex(a, o->kind == OP_FUTEX_REQUEUE ? FUTEX_REQUEUE : FUTEX_CMP_REQUEUE,
 			       o->x & 15, 0, b, o->x >> 4, o->y);
 		break;
+	case OP_FUTEX_WAKE_OP: {
+		const struct op_desc *d = &op_table[o->kind];
+		int arg[OP_MAX_ARGS];
+		for (int k = 0; k < OP_MAX_ARGS && d->args[k].name; k++)
+			arg[k] = op_arg_get(o, &d->args[k]);
+		/* args: A, B, nr_wake, nr_wake2, op, shift, oparg, cmp, cmparg (prog/ops.c) */
+		ret = do_futex(
+		    a, FUTEX_WAKE_OP, arg[2], 0, b, arg[3],
+		    FUTEX_OP(arg[4] | (arg[5] ? FUTEX_OP_OPARG_SHIFT : 0), arg[6], arg[7], arg[8]));
+		break;
+	}
 	case OP_GET_MEMPOLICY:
 		ret = sys_get_mempolicy(a, o->x ? a + 8 : 0, o->x ? 64 : 0,
 					(o->y & MPOL_F_ADDR) ? b : 0, o->y);

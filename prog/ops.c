@@ -34,9 +34,21 @@
 #define FILE_ARG \
 	{.name = "file", .type = ARG_FILE, .code = CODE_BITS, .flags = ARG_SHRINK | ARG_HIDE_0, \
 	 .field = FIELD_Y, .shift = 4, .width = 2, .hi = NR_FILES, .def = 0}
+#define ENUM(key, field_, shift_, width_, names_) \
+	{.name = key, .type = ARG_ENUM, .code = CODE_BITS, .field = field_, .shift = shift_, \
+	 .width = width_, .hi = (1 << width_) - 1, .names = names_}
+#define SIGNED(key, field_) \
+	{.name = key, .type = ARG_NUM, .code = CODE_BITS, .field = field_, .width = 8, \
+	 .lo = -128, .hi = 127}
 #define TASK \
 	{.name = "a task number", .type = ARG_NUM, .code = CODE_TASK, .flags = ARG_POS, \
 	 .field = FIELD_X, .width = 8, .lo = 1, .hi = PROG_MAX_TASKS, .def = 1, .bias = 1}
+
+/* FUTEX_WAKE_OP's operation and comparison (include/linux/futex.h, 2.6.14: FUTEX_OP_SET
+ * 0 to FUTEX_OP_XOR 4, FUTEX_OP_CMP_EQ 0 to FUTEX_OP_CMP_GE 5); the other values of the
+ * encoding's fields have no name, and futex_atomic_op_inuser() refuses them. */
+static const char *const futex_op_names[] = {"set", "add", "or", "andn", "xor", NULL};
+static const char *const futex_cmp_names[] = {"eq", "ne", "lt", "le", "gt", "ge", NULL};
 
 /* An entry's trace is what the report's table shows between the call's parentheses.
  * The pages= ops show {x}, pages - 1, as the trace always has (reports and traces
@@ -78,12 +90,12 @@ const struct op_desc op_table[OP_NKINDS] = {
 		 SMALL("timeout", FIELD_Y, 0, ARG_HIDE_0 | ARG_SHRINK)},
 	.dict = {"futex_wait_1|futex_wait m0 val=1",
 		 "futex_wait_0_timeout|futex_wait m1 val=0 timeout=1"}},
-[OP_FUTEX_WAKE] = {.name = "futex_wake", .weight = 5,
+[OP_FUTEX_WAKE] = {.name = "futex_wake", .weight = 4,
 	.doc = "`FUTEX_WAKE` (2.6.11 wakes one even for `nr=0`)",
 	.syscall = "sys_futex", .trace = "FUTEX_WAKE, nr {nr}",
 	.args = {A_ARG, SMALL("nr", FIELD_X, 1, 0)},
 	.dict = {"futex_wake|futex_wake m0 nr=1"}},
-[OP_FUTEX_REQUEUE] = {.name = "futex_requeue", .weight = 4,
+[OP_FUTEX_REQUEUE] = {.name = "futex_requeue", .weight = 3,
 	.doc = "`FUTEX_REQUEUE` from A to B",
 	.syscall = "sys_futex", .trace = "FUTEX_REQUEUE, {nr_wake}, {nr_requeue}",
 	.args = {A_ARG, B_POS, NIBBLE("nr_wake", 0, 1), NIBBLE("nr_requeue", 4, 0)},
@@ -150,6 +162,20 @@ const struct op_desc op_table[OP_NKINDS] = {
 	.syscall = "sys_ptrace", .trace = "PTRACE_POKEDATA, {val}",
 	.args = {A_ARG, SMALL("val", FIELD_X, 0, 0)},
 	.dict = {"pokedata|pokedata m0 val=1"}},
+[OP_FUTEX_WAKE_OP] = {.name = "futex_wake_op", .weight = 2,
+	.doc = "`FUTEX_WAKE_OP` (2.6.14 on; `-ENOSYS` before): the operation `op` with "
+		"`oparg` (`shift`: 1 << oparg) on the word at B, atomically, page faults off, "
+		"under both bucket locks; wakes `nr_wake` waiters on A and, where B's old "
+		"value compares true (`cmp` with `cmparg`), `nr_wake2` on B. `op` 5 to 7 and "
+		"`cmp` 6 to 15 have no name: encodings the kernel refuses. The kernel's "
+		"`oparg` and `cmparg` are 12 bits; a case has -128..127",
+	.syscall = "sys_futex", .trace = "FUTEX_WAKE_OP, {op} {oparg}, {cmp} {cmparg}",
+	.args = {A_ARG, B_POS, NIBBLE("nr_wake", 0, 1), NIBBLE("nr_wake2", 4, 1),
+		 ENUM("op", FIELD_Y, 0, 3, futex_op_names), FLAG("shift", FIELD_Y, 3, NULL, 0),
+		 SIGNED("oparg", FIELD_Z), ENUM("cmp", FIELD_Y, 4, 4, futex_cmp_names),
+		 SIGNED("cmparg", FIELD_W)},
+	/* pthread_cond_signal() of NPTL (2.3.90 on): FUTEX_OP_CLEAR_WAKE_IF_GT_ONE */
+	.dict = {"futex_wake_op|futex_wake_op m0 m1 op=set oparg=0 cmp=gt cmparg=1"}},
 };
 /* clang-format on */
 
@@ -166,16 +192,35 @@ bool op_has_pages(int kind)
 	return op_arg_by_code(kind, CODE_PAGES) != NULL;
 }
 
+uint8_t *op_field(struct op *o, int field)
+{
+	switch (field) {
+	case FIELD_X:
+		return &o->x;
+	case FIELD_Y:
+		return &o->y;
+	case FIELD_Z:
+		return &o->z;
+	case FIELD_W:
+		return &o->w;
+	default:
+		return NULL;
+	}
+}
+
 int op_arg_get(const struct op *o, const struct op_arg *g)
 {
-	unsigned f = g->field == FIELD_X ? o->x : g->field == FIELD_Y ? o->y : 0;
+	const uint8_t *f = op_field((struct op *)o, g->field);
+	int v = f ? (int)((*f >> g->shift) & ((1u << g->width) - 1)) : 0;
 
-	return (int)((f >> g->shift) & ((1u << g->width) - 1)) + g->bias;
+	if (g->lo < 0 && v >= 1 << (g->width - 1)) /* two's complement */
+		v -= 1 << g->width;
+	return v + g->bias;
 }
 
 void op_arg_set(struct op *o, const struct op_arg *g, int value)
 {
-	uint8_t *f = g->field == FIELD_X ? &o->x : g->field == FIELD_Y ? &o->y : NULL;
+	uint8_t *f = op_field(o, g->field);
 	unsigned mask = ((1u << g->width) - 1) << g->shift;
 
 	if (f)
@@ -189,6 +234,14 @@ const struct op_arg *op_arg_named(int kind, const char *key, size_t klen)
 		if (strlen(g->name) == klen && !strncmp(g->name, key, klen))
 			return g;
 	}
+	return NULL;
+}
+
+const char *op_enum_name(const struct op_arg *g, int value)
+{
+	for (int i = 0; g->names && g->names[i]; i++)
+		if (i == value)
+			return g->names[i];
 	return NULL;
 }
 
@@ -218,6 +271,8 @@ void op_trace_args(const struct op *o, char *buf, size_t len)
 		int v = g ? op_arg_get(o, g) : o->x;
 		if (g && g->type == ARG_FLAG)
 			n += (size_t)snprintf(buf + n, len - n, "%s", flag_word(g, v));
+		else if (g && g->type == ARG_ENUM && op_enum_name(g, v))
+			n += (size_t)snprintf(buf + n, len - n, "%s", op_enum_name(g, v));
 		else
 			n += (size_t)snprintf(buf + n, len - n, "%d", v);
 		if (n >= len)

@@ -22,9 +22,11 @@ enum arg_type {
 	ARG_FLAG,    /* a bare word that sets the bit; `off` is the word that clears it */
 	ARG_PROT,    /* none, or some of r, w, x (bits 0, 1, 2) */
 	ARG_FILE,    /* a file a `file` line declares: its fd 1..NR_FILES, 0 for none */
+	ARG_ENUM,    /* one of `names`, or a number lo..hi (past the names: no name) */
 };
 
-/* How the byte form codes a field: x is byte 6 of the op record, y byte 7. */
+/* How the byte form codes a field: x is byte 6 of the op record, y byte 7, z byte 8, w
+ * byte 9. */
 enum arg_code {
 	CODE_NONE,  /* not in x or y (an address, a mapping name) */
 	CODE_BITS,  /* bits shift..shift+width-1 of the byte as they are */
@@ -34,7 +36,7 @@ enum arg_code {
 	CODE_TASK,  /* task - 1, taken modulo the program's tasks */
 };
 
-enum arg_field { FIELD_NONE, FIELD_X, FIELD_Y };
+enum arg_field { FIELD_NONE, FIELD_X, FIELD_Y, FIELD_Z, FIELD_W };
 
 #define ARG_POS      1  /* a positional operand (in table order); else KEY=VALUE or a flag */
 #define ARG_REQUIRED 2  /* the parser refuses the op without it */
@@ -49,12 +51,14 @@ struct op_arg {
 	uint8_t flags;    /* ARG_POS, ARG_REQUIRED, ... */
 	uint8_t field;    /* enum arg_field: which byte of struct op holds it */
 	uint8_t shift, width;
-	int16_t lo, hi, def; /* range and default of the value as written */
-	int8_t bias;         /* struct op holds value - bias (pages - 1, task - 1) */
-	const char *off;     /* ARG_FLAG: the word that clears it (`private`) */
+	int16_t lo, hi, def;      /* range and default of the value as written; lo < 0: the
+				     bits are two's complement */
+	int8_t bias;              /* struct op holds value - bias (pages - 1, task - 1) */
+	const char *off;          /* ARG_FLAG: the word that clears it (`private`) */
+	const char *const *names; /* ARG_ENUM: the values' names from 0, NULL-terminated */
 };
 
-#define OP_MAX_ARGS 5
+#define OP_MAX_ARGS 9
 #define OP_MAX_DICT 2
 
 struct op_desc {
@@ -83,8 +87,11 @@ const struct op_arg *op_arg_by_code(int kind, enum arg_code code);
 const struct op_arg *op_arg_named(int kind, const char *key, size_t klen);
 /* An argument's value as the text form writes it (pages, not pages - 1), and setting
  * it in struct op; neither for an argument with no field (an address, a name). */
+uint8_t *op_field(struct op *o, int field); /* x, y, z or w; NULL for FIELD_NONE */
 int op_arg_get(const struct op *o, const struct op_arg *g);
 void op_arg_set(struct op *o, const struct op_arg *g, int value);
+/* An ARG_ENUM value's name, or NULL where it has none. */
+const char *op_enum_name(const struct op_arg *g, int value);
 /* The op's trace string (its entry's trace, filled in); "" for an op without a call. */
 void op_trace_args(const struct op *o, char *buf, size_t len);
 

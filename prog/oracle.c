@@ -10,7 +10,7 @@ const struct oracle_info oracle_table[] = {
     {"lost-wakeup", ORACLE_LOST_WAKEUP, "lost-wakeup--{absorbed,missed,slept}--futex_wait",
      "a futex waiter asleep at the end whose wake-up went elsewhere, nowhere, or came "
      "before it slept (ref/futex_oracle.c)"},
-    {"result", ORACLE_RESULT, "wrong-result--futex_{cmp_requeue,wake,requeue,wait}",
+    {"result", ORACLE_RESULT, "wrong-result--futex_{cmp_requeue,wake,requeue,wait,wake_op}",
      "a return value the call's definition rules out (ref/futex_oracle.c)"},
     {"integrity", ORACLE_INTEGRITY,
      "integrity--{zero-page,page-cache,lost-write}--access_process_vm",

@@ -13,8 +13,9 @@
 #define PROG_MAX_TASKS    4
 #define PROG_MAX_OPS      256
 #define PROG_MAX_MAPS     255
-#define PROG_MAX_EXPECT   16
-#define OP_BYTES          8
+#define PROG_MAX_EXPECT   32
+#define OP_BYTES          10
+#define OP_FIELDS         4 /* x, y, z, w: an op's small arguments */
 #define PREEMPT_BYTES     5
 #define PCT_CHANGE_BYTES  2  /* the byte form's PCT schedule: bytes per change point */
 #define PREEMPT_MAX_POINT 32 /* a preemption names a point 1..32 within an op */
@@ -43,8 +44,9 @@ enum op_kind {
 	OP_MADVISE, /* madvise(A, pages, MADV_DONTNEED) */
 	OP_MINCORE, /* mincore(A, pages, vec B) */
 	OP_MLOCK,
-	OP_PEEKDATA, /* ptrace(PTRACE_PEEKDATA, A): a debugger's forced read */
-	OP_POKEDATA, /* ptrace(PTRACE_POKEDATA, A, val): a debugger's forced write */
+	OP_PEEKDATA,      /* ptrace(PTRACE_PEEKDATA, A): a debugger's forced read */
+	OP_POKEDATA,      /* ptrace(PTRACE_POKEDATA, A, val): a debugger's forced write */
+	OP_FUTEX_WAKE_OP, /* FUTEX_WAKE_OP, A and B (2.6.14 on) */
 	OP_NKINDS
 };
 
@@ -62,9 +64,9 @@ struct op {
 	uint8_t kind;
 	uint8_t task; /* 1-based */
 	struct uref a, b;
-	bool each_page; /* repeat over every page of a's mapping from a on; each run counts
-			   as an op of its own for preemptions */
-	uint8_t x, y;   /* kind-specific small arguments, see prog/codec.c */
+	bool each_page;     /* repeat over every page of a's mapping from a on; each run counts
+			       as an op of its own for preemptions */
+	uint8_t x, y, z, w; /* kind-specific small arguments, see prog/codec.c */
 };
 
 struct expectation {

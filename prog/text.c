@@ -245,6 +245,7 @@ static const char *arg_list(int kind, char *buf, size_t len)
 				  : g->type == ARG_PROT ? "%s%s=rwx"
 				  : g->type == ARG_B    ? "%s%s=ADDR"
 				  : g->type == ARG_FILE ? "%s%s=NAME"
+				  : g->type == ARG_ENUM ? "%s%s=NAME"
 							: "%s%s=N";
 		if (g->flags & ARG_POS || n >= len)
 			continue;
@@ -421,6 +422,26 @@ static int parse_op(struct parser *ps, struct program *p)
 			if (parse_prot(ps, a, v, vlen, &prot))
 				return -1;
 			val[k] = prot;
+			break;
+		}
+		case ARG_ENUM: {
+			int e = -1;
+			for (int j = 0; g->names[j]; j++)
+				if (vlen == (int)strlen(g->names[j]) &&
+				    !strncmp(v, g->names[j], (size_t)vlen))
+					e = j;
+			if (e >= 0)
+				val[k] = e;
+			else if (!parse_num(v, vlen, &val[k]) || val[k] < g->lo || val[k] > g->hi) {
+				char names[64] = "";
+				for (int j = 0; g->names[j]; j++)
+					snprintf(names + strlen(names),
+						 sizeof(names) - strlen(names), "%s, ",
+						 g->names[j]);
+				return fail(ps, vt.col,
+					    "expected %s=NAME (%sor %d..%d), found '%.*s%s'",
+					    g->name, names, g->lo, g->hi, TOKQ(&vt));
+			}
 			break;
 		}
 		case ARG_FILE:
@@ -841,6 +862,12 @@ void prog_print(const struct program *p, FILE *out)
 			case ARG_FILE:
 				if (v)
 					fprintf(out, " %s=f%d", g->name, v);
+				break;
+			case ARG_ENUM:
+				if (op_enum_name(g, v))
+					fprintf(out, " %s=%s", g->name, op_enum_name(g, v));
+				else
+					fprintf(out, " %s=%d", g->name, v);
 				break;
 			default:
 				if (v == 0 && (g->flags & ARG_HIDE_0))

@@ -11,15 +11,16 @@
  * gone. A read that would have faulted still drops the locks and mmap_sem, faults the
  * page in with get_user() and starts over, as in 2.6.11.
  *
- * The kernel that runs these: 2.6.12-jj.
+ * The kernels that run these: 2.6.12-jj, 2.6.13, and 2.6.14 and 2.6.17 beside their
+ * FUTEX_WAKE_OP (ref/futex-2.6.14.c, ref/futex-2.6.17.c).
  */
 #include "futex_int.h"
 
 #undef KFUNC
 #define KFUNC "futex_requeue"
 
-static int futex_requeue_2_6_12_jj(unsigned long uaddr1, unsigned long uaddr2, int nr_wake,
-				   int nr_requeue, const int *valp)
+int futex_requeue_2_6_12_jj(unsigned long uaddr1, unsigned long uaddr2, int nr_wake, int nr_requeue,
+			    const int *valp)
 {
 	kframe(); /* kernel/futex.c, futex_requeue() */
 	struct futex_key key1, key2;
@@ -54,7 +55,7 @@ retry:
 		}
 	}
 	ret = futex_requeue_waiters(uaddr1, &key1, &key2, bh1, bh2, nr_wake, nr_requeue,
-				    valp != NULL);
+				    valp != NULL, REQUEUE_MOVES);
 
 out_unlock:
 	unlock_two_buckets(bh1, bh2);
@@ -68,7 +69,7 @@ out:
 
 /* q: the kernel's `struct futex_q q;` on this function's stack; do_futex() passes the
  * model's stand-in (futex_q_get()), which is dead once this returns. */
-static int futex_wait_2_6_12_jj(struct futex_q *q, unsigned long uaddr, int val, int64_t time)
+int futex_wait_2_6_12_jj(struct futex_q *q, unsigned long uaddr, int val, int64_t time)
 {
 	kframe(); /* kernel/futex.c, futex_wait() */
 	struct mm_struct *mm = current->mm;

@@ -336,6 +336,102 @@ out:
 	return ret;
 }
 
+/* include/asm-i386/futex.h (2.6.14 to 2.6.18), futex_atomic_op_inuser(): the operation
+ * on the word at uaddr, a locked instruction with page faults disabled (the preempt count
+ * raised), then the comparison of the old value: 1 or 0, or -EFAULT (the word cannot be
+ * written without a fault), or -ENOSYS for an operation or a comparison the encoding has
+ * no name for. A bad comparison comes after the write, which stays. Simplified: a CPU
+ * with BSWAP (an i486 or later), so no -ENOSYS for an i386. */
+static uint32_t op_set(uint32_t old, int oparg)
+{
+	(void)old;
+	return (uint32_t)oparg;
+}
+static uint32_t op_add(uint32_t old, int oparg)
+{
+	return old + (uint32_t)oparg;
+}
+static uint32_t op_or(uint32_t old, int oparg)
+{
+	return old | (uint32_t)oparg;
+}
+static uint32_t op_andn(uint32_t old, int oparg)
+{
+	return old & ~(uint32_t)oparg;
+}
+static uint32_t op_xor(uint32_t old, int oparg)
+{
+	return old ^ (uint32_t)oparg;
+}
+
+int futex_atomic_op_inuser(int encoded_op, unsigned long uaddr)
+{
+	static uint32_t (*const apply[])(uint32_t, int) = {
+	    [FUTEX_OP_SET] = op_set,   [FUTEX_OP_ADD] = op_add, [FUTEX_OP_OR] = op_or,
+	    [FUTEX_OP_ANDN] = op_andn, [FUTEX_OP_XOR] = op_xor,
+	};
+	int op = (encoded_op >> 28) & 7;
+	int cmp = (encoded_op >> 24) & 15;
+	int oparg = (int32_t)((uint32_t)encoded_op << 8) >> 20;
+	int cmparg = (int32_t)((uint32_t)encoded_op << 20) >> 20;
+	uint32_t oldval = 0;
+	int ret;
+
+	/* `1 << oparg`: x86's shl takes the count mod 32, which this says in C */
+	if ((uint32_t)encoded_op & (uint32_t)FUTEX_OP_OPARG_SHIFT << 28)
+		oparg = (int)(1u << (oparg & 31));
+	if (!access_ok(uaddr, sizeof(int)))
+		return -EFAULT;
+	inc_preempt_count();
+	ret = op <= FUTEX_OP_XOR ? __futex_rmw_inatomic(uaddr, apply[op], oparg, &oldval) : -ENOSYS;
+	dec_preempt_count();
+	if (!ret)
+		wo_applied(oldval);
+	if (!ret) {
+		int old = (int)oldval;
+		switch (cmp) {
+		case FUTEX_OP_CMP_EQ:
+			return old == cmparg;
+		case FUTEX_OP_CMP_NE:
+			return old != cmparg;
+		case FUTEX_OP_CMP_LT:
+			return old < cmparg;
+		case FUTEX_OP_CMP_GE:
+			return old >= cmparg;
+		case FUTEX_OP_CMP_LE:
+			return old <= cmparg;
+		case FUTEX_OP_CMP_GT:
+			return old > cmparg;
+		default:
+			return -ENOSYS;
+		}
+	}
+	return ret;
+}
+
+/* futex_wake_op()'s walk of one chain, with its bucket lock held: wake the waiters on
+ * key, from the (ret + 1)-th on, until ++ret >= nr (so one even where nr is 0); the
+ * oracles count them as a wake of their own (name: the op). Returns ret. */
+int futex_wake_chain(const char *name, unsigned long uaddr, struct futex_hash_bucket *bh,
+		     const struct futex_key *key, int nr, int ret)
+{
+	struct futex_q *this, *next;
+	int first = ret;
+
+	fo_wake_begin(name, uaddr, key, nr > 1 ? nr : 1);
+	list_for_each_entry_safe(this, next, &bh->chain, list, struct futex_q)
+	{
+		futex_q_touch(this, "futex_wake_op");
+		if (match_futex(&this->key, key)) {
+			wake_futex(this);
+			if (++ret >= nr)
+				break;
+		}
+	}
+	fo_wake_end(ret - first);
+	return ret;
+}
+
 /* Both buckets, in address order (the array index order), each once. The second is
  * taken nested for lockdep, as double_lock_hb() does from 2.6.18 (ref/lockdep.c). */
 void lock_two_buckets(struct futex_hash_bucket *bh1, struct futex_hash_bucket *bh2)
@@ -481,7 +577,7 @@ int futex_requeue_compare(unsigned long uaddr1, const struct futex_key *key1,
 		ret = -EAGAIN;
 	} else {
 		ret = futex_requeue_waiters(uaddr1, key1, key2, bh1, bh2, nr_wake, nr_requeue,
-					    valp != NULL);
+					    valp != NULL, REQUEUE_MOVES);
 	}
 	unlock_two_buckets(bh1, bh2);
 out:
@@ -491,7 +587,8 @@ out:
 
 int futex_requeue_waiters(unsigned long uaddr1, const struct futex_key *key1,
 			  const struct futex_key *key2, struct futex_hash_bucket *bh1,
-			  struct futex_hash_bucket *bh2, int nr_wake, int nr_requeue, bool cmp)
+			  struct futex_hash_bucket *bh2, int nr_wake, int nr_requeue, bool cmp,
+			  enum requeue_walk walk)
 {
 	struct futex_q *this, *next;
 	struct list_head *head1;
@@ -506,6 +603,13 @@ int futex_requeue_waiters(unsigned long uaddr1, const struct futex_key *key1,
 			continue;
 		if (++ret <= nr_wake) {
 			wake_futex(this);
+		} else if (walk == REQUEUE_SAME_BUCKET_STAYS && head1 == &bh2->chain) {
+			/* 2.6.18: "If key1 and key2 hash to the same bucket, no need to
+			 * requeue": the key changes, the waiter stays where it is */
+			this->key = *key2;
+			fo_requeued(this, key2);
+			if (ret - nr_wake >= nr_requeue)
+				break;
 		} else {
 			/* off bh1's chain, onto bh2's: futex_requeue() holds both locks */
 			futex_chain_move(this, bh2);
@@ -515,8 +619,9 @@ int futex_requeue_waiters(unsigned long uaddr1, const struct futex_key *key1,
 			fo_requeued(this, key2);
 			if (ret - nr_wake >= nr_requeue)
 				break;
-			/* Make sure to stop if key1 == key2 */
-			if (head1 == &bh2->chain && head1 != &next->list)
+			/* Make sure to stop if key1 == key2 (gone in 2.6.18, which never moves
+			 * a waiter within a bucket) */
+			if (walk == REQUEUE_MOVES && head1 == &bh2->chain && head1 != &next->list)
 				head1 = &this->list;
 		}
 	}
@@ -548,6 +653,14 @@ long do_futex(unsigned long uaddr, int op, int val, int64_t timeout, unsigned lo
 		return kcfg->futex->requeue(uaddr, uaddr2, val, val2, NULL);
 	case FUTEX_CMP_REQUEUE:
 		return kcfg->futex->requeue(uaddr, uaddr2, val, val2, &val3);
+	case FUTEX_WAKE_OP: {
+		if (!kcfg->futex->wake_op)
+			return -ENOSYS; /* before 2.6.14: do_futex()'s default */
+		wo_begin(uaddr, uaddr2, val3);
+		int ret = kcfg->futex->wake_op(uaddr, uaddr2, val, val2, val3);
+		wo_end(ret);
+		return ret;
+	}
 	default: /* FUTEX_FD is not modelled */
 		return -ENOSYS;
 	}

@@ -10,6 +10,26 @@
 #define FUTEX_FD          2
 #define FUTEX_REQUEUE     3
 #define FUTEX_CMP_REQUEUE 4
+#define FUTEX_WAKE_OP     5 /* 2.6.14 on */
+
+/* FUTEX_WAKE_OP's encoded operation (include/linux/futex.h, 2.6.14): op in bits 28-31
+ * (FUTEX_OP_OPARG_SHIFT: oparg is a shift count), cmp in bits 24-27, oparg in bits
+ * 12-23 and cmparg in bits 0-11, both signed */
+#define FUTEX_OP_SET         0 /* *(int *)UADDR2 = OPARG; */
+#define FUTEX_OP_ADD         1 /* *(int *)UADDR2 += OPARG; */
+#define FUTEX_OP_OR          2 /* *(int *)UADDR2 |= OPARG; */
+#define FUTEX_OP_ANDN        3 /* *(int *)UADDR2 &= ~OPARG; */
+#define FUTEX_OP_XOR         4 /* *(int *)UADDR2 ^= OPARG; */
+#define FUTEX_OP_OPARG_SHIFT 8 /* Use (1 << OPARG) instead of OPARG.  */
+#define FUTEX_OP_CMP_EQ      0 /* if (oldval == CMPARG) wake */
+#define FUTEX_OP_CMP_NE      1
+#define FUTEX_OP_CMP_LT      2
+#define FUTEX_OP_CMP_LE      3
+#define FUTEX_OP_CMP_GT      4
+#define FUTEX_OP_CMP_GE      5
+#define FUTEX_OP(op, oparg, cmp, cmparg)                                 \
+	(int)(((uint32_t)(op)&0xf) << 28 | ((uint32_t)(cmp)&0xf) << 24 | \
+	      ((uint32_t)(oparg)&0xfff) << 12 | ((uint32_t)(cmparg)&0xfff))
 
 void futex_init(void);
 /* timeout in ticks of the virtual clock, MAX_SCHEDULE_TIMEOUT for none */

@@ -108,6 +108,11 @@ int get_futex_value_locked(uint32_t *dest, unsigned long from);
 void queue_me(struct futex_q *q);
 int unqueue_me(struct futex_q *q);
 void lock_two_buckets(struct futex_hash_bucket *bh1, struct futex_hash_bucket *bh2);
+/* FUTEX_WAKE_OP's parts (2.6.14 on): futex_atomic_op_inuser() (include/asm-i386/futex.h)
+ * and the walk of one chain (ref/futex.c says what each returns) */
+int futex_atomic_op_inuser(int encoded_op, unsigned long uaddr);
+int futex_wake_chain(const char *name, unsigned long uaddr, struct futex_hash_bucket *bh,
+		     const struct futex_key *key, int nr, int ret);
 void unlock_two_buckets(struct futex_hash_bucket *bh1, struct futex_hash_bucket *bh2);
 
 /* The parts of futex_wait() and futex_requeue() that every release here has the same
@@ -143,9 +148,18 @@ int futex_requeue_compare(unsigned long uaddr1, const struct futex_key *key1,
 			  const struct futex_key *key2, struct futex_hash_bucket *bh1,
 			  struct futex_hash_bucket *bh2, int nr_wake, int nr_requeue,
 			  const int *valp, uint32_t curval, unsigned int nqueued);
+/* How the walk treats a waiter to requeue whose two keys share a bucket: moves it to
+ * the chain's tail like any other (2.6.11 to 2.6.17), or leaves it where it is with its
+ * new key (2.6.18) */
+enum requeue_walk { REQUEUE_MOVES, REQUEUE_SAME_BUCKET_STAYS };
 int futex_requeue_waiters(unsigned long uaddr1, const struct futex_key *key1,
 			  const struct futex_key *key2, struct futex_hash_bucket *bh1,
-			  struct futex_hash_bucket *bh2, int nr_wake, int nr_requeue, bool cmp);
+			  struct futex_hash_bucket *bh2, int nr_wake, int nr_requeue, bool cmp,
+			  enum requeue_walk walk);
+/* 2.6.12-jj's futex_wait and futex_requeue, which 2.6.13 to 2.6.17 run too */
+int futex_wait_2_6_12_jj(struct futex_q *q, unsigned long uaddr, int val, int64_t time);
+int futex_requeue_2_6_12_jj(unsigned long uaddr1, unsigned long uaddr2, int nr_wake, int nr_requeue,
+			    const int *valp);
 
 /* 2.6.11-rc4's futex_wait() and futex_requeue() (ref/futex-2.6.11-rc4.c): 2.6.10-seto
  * runs its futex_requeue; olof-rfc's run their rest after down_read() (__*) after its

@@ -289,6 +289,7 @@ static bool peek_word(unsigned long uaddr, uint32_t *val)
 void fo_reset(void)
 {
 	memset(&fo, 0, offsetof(struct fo_books, wakes));
+	wo_reset();
 }
 
 void fo_wait_begin(unsigned long uaddr, int val)
@@ -828,7 +829,7 @@ static bool judge_result(void)
 			report_woken_ret(&fo.woken_ret);
 			return true;
 		}
-		return false;
+		return wo_judge();
 	}
 	struct task_struct *t = task_of(e->task);
 	finding_begin("wrong result from FUTEX_CMP_REQUEUE", "wrong-result--futex_cmp_requeue");

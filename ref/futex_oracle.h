@@ -125,4 +125,14 @@ struct fo_eagain_view {
  * when there is none. */
 bool futex_oracle_wrong_result(struct fo_eagain_view *v);
 
+/* FUTEX_WAKE_OP's contract (ref/wake_op_oracle.c): a run begins (wo_reset()); a call
+ * begins with its addresses and encoded operation (do_futex()); futex_atomic_op_inuser()
+ * did the operation, the word held old before it; the call returns ret. wo_judge(): at
+ * the run's end, a finding (finding_begin()) if a call broke the contract. */
+void wo_reset(void);
+void wo_begin(unsigned long uaddr1, unsigned long uaddr2, int op);
+void wo_applied(uint32_t old);
+void wo_end(long ret);
+bool wo_judge(void);
+
 #endif

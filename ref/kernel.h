@@ -114,7 +114,7 @@ struct task_struct {
 	struct mm_struct *mm;
 	_Atomic bool sigpending;
 	int signals_delivered;
-	int segv; /* SIGSEGVs from user-mode faults */
+	int segv;   /* SIGSEGVs from user-mode faults */
 	int sigbus; /* SIGBUSes: user-mode faults beyond the end of a mapped file */
 	struct held_lock held[MAX_HELD_LOCKS];
 	int nheld;
@@ -216,6 +216,8 @@ KFRAME_INLINE void kframe_pop(const char *const *name)
 	KSRC(futex_wait, "kernel/futex.c")                                        \
 	KSRC(futex_wake, "kernel/futex.c")                                        \
 	KSRC(futex_requeue, "kernel/futex.c")                                     \
+	KSRC(futex_wake_op, "kernel/futex.c")                                     \
+	KSRC(futex_handle_fault, "kernel/futex.c")                                \
 	KSRC(queue_me, "kernel/futex.c")                                          \
 	KSRC(unqueue_me, "kernel/futex.c")                                        \
 	KSRC(wake_futex, "kernel/futex.c")                                        \

@@ -115,6 +115,38 @@ const struct kernel_config kernels[] = {
 	.mempolicy_up_read_first = true,
     },
     {
+	.name = "2.6.14",
+	.summary = "FUTEX_WAKE_OP, whose second fault is -EFAULT without a try "
+		   "(attempt >= 2): a present read-only word fails",
+	.source = "torvalds/linux 4732efbeb997 \"[PATCH] FUTEX_WAKE_OP: pthread_cond_signal() "
+		  "speedup\" (Jakub Jelinek); futex_wait and futex_requeue as 2.6.12-jj, "
+		  "get_user_pages() as 2.6.13",
+	.futex = &futex_paths_2_6_14,
+	.mm = &mm_paths_2_6_13,
+	.mempolicy_up_read_first = true,
+    },
+    {
+	.name = "2.6.17",
+	.summary = "FUTEX_WAKE_OP passes -ENOSYS on; its second fault is still -EFAULT",
+	.source = "torvalds/linux kernel/futex.c at 0771dfefc9e5 \"[PATCH] lightweight robust "
+		  "futexes: core\" (Ingo Molnar <20060215225654.GC5599@elte.hu>), the robust "
+		  "list left out",
+	.futex = &futex_paths_2_6_17,
+	.mm = &mm_paths_2_6_13,
+	.mempolicy_up_read_first = true,
+    },
+    {
+	.name = "2.6.18",
+	.summary = "futex_handle_fault(): FUTEX_WAKE_OP faults the word in for writing under "
+		   "mmap_sem; requeue within a bucket changes the key only",
+	.source = "v2.6.18.8 kernel/futex.c (stored: bronson/linux-2.6.18.8-ovz-xen 80395f196a21): "
+		  "futex_handle_fault() of c87e2837be82, mended after John Stultz "
+		  "<1154986798.5343.26.camel@localhost.localdomain>; PI futexes left out",
+	.futex = &futex_paths_2_6_18,
+	.mm = &mm_paths_2_6_13,
+	.mempolicy_up_read_first = true,
+    },
+    {
 	.name = "test-futex-wake-unlocked",
 	.summary =
 	    "TEST ONLY: 2.6.11 with futex_wake reading the bucket's nqueued without its lock",
@@ -161,6 +193,8 @@ const char *kernel_fn(const struct kernel_config *k, const char *fn)
 		return k->futex->wait_fn;
 	if (!strcmp(fn, "futex_requeue"))
 		return k->futex->requeue_fn;
+	if (!strcmp(fn, "futex_wake_op") && k->futex->wake_op_fn)
+		return k->futex->wake_op_fn;
 	if (!strcmp(fn, "get_user_pages"))
 		return k->mm->get_user_pages_fn;
 	return fn;

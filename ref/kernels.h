@@ -35,14 +35,18 @@ struct futex_paths {
 	/* valp: FUTEX_CMP_REQUEUE's expected value, NULL for FUTEX_REQUEUE */
 	int (*requeue)(unsigned long uaddr1, unsigned long uaddr2, int nr_wake, int nr_requeue,
 		       const int *valp);
-	/* the C names of wait and requeue, for a debugger (snafu record's breakpoints):
-	 * reports name the kernel's function, futex_wait, not the release's */
-	const char *wait_fn, *requeue_fn;
+	/* FUTEX_WAKE_OP (2.6.14 on; NULL before: -ENOSYS, as do_futex()'s default) */
+	int (*wake_op)(unsigned long uaddr1, unsigned long uaddr2, int nr_wake, int nr_wake2,
+		       int op);
+	/* the C names of wait, requeue and wake_op, for a debugger (snafu record's
+	 * breakpoints): reports name the kernel's function, futex_wait, not the release's */
+	const char *wait_fn, *requeue_fn, *wake_op_fn;
 };
 /* A path of struct futex_paths and its C name: FUTEX_PATH(wait, futex_wait_2_6_11). */
 #define FUTEX_PATH(path, fn) .path = fn, .path##_fn = #fn
 extern const struct futex_paths futex_paths_2_6_10_seto, futex_paths_2_6_11_rc4,
-    futex_paths_olof_rfc, futex_paths_2_6_11, futex_paths_2_6_12_jj;
+    futex_paths_olof_rfc, futex_paths_2_6_11, futex_paths_2_6_12_jj, futex_paths_2_6_14,
+    futex_paths_2_6_17, futex_paths_2_6_18;
 
 /* A release's get_user_pages() (mm/memory.c), in ref/memory-RELEASE.c, and what of the
  * fault paths changed with it: 2.6.13's fix for Robin Holt's race ("get_user_pages() with

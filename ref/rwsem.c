@@ -18,6 +18,7 @@ void init_rwsem(struct rw_semaphore *sem, const char *name)
 	spin_lock_init(&sem->wait_lock, "&sem->wait_lock");
 	INIT_LIST_HEAD(&sem->wait_list);
 	sem->name = name;
+	sem->writers = 0;
 	memset(sem->read_depth, 0, sizeof(sem->read_depth));
 	sem->sets_pf_mmap_sem = false;
 }
@@ -97,6 +98,7 @@ static void writer_in(struct rw_semaphore *sem)
 	if (unlikely(sem->activity != 0))
 		rwsem_bug(sem, "writer-not-alone", "a writer let in while the lock is held");
 	sem->activity = -1;
+	sem->writers++;
 }
 
 /* Can a reader enter at once? 2.6.11: only if no writer is active and nobody waits. */

@@ -22,6 +22,9 @@ struct rw_semaphore {
 	int read_depth[SIM_MAX_TASKS + 1];
 	/* kernel pf-mmap-sem only: holding this sem sets PF_MMAP_SEM (mm->mmap_sem) */
 	bool sets_pf_mmap_sem;
+	/* the model's: writers let in so far (an oracle asks whether the address space
+	 * could have changed during a call, ref/wake_op_oracle.c) */
+	unsigned long writers;
 };
 
 void init_rwsem(struct rw_semaphore *sem, const char *name);

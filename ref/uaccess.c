@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static bool access_ok(unsigned long addr, unsigned long size)
+bool access_ok(unsigned long addr, unsigned long size)
 {
 	return addr <= TASK_SIZE && size <= TASK_SIZE - addr;
 }
@@ -34,6 +34,46 @@ static void zero_page_store(unsigned long uaddr, const char *access)
 		   access, uaddr);
 }
 
+/* The MMU's walk for an access at uaddr: the PTE that allows it, young, with the raw
+ * page_table_lock held (the model's stand-in for the TLB shootdown that keeps a page
+ * from being freed under an access on real threads; no scheduling point and no trace:
+ * invisible to the simulator, where the lock is never held across a point). A PTE that
+ * is absent or forbids the access raises a page fault and, where do_page_fault()
+ * handled it, the access is executed again; NULL where it did not. access names a
+ * store for the ZERO_PAGE check (NULL for a read). */
+static pte_t *mmu_walk(unsigned long uaddr, const char *access, bool user_mode)
+{
+	bool write = access != NULL;
+	struct mm_struct *mm = current->mm;
+
+	for (;;) {
+		pte_t *pte = mm ? pte_offset(mm, uaddr) : NULL;
+		unsigned need = _PAGE_PRESENT | _PAGE_USER | (write ? _PAGE_RW : 0);
+		if (pte)
+			sim_spin_lock(&mm->page_table_lock.raw);
+		if (!pte || (pte->flags & need) != need) {
+			if (pte)
+				sim_spin_unlock(&mm->page_table_lock.raw);
+			unsigned long error_code =
+			    (write ? PF_WRITE : 0) | (user_mode ? PF_USER : 0);
+			if (pte && (pte->flags & _PAGE_PRESENT))
+				error_code |= PF_PROT;
+			if (do_page_fault(uaddr, error_code) != FAULT_HANDLED)
+				return NULL;
+			sim_touch(SIM_TOUCH_RETRY); /* for snafu explore: no event says so */
+			continue;                   /* re-execute the access */
+		}
+		/* the MMU sets the young bit, under no lock: hardware, not the kernel (2.6.11
+		 * mm/rmap.c, page_referenced_one(), clears it with ptep_clear_flush_young()) */
+		pte->flags |= _PAGE_ACCESSED;
+		if (write && pte->page == ZERO_PAGE(uaddr)) {
+			sim_spin_unlock(&mm->page_table_lock.raw);
+			zero_page_store(uaddr, access);
+		}
+		return pte;
+	}
+}
+
 /* Copy n bytes between kernel buffer buf and user address uaddr. Returns the number of
  * bytes NOT copied (0 on success), like __copy_to_user(). access names a store for the
  * ZERO_PAGE check (NULL for a read). */
@@ -48,33 +88,9 @@ static unsigned long mmu_copy(unsigned long uaddr, void *buf, unsigned long n, c
 		unsigned long chunk = PAGE_SIZE - (uaddr & ~PAGE_MASK);
 		if (chunk > n)
 			chunk = n;
-		pte_t *pte = mm ? pte_offset(mm, uaddr) : NULL;
-		unsigned need = _PAGE_PRESENT | _PAGE_USER | (write ? _PAGE_RW : 0);
-		/* The walk and the copy hold the raw page_table_lock: the model's stand-in
-		 * for the TLB shootdown that keeps a page from being freed under an access
-		 * on real threads. No scheduling point and no trace: invisible to the
-		 * simulator, where the lock is never held across a point. */
-		if (pte)
-			sim_spin_lock(&mm->page_table_lock.raw);
-		if (!pte || (pte->flags & need) != need) {
-			if (pte)
-				sim_spin_unlock(&mm->page_table_lock.raw);
-			unsigned long error_code =
-			    (write ? PF_WRITE : 0) | (user_mode ? PF_USER : 0);
-			if (pte && (pte->flags & _PAGE_PRESENT))
-				error_code |= PF_PROT;
-			if (do_page_fault(uaddr, error_code) != FAULT_HANDLED)
-				return n;
-			sim_touch(SIM_TOUCH_RETRY); /* for snafu explore: no event says so */
-			continue;                   /* re-execute the access */
-		}
-		/* the MMU sets the young bit, under no lock: hardware, not the kernel (2.6.11
-		 * mm/rmap.c, page_referenced_one(), clears it with ptep_clear_flush_young()) */
-		pte->flags |= _PAGE_ACCESSED;
-		if (write && pte->page == ZERO_PAGE(uaddr)) {
-			sim_spin_unlock(&mm->page_table_lock.raw);
-			zero_page_store(uaddr, access);
-		}
+		pte_t *pte = mmu_walk(uaddr, access, user_mode);
+		if (!pte)
+			return n;
 		unsigned char *mem = pte->page->data + (uaddr & ~PAGE_MASK);
 		sim_hw_begin();
 		if (write && memcmp(mem, p, chunk)) {
@@ -156,6 +172,29 @@ unsigned long __copy_from_user_inatomic(void *to, unsigned long from, unsigned l
 	sched_point("__copy_from_user_inatomic");
 	sim_trace(EV_UACCESS, "__copy_from_user_inatomic", NULL, (long)from, (long)n);
 	return mmu_copy(from, to, n, NULL, false);
+}
+
+int __futex_rmw_inatomic(unsigned long uaddr, uint32_t (*apply)(uint32_t old, int arg), int arg,
+			 uint32_t *oldval)
+{
+	struct mm_struct *mm = current->mm;
+
+	sched_point("futex_atomic_op_inuser");
+	sim_trace(EV_UACCESS, "futex_atomic_op_inuser", NULL, (long)uaddr, 0);
+	pte_t *pte = mmu_walk(uaddr, "futex_atomic_op_inuser", false);
+	if (!pte)
+		return -EFAULT;
+	uint32_t *word = (uint32_t *)(pte->page->data + (uaddr & ~PAGE_MASK));
+	sim_hw_begin();
+	uint32_t old = *word, new = apply(old, arg);
+	if (new != old) {
+		sim_touch(SIM_TOUCH_STORED); /* for snafu explore: the value is no event */
+		*word = new;
+	}
+	sim_hw_end();
+	sim_spin_unlock(&mm->page_table_lock.raw);
+	*oldval = old;
+	return 0;
 }
 
 int user_load(unsigned long uaddr, uint32_t *val)

@@ -10,12 +10,13 @@
 
 #include <string.h>
 
-/* A source names a tag, a <message-id> or says what is not known here: `snafu kernels` is
- * the way back to the kernel, and a guess there would send a reader astray. Every
- * <...> is a message-id: LOCAL@DOMAIN, no spaces. */
+/* A source names a tag, a commit of torvalds/linux, a <message-id> or says what is not
+ * known here: `snafu kernels` is the way back to the kernel, and a guess there would send
+ * a reader astray. Every <...> is a message-id: LOCAL@DOMAIN, no spaces. */
 static bool source_ok(const char *s)
 {
-	bool named = strstr(s, "tag v") || strstr(s, "known here") || !strncmp(s, "none: ", 6);
+	bool named = strstr(s, "tag v") || strstr(s, "known here") || !strncmp(s, "none: ", 6) ||
+		     strstr(s, "torvalds/linux ");
 
 	for (const char *lt = strchr(s, '<'); lt; lt = strchr(lt + 1, '<')) {
 		size_t n = strcspn(lt + 1, ">");

@@ -28,12 +28,14 @@
  * letters, digits or _: `mmap each-page ...` named a mapping "each-page" before); all
  * three when the byte form took a file table after the task count (CODEC_REVISION 4:
  * every op record moved 6 bytes on, so the same strings are other programs, and the
- * text lines' programs encode with the table). */
-#define WANT_BYTES 0xae78401ccd4a499cull
-#define WANT_TEXT  0x21cbd2052d1d8ac0ull
+ * text lines' programs encode with the table); all three again for FUTEX_WAKE_OP
+ * (CODEC_REVISION 5: op records of 10 bytes, fields z and w, a new kind and weights;
+ * the text lines draw its op and words). */
+#define WANT_BYTES 0x1721fa1c8e7a8ec5ull
+#define WANT_TEXT  0x08f42c29796d01c9ull
 /* Recorded with the trace strings written by a switch in prog/exec.c, before the
- * table's syscall and trace fields; again for the file table (above). */
-#define WANT_TRACE 0x48055f9c58aa0bc5ull
+ * table's syscall and trace fields; again for the file table and FUTEX_WAKE_OP (above). */
+#define WANT_TRACE 0x08ae2c622df9bdfeull
 
 static uint64_t rng = 0x2545f4914f6cdd1dull; /* xorshift64()'s state */
 
@@ -120,7 +122,7 @@ static uint64_t bytes_digest(uint64_t *trace)
 static const char *const names[] = {
     "mmap",       "munmap",        "mprotect",          "load",          "store", "futex_wait",
     "futex_wake", "futex_requeue", "futex_cmp_requeue", "get_mempolicy", "kill",  "sleep",
-    "reclaim",    "madvise",       "mincore",           "bogus",
+    "reclaim",    "madvise",       "mincore",           "futex_wake_op", "bogus",
 };
 static const char *const operands[] = {
     "m0",         "m1",         "null", "m0+4",  "m1+0x1002", "m0+0x7f07c", "m0+0x20000",
@@ -182,6 +184,20 @@ static const char *const args[] = {
     "pages=0x10",
     "val=-1",
     "m1",
+    "op=set",
+    "op=xor",
+    "op=7",
+    "op=8",
+    "op=bogus",
+    "shift",
+    "oparg=-128",
+    "oparg=127",
+    "oparg=128",
+    "cmp=gt",
+    "cmp=15",
+    "cmp=16",
+    "cmparg=-1",
+    "nr_wake2=2",
 };
 #define N(a) (int)(sizeof(a) / sizeof(a[0]))
 
@@ -257,7 +273,7 @@ static void check_table(void)
 		sum += d->weight;
 		for (int j = 0; j < k; j++)
 			CHECK(strcmp(d->name, op_table[j].name), "%s twice", d->name);
-		unsigned used[3] = {0};
+		unsigned used[FIELD_W + 1] = {0};
 		for (int i = 0; i < OP_MAX_ARGS && d->args[i].name; i++) {
 			const struct op_arg *a = &d->args[i];
 			unsigned bits = ((1u << a->width) - 1) << a->shift;
@@ -265,7 +281,8 @@ static void check_table(void)
 			      "%s %s: bits %#x overlap %#x", d->name, a->name, bits,
 			      used[a->field]);
 			CHECK(a->field == FIELD_NONE ||
-				  (a->hi - a->bias <= (int)((1u << a->width) - 1) &&
+				  ((a->lo < 0 ? a->hi - a->lo : a->hi - a->bias) <=
+				       (int)((1u << a->width) - 1) &&
 				   ((a->flags & ARG_REST) || a->lo <= a->def) && a->def <= a->hi),
 			      "%s %s: range %d..%d (default %d) fits %d bits", d->name, a->name,
 			      a->lo, a->hi, a->def, a->width);

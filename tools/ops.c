@@ -69,6 +69,12 @@ static void print_arg(FILE *out, const struct op_arg *g, bool md)
 	case ARG_FILE:
 		fprintf(out, "%s%s=NAME%s [none]", q, g->name, q);
 		return;
+	case ARG_ENUM:
+		fprintf(out, "%s%s=%s", q, g->name, q);
+		for (int i = 0; g->names[i]; i++)
+			fprintf(out, "%s%s%s%s", i ? ", " : "", q, g->names[i], q);
+		fprintf(out, " or %d..%d [%s]", g->lo, g->hi, op_enum_name(g, g->def));
+		return;
 	case ARG_FLAG:
 		if (g->off)
 			fprintf(out, "%s%s%s or %s%s%s [%s]", q, g->name, q, q, g->off, q, g->off);
