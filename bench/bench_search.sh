@@ -57,6 +57,7 @@ rows=(
 	"spurious CMP_REQUEUE -EAGAIN|2.6.11|futex|result|^wrong-result--futex_cmp_requeue$|cmp-requeue-spurious-eagain"
 	"lockdep prediction|2.6.11-rc4|futex|lockdep|^lockdep--recursive-read--mmap_sem--|lockdep-futex-wait"
 	"Robin Holt's forced write|2.6.11|all|integrity|^integrity--|ptrace-zero-page"
+	"FUTEX_WAKE_OP's second fault|2.6.14|futex|result|^wrong-result--futex_wake_op$|futex-wake-op-read-only"
 )
 
 median_max() { sort -n | awk '{v[NR]=$1} END {m = NR % 2 ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2; printf "%d / %d", m, v[NR]}'; }
