@@ -84,10 +84,11 @@
  * the binary was built for (SNAFU_FUZZ_KERNEL, for OSS-Fuzz's one binary per kernel).
  *
  * Five libFuzzer defaults are changed unless given on the command line (the same values
- * are in futex_mm_fuzzer.options for OSS-Fuzz): -max_len=256 (31 ops), -len_control=0,
- * -reload=0, -detect_leaks=0 and -use_counters=0. A deadlock needs three ops and a preemption, 31
- * bytes at least, and with length control libFuzzer takes tens of thousands of runs to let inputs
- * grow that long from an empty corpus.
+ * are in futex_mm_fuzzer.options for OSS-Fuzz): -max_len=320 (31 ops of 10 bytes after the
+ * header and the file table), -len_control=0, -reload=0, -detect_leaks=0 and
+ * -use_counters=0. A deadlock needs three ops and a preemption, 46 bytes at least, and with length
+ * control libFuzzer takes tens of thousands of runs to let inputs grow that long from an empty
+ * corpus.
  *
  * -reload=0 keeps a run with a given -seed the same run on any machine, loaded or not.
  * libFuzzer's -reload=1 re-reads the first corpus directory once a second of wall time
@@ -215,7 +216,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (*argc < 250) {
 		args[n++] = (*argv)[0];
 		if (!has_flag(*argc, *argv, "-max_len="))
-			args[n++] = "-max_len=256";
+			args[n++] = "-max_len=320";
 		if (!has_flag(*argc, *argv, "-len_control="))
 			args[n++] = "-len_control=0";
 		if (!has_flag(*argc, *argv, "-reload=")) /* see the top of this file */
