@@ -10,7 +10,6 @@
  * mmap, munmap or mprotect could have made the address invalid for a while), and looks
  * at the VMAs as the call ends. The hooks keep books only, as ref/futex_oracle.h's do.
  */
-#include "futex.h"
 #include "futex_oracle.h"
 #include "mm.h"
 #include "report.h"
@@ -65,8 +64,10 @@ void wo_applied(uint32_t old)
 	if (wo_off())
 		return;
 	struct wo_call *c = &wo.call[current->pid];
+	sim_hw_begin();
 	if (c->active && !c->applied++)
 		c->old = old;
+	sim_hw_end();
 }
 
 /* What user mode may do at addr now: the VMA that holds it allows it, and a file's page
