@@ -780,18 +780,22 @@ static const struct fo_wake *find_count_wrong(void)
 
 static void report_count(const struct fo_wake *r)
 {
-	bool wake = !strcmp(r->op, "FUTEX_WAKE");
+	bool op = !strcmp(r->op, "FUTEX_WAKE_OP"), wake = op || !strcmp(r->op, "FUTEX_WAKE");
 
-	finding_begin(wake ? "wrong result from FUTEX_WAKE" : "wrong result from futex_requeue",
-		      wake ? "wrong-result--futex_wake" : "wrong-result--futex_requeue");
+	finding_begin(op     ? "wrong result from FUTEX_WAKE_OP"
+		      : wake ? "wrong result from FUTEX_WAKE"
+			     : "wrong result from futex_requeue",
+		      op     ? "wrong-result--futex_wake_op"
+		      : wake ? "wrong-result--futex_wake"
+			     : "wrong-result--futex_requeue");
 	finding_printf(OP_POINT_NOTE);
 	wake_line(r);
 	if (!wake)
 		finding_printf("  and moved %d to the second futex\n", r->nmoved);
 	if (wake)
-		finding_printf("\nFUTEX_WAKE returns the number of waiters it woke: it returned "
-			       "%ld and woke %d\n",
-			       r->ret, r->nwoken);
+		finding_printf("\n%s returns the number of waiters it woke: it returned %ld "
+			       "and woke %d%s\n",
+			       r->op, r->ret, r->nwoken, op ? " (on this futex)" : "");
 	else
 		finding_printf("\n%s wakes the first %d waiters it finds, then moves the rest, and "
 			       "returns how many it woke and moved: it returned %ld, woke %d and "

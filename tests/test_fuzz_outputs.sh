@@ -106,12 +106,14 @@ check "the picture line, pasted, writes the picture" test -s "my dir/found/2.6.1
 # log's write fails, one line names the log and what failed, the run exits 2, the log is
 # whole or not there, and the findings are still sorted, saved and counted: the
 # executions come from the fuzzer's output, not from a cut log ("?" before). Standard
-# output and error go to a pipe, to a cat outside the limit.
+# output and error go to a pipe, to a cat outside the limit. From an empty corpus: the
+# list of seed inputs the run prepares (OUT/KERNEL/seeds.txt) grows with corpus/ and
+# would meet the limit before the log does.
 rm -rf o f
 (
 	trap '' XFSZ
 	ulimit -f 1
-	"$snafu" fuzz --kernel=2.6.11-rc4 --seed=1 --jobs=1 --runs=20000 --fresh --out=o --found=f
+	"$snafu" fuzz --kernel=2.6.11-rc4 --seed=1 --jobs=1 --runs=20000 --fresh --empty --out=o --found=f
 	echo $? >rc
 ) 2>&1 | cat >xfsz.out
 rc=$(cat rc)
