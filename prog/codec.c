@@ -38,7 +38,7 @@
  *    have fewer points than that, mostly) and its target among the other tasks, so
  *    every preemption names a real place in the program and a real switch.
  * struct op holds the meaning (pages - 1, the value, ...); only this file knows the
- * coding. Per kind, x and y mean:
+ * coding. Per kind, x, y, z and w mean:
  *   mmap          x = pages - 1, y = prot (bits 0-2) | shared (bit 3) | file (bits 4-5,
  *                 its fd, modulo the files declared + 1; 0: none)
  *   munmap        x = pages - 1                 mprotect   x = pages - 1, y = prot
@@ -49,6 +49,8 @@
  *   kill          x = target task - 1           sleep      x = ticks
  *   madvise       x = pages - 1 (MADV_DONTNEED)  mincore    x = pages - 1 (< 128), B = vec
  *   reclaim       (A only)
+ *   futex_wake_op x = nr_wake | nr_wake2 << 4, y = op | shift (bit 3) | cmp << 4,
+ *                 z = oparg, w = cmparg (two's complement, -128..127)
  */
 #include "ops.h"
 

@@ -126,15 +126,17 @@ static void print_op(FILE *out, const struct op_desc *d, bool md)
 }
 
 /* The entries of futex_mm_fuzzer.dict: each dict line of the table, an op after the two
- * mappings m0 (private) and m1 (shared) in a two-task program, as its 8 bytes. */
+ * mappings m0 (private) and m1 (shared) in a two-task program, as its OP_BYTES bytes. */
 static int print_byte_dict(FILE *out)
 {
 	static struct program p;
 	uint8_t buf[PROG_MAX_ENCODED];
 	char text[512], err[256];
 
-	fprintf(out, "# futex_mm_fuzzer: single op records (8 bytes), from `snafu ops "
-		     "--dict=bytes` (the op table's dict lines, prog/ops.c)\n");
+	fprintf(out,
+		"# futex_mm_fuzzer: single op records (%d bytes), from `snafu ops "
+		"--dict=bytes` (the op table's dict lines, prog/ops.c)\n",
+		OP_BYTES);
 	for (int k = 0; k < OP_NKINDS; k++)
 		for (int i = 0; i < OP_MAX_DICT && op_table[k].dict[i]; i++) {
 			const char *e = op_table[k].dict[i], *bar = strchr(e, '|');
