@@ -63,6 +63,19 @@ static void sys_exit(long ret)
 	}
 }
 
+int prog_wake_op_args(const struct op *o, int *nr_wake, int *nr_wake2)
+{
+	const struct op_desc *d = &op_table[OP_FUTEX_WAKE_OP];
+	int arg[OP_MAX_ARGS];
+
+	for (int k = 0; k < OP_MAX_ARGS && d->args[k].name; k++)
+		arg[k] = op_arg_get(o, &d->args[k]);
+	/* args: A, B, nr_wake, nr_wake2, op, shift, oparg, cmp, cmparg (prog/ops.c) */
+	*nr_wake = arg[2];
+	*nr_wake2 = arg[3];
+	return FUTEX_OP(arg[4] | (arg[5] ? FUTEX_OP_OPARG_SHIFT : 0), arg[6], arg[7], arg[8]);
+}
+
 static long run_op(const struct op *o, int idx, unsigned long a)
 {
 	const char *sys = op_table[o->kind].syscall; /* its name and trace: prog/ops.c */
@@ -108,14 +121,9 @@ static long run_op(const struct op *o, int idx, unsigned long a)
 			       o->x & 15, 0, b, o->x >> 4, o->y);
 		break;
 	case OP_FUTEX_WAKE_OP: {
-		const struct op_desc *d = &op_table[o->kind];
-		int arg[OP_MAX_ARGS];
-		for (int k = 0; k < OP_MAX_ARGS && d->args[k].name; k++)
-			arg[k] = op_arg_get(o, &d->args[k]);
-		/* args: A, B, nr_wake, nr_wake2, op, shift, oparg, cmp, cmparg (prog/ops.c) */
-		ret = do_futex(
-		    a, FUTEX_WAKE_OP, arg[2], 0, b, arg[3],
-		    FUTEX_OP(arg[4] | (arg[5] ? FUTEX_OP_OPARG_SHIFT : 0), arg[6], arg[7], arg[8]));
+		int nr_wake, nr_wake2;
+		int encoded = prog_wake_op_args(o, &nr_wake, &nr_wake2);
+		ret = do_futex(a, FUTEX_WAKE_OP, nr_wake, 0, b, nr_wake2, encoded);
 		break;
 	}
 	case OP_GET_MEMPOLICY:

@@ -64,6 +64,11 @@ void prog_resolve_schedule(struct program *p, const struct kernel_config *k, uns
 void prog_unfired_why(const struct program *p, const struct run_result *r, int i, char *buf,
 		      size_t len);
 
+/* A futex_wake_op op's system call arguments: sets its two wake counts and returns the
+ * encoded operation, FUTEX_OP() of op, shift, oparg, cmp and cmparg (the one place that
+ * says how; tests/differential passes the same to the host). */
+int prog_wake_op_args(const struct op *o, int *nr_wake, int *nr_wake2);
+
 /* After a run with a finding: the full report (title, tasks, cycle, interleaving, token). */
 void prog_report(FILE *out, const struct kernel_config *k);
 

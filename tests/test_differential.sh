@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The differential test (docs/differential.md): 5000 seeded random programs on the model
-# (kernel 2.6.11) and, op by op, with real system calls on this machine's kernel. Fails on
+# (kernel 2.6.11; then 2.6.14, 2.6.17 and 2.6.18, whose programs have futex_wake_op)
+# and, op by op, with real system calls on this machine's kernel. Fails on
 # any disagreement the table of known differences (tests/differential/era.c) does not
 # explain: a DEFECT, printed with its program. Known model defects (KNOWN rows) are
 # counted, not failed: they are being fixed in ref/; `differential --strict` fails on
@@ -34,6 +35,27 @@ cat "$tmp/out"
 check "5000 programs: every disagreement is in the table (exit $rc)" [ $rc = 0 ]
 check "the summary counts programs" grep -q '^differential: programs: [0-9]* agree' "$tmp/out"
 
+# the kernels with FUTEX_WAKE_OP: every encoding, and each kernel's own differences
+# (an entry's count is the third field of its row)
+for k in 2.6.14 2.6.17 2.6.18; do
+	"$diff" --kernel=$k --programs=5000 --seed=1 --print=3 >"$tmp/out.$k" 2>&1
+	rc=$?
+	cat "$tmp/out.$k"
+	check "$k: 5000 programs, every disagreement in the table (exit $rc)" [ $rc = 0 ]
+done
+count() { awk -v id="$2" '$2 == id { print $3 }' "$tmp/out.$1"; }
+check "2.6.14: futex_wake_op's second fault is -EFAULT ($(count 2.6.14 wake-op-second-fault))" \
+	[ "$(count 2.6.14 wake-op-second-fault)" -gt 0 ]
+check "2.6.14: a refused encoding is -EFAULT ($(count 2.6.14 wake-op-enosys-fault))" \
+	[ "$(count 2.6.14 wake-op-enosys-fault)" -gt 0 ]
+check "2.6.18: neither (fixed)" [ "$(count 2.6.18 wake-op-second-fault)$(count 2.6.18 wake-op-enosys-fault)" = 00 ]
+check "2.6.18: futex_wake_op keys its second word for reading ($(count 2.6.18 wake-op-key-write))" \
+	[ "$(count 2.6.18 wake-op-key-write)" -gt 0 ]
+"$diff" --kernel=2.6.99 --programs=1 >/dev/null 2>"$tmp/err"
+rc=$?
+check "--kernel=2.6.99: exit 2 (exit $rc)" [ $rc = 2 ]
+check "and says which kernel" grep -q -- '--kernel=2.6.99: expected a kernel' "$tmp/err"
+
 # the same seed, the same table (all but the timing line)
 "$diff" --programs=300 --seed=7 --quiet | grep -v ' s, ' >"$tmp/a"
 "$diff" --programs=300 --seed=7 --quiet | grep -v ' s, ' >"$tmp/b"
@@ -55,9 +77,11 @@ check "--case: a second task is refused (exit $rc)" [ $rc = 2 ]
 # line naming the entry. It must give no DEFECT. It shows that entry, or agrees op by op:
 # a host kernel may behave as 2.6.11 (an era entry), or ref/ may have fixed the defect (a
 # KNOWN entry: then remove the entry from era.c and the case from cases/).
+# A `# kernel:` line names the model's kernel, where not 2.6.11.
 for c in "$src"/tests/differential/cases/*.case; do
 	want=$(sed -n 's/^# expect: //p' "$c")
-	"$diff" --case="$c" >"$tmp/case" 2>&1
+	k=$(sed -n 's/^# kernel: //p' "$c")
+	"$diff" --kernel="${k:-2.6.11}" --case="$c" >"$tmp/case" 2>&1
 	rc=$?
 	if [ $rc = 0 ] && grep -q "<== $want:" "$tmp/case"; then
 		ok
@@ -76,12 +100,13 @@ check "a generated program replays with snafu replay" \
 	"$bin/snafu" replay --quiet --kernel=2.6.11 "$tmp/gen.case"
 check "and with --case" "$diff" --case="$tmp/gen.case"
 
-# the table: every entry with its 2.6.11 source and today's (or the model's)
+# the table: every entry with its source in 2.6.11 (or the kernels it names) and
+# today's (or the model's)
 "$diff" --table >"$tmp/table"
 entries=$(grep -c '^[a-z-]* (\(ERA\|CONFIG\|KNOWN\)): ' "$tmp/table")
-then=$(grep -c '^  2\.6\.11: ' "$tmp/table")
+then=$(grep -c '^  2\.6\.[0-9][0-9 .]*: ' "$tmp/table")
 now=$(grep -c '^  \(today\|model\): ' "$tmp/table")
-check "--table: $entries entries, $then 2.6.11 sources, $now others" \
+check "--table: $entries entries, $then 2.6 sources, $now others" \
 	[ "$entries" -gt 5 -a "$then" = "$entries" -a "$now" = "$entries" ]
 
 # every era entry and known defect has its example there

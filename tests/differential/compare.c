@@ -76,8 +76,9 @@ static void cow_written(struct shadow *s, unsigned long lo, unsigned long n, boo
 }
 
 /* What op i (one run of it, at a and b) did to the address space, given its return. */
-static void shadow_op(struct shadow *s, const struct program *p, const struct op *o, long ret,
-		      unsigned long a, unsigned long b, unsigned long len)
+static void shadow_op(struct shadow *s, const struct program *p, const struct kernel_config *k,
+		      const struct op *o, long ret, unsigned long a, unsigned long b,
+		      unsigned long len)
 {
 	int fd = o->y >> 4 & 3; /* an mmap's file: the fd-th the program declares */
 	const struct file_spec *f = fd ? &p->files[fd - 1] : NULL;
@@ -139,19 +140,24 @@ static void shadow_op(struct shadow *s, const struct program *p, const struct op
 	case OP_FUTEX_WAKE:
 	case OP_FUTEX_REQUEUE:
 	case OP_FUTEX_CMP_REQUEUE:
-		for (int k = 0; k < 1 + op_uses_b(o->kind); k++) {
-			uint16_t *pg = page_of(s, k ? b : a);
+	case OP_FUTEX_WAKE_OP:
+		for (int key = 0; key < 1 + op_uses_b(o->kind); key++) {
+			uint16_t *pg = page_of(s, key ? b : a);
 			if ((*pg & (SH_MAPPED | SH_SHARED)) == (SH_MAPPED | SH_SHARED))
 				*pg |= SH_FUTEX_IN;
 			/* and with FOLL_WRITE, breaks COW of a private writable file page, once the
 			 * keys before it were taken (a misaligned address is -EINVAL first, a
 			 * hole -EFAULT) */
-			if ((a % 4) || (k && (b % 4)) || (k && !(shadow_page(s, a) & SH_MAPPED)))
+			if ((a % 4) || (key && (b % 4)) ||
+			    (key && !(shadow_page(s, a) & SH_MAPPED)))
 				break;
 			if ((*pg & (SH_MAPPED | SH_SHARED | SH_FILE | PROT_WRITE_ | SH_COW)) ==
 			    (SH_MAPPED | SH_FILE | PROT_WRITE_))
 				*pg |= SH_COW | SH_TODAY_COW;
 		}
+		/* the operation wrote B through a write fault on both kernels */
+		if (o->kind == OP_FUTEX_WAKE_OP && diff_wake_op_wrote(k, o, ret) > 0)
+			cow_written(s, b, 4, false);
 		break;
 	case OP_STORE: /* a private page of a file: the task's own copy from now on */
 		/* (each-page: ret is the last page's; a page of the file it could write was) */
@@ -169,14 +175,11 @@ static void shadow_op(struct shadow *s, const struct program *p, const struct op
 			cow_written(s, a + 8, o->x ? 8 : 0, false);
 		}
 		break;
-	case OP_MADVISE: /* MADV_DONTNEED: the copy goes, the file's page comes back (up to
-			    a hole, -ENOMEM: both kernels zap the VMAs before it) */
+	case OP_MADVISE: /* MADV_DONTNEED: the copy goes, the file's page comes back (-ENOMEM:
+			    both kernels skip a hole, zap every VMA and say so at the end) */
 		if (ret == 0 || ret == -ENOMEM_)
-			for (unsigned long x = a; x < a + len; x += DIFF_PAGE) {
-				if (!(*page_of(s, x) & SH_MAPPED))
-					break;
+			for (unsigned long x = a; x < a + len; x += DIFF_PAGE)
 				*page_of(s, x) &= (uint16_t) ~(SH_COW | SH_TODAY_COW);
-			}
 		break;
 	case OP_LOAD: { /* today reads a write-only page: faults it in */
 		uint16_t *pg = page_of(s, a);
@@ -205,8 +208,9 @@ static void shadow_op(struct shadow *s, const struct program *p, const struct op
 }
 
 /* Replay ops [0, upto) into s; map_addr gets where each mapping is by then. */
-static void shadow_replay(const struct program *p, const struct run_result *m, int upto,
-			  struct shadow *s, unsigned long *map_addr)
+static void shadow_replay(const struct program *p, const struct kernel_config *k,
+			  const struct run_result *m, int upto, struct shadow *s,
+			  unsigned long *map_addr)
 {
 	memset(s, 0, sizeof(*s));
 	memset(map_addr, 0, sizeof(map_addr[0]) * PROG_MAX_MAPS);
@@ -214,8 +218,8 @@ static void shadow_replay(const struct program *p, const struct run_result *m, i
 		const struct op *o = &p->ops[i];
 		unsigned long a = diff_uaddr(map_addr, &o->a), b = diff_uaddr(map_addr, &o->b);
 		unsigned long len = diff_len(p, i);
-		for (int k = 0; k < op_instances(p, i); k++)
-			shadow_op(s, p, o, m->ret[i], a + (unsigned long)k * DIFF_PAGE, b, len);
+		for (int n = 0; n < op_instances(p, i); n++)
+			shadow_op(s, p, k, o, m->ret[i], a + (unsigned long)n * DIFF_PAGE, b, len);
 		if (o->kind == OP_MMAP && m->ret[i] > 0)
 			map_addr[mmap_index_of(p, i)] = (unsigned long)m->ret[i];
 	}
@@ -226,10 +230,37 @@ static bool overlaps(unsigned long lo1, unsigned long n1, unsigned long lo2, uns
 	return n1 && n2 && lo1 < lo2 + n2 && lo2 < lo1 + n1;
 }
 
+static int wake_op_arg(const struct op *o, const char *name)
+{
+	return op_arg_get(o, op_arg_named(OP_FUTEX_WAKE_OP, name, strlen(name)));
+}
+
+int diff_wake_op_wrote(const struct kernel_config *k, const struct op *o, long ret)
+{
+	int op = wake_op_arg(o, "op"), cmp = wake_op_arg(o, "cmp");
+
+	/* futex_atomic_op_inuser(): -ENOSYS for an operation it has no name for comes
+	 * before the write, for a comparison after it (FUTEX_OP_XOR 4, FUTEX_OP_CMP_GE 5);
+	 * 2.6.14 takes that -ENOSYS for a fault and ends in -EFAULT, having done the
+	 * operation twice where the word's PTE was writable, else not at all: maybe */
+	if (k && !strcmp(k->name, "2.6.14") && ret == -EFAULT_ && op <= 4 && cmp > 5)
+		return -1;
+	return ret >= 0 || (ret == -ENOSYS_ && op <= 4 && cmp > 5);
+}
+
+/* A futex_wake_op that surely did an operation that reads the old value (all but
+ * FUTEX_OP_SET 0): what it wrote differs where the word differed before it */
+static bool wake_op_reads(const struct kernel_config *k, const struct op *o, long ret)
+{
+	return o->kind == OP_FUTEX_WAKE_OP && wake_op_arg(o, "op") != 0 &&
+	       diff_wake_op_wrote(k, o, ret) > 0;
+}
+
 /* Does op o (one run, at a and b; len bytes) write any of [x, x+n)? s is the address
  * space before it. -EINVAL comes before any write. */
-static bool writes(const struct shadow *s, const struct op *o, long ret, unsigned long a,
-		   unsigned long b, unsigned long len, unsigned long x, unsigned long n)
+static bool writes(const struct shadow *s, const struct kernel_config *k, const struct op *o,
+		   long ret, unsigned long a, unsigned long b, unsigned long len, unsigned long x,
+		   unsigned long n)
 {
 	if (ret == -EINVAL_)
 		return false;
@@ -243,6 +274,8 @@ static bool writes(const struct shadow *s, const struct op *o, long ret, unsigne
 		       ((a && overlaps(a, 4, x, n)) || (o->x && overlaps(a + 8, 8, x, n)));
 	case OP_MINCORE: /* one byte a page, at the vector B */
 		return overlaps(b, len / DIFF_PAGE, x, n);
+	case OP_FUTEX_WAKE_OP:
+		return diff_wake_op_wrote(k, o, ret) != 0 && overlaps(b, 4, x, n);
 	case OP_MMAP:
 		return ret > 0 && overlaps((unsigned long)ret, (o->x + 1ul) * DIFF_PAGE, x, n);
 	case OP_MUNMAP:
@@ -253,9 +286,11 @@ static bool writes(const struct shadow *s, const struct op *o, long ret, unsigne
 	return false;
 }
 
-/* The last op before `op` that wrote some of the n bytes at x, or -1. */
-static int find_writer(const struct program *p, const struct run_result *m, int op, unsigned long x,
-		       unsigned long n, unsigned long *wa, unsigned long *wb)
+/* The last op before `op` that wrote some of the n bytes at x, or -1; past a
+ * futex_wake_op that changed what an earlier op wrote there, the earlier one. */
+static int find_writer(const struct program *p, const struct kernel_config *k,
+		       const struct run_result *m, int op, unsigned long x, unsigned long n,
+		       unsigned long *wa, unsigned long *wb)
 {
 	static struct shadow s;
 	unsigned long map_addr[PROG_MAX_MAPS] = {0};
@@ -266,14 +301,15 @@ static int find_writer(const struct program *p, const struct run_result *m, int 
 		const struct op *o = &p->ops[i];
 		unsigned long a = diff_uaddr(map_addr, &o->a), b = diff_uaddr(map_addr, &o->b);
 		unsigned long len = diff_len(p, i);
-		for (int k = 0; k < op_instances(p, i); k++) {
-			unsigned long ak = a + (unsigned long)k * DIFF_PAGE;
-			if (writes(&s, o, m->ret[i], ak, b, len, x, n)) {
+		for (int j = 0; j < op_instances(p, i); j++) {
+			unsigned long aj = a + (unsigned long)j * DIFF_PAGE;
+			if (writes(&s, k, o, m->ret[i], aj, b, len, x, n) &&
+			    (w < 0 || !wake_op_reads(k, o, m->ret[i]))) {
 				w = i;
-				*wa = ak;
+				*wa = aj;
 				*wb = b;
 			}
-			shadow_op(&s, p, o, m->ret[i], ak, b, len);
+			shadow_op(&s, p, k, o, m->ret[i], aj, b, len);
 		}
 		if (o->kind == OP_MMAP && m->ret[i] > 0)
 			map_addr[mmap_index_of(p, i)] = (unsigned long)m->ret[i];
@@ -288,13 +324,15 @@ static bool value_answer(long ret)
 	return ret == -EAGAIN_ || ret == -ETIMEDOUT_ || ret >= 0;
 }
 
-void diff_compare(const struct program *p, const struct run_result *m, const struct host_result *h,
-		  int from, struct divergence *d)
+void diff_compare(const struct program *p, const struct kernel_config *k,
+		  const struct run_result *m, const struct host_result *h, int from,
+		  struct divergence *d)
 {
 	unsigned long map_addr[PROG_MAX_MAPS];
 	int i;
 
 	d->kind = DIV_NONE;
+	d->kernel = k;
 	d->p = p;
 	d->m = m;
 	d->h = h;
@@ -318,7 +356,7 @@ void diff_compare(const struct program *p, const struct run_result *m, const str
 	if (d->kind == DIV_NONE)
 		return;
 	d->op = i - 1;
-	shadow_replay(p, m, d->op, &d->before, map_addr);
+	shadow_replay(p, k, m, d->op, &d->before, map_addr);
 	const struct op *o = &p->ops[d->op];
 	d->a = diff_uaddr(map_addr, &o->a) + (op_instances(p, d->op) - 1ul) * DIFF_PAGE;
 	d->b = diff_uaddr(map_addr, &o->b);
@@ -337,9 +375,9 @@ void diff_compare(const struct program *p, const struct run_result *m, const str
 			x++;
 	}
 	d->at = x;
-	d->writer = find_writer(p, m, d->op, x, n, &d->wa, &d->wb);
+	d->writer = find_writer(p, k, m, d->op, x, n, &d->wa, &d->wb);
 	if (d->writer >= 0) {
-		shadow_replay(p, m, d->writer, &d->at_writer, map_addr);
+		shadow_replay(p, k, m, d->writer, &d->at_writer, map_addr);
 		d->wlen = diff_len(p, d->writer);
 	}
 }

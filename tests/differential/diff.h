@@ -1,5 +1,6 @@
 /* The differential test: random one-task programs run on the model (prog_run, kernel
- * 2.6.11) and, op by op, with real system calls on the machine's kernel; every
+ * 2.6.11, or another with --kernel) and, op by op, with real system calls on the
+ * machine's kernel; every
  * disagreement is matched against a table of known differences (era.c) or counted as a
  * DEFECT. docs/differential.md says what each file does and how to read the output.
  *
@@ -18,7 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define DIFF_KERNEL  "2.6.11"     /* the model's kernel the host is compared with */
+#define DIFF_KERNEL  "2.6.11"     /* the model's kernel the host is compared with, by default */
 #define DIFF_BASE    0x40000000UL /* TASK_UNMAPPED_BASE: where the model places mmaps */
 #define DIFF_WINDOW  (64UL << 20) /* the model's mmap window (ref/mm.h) */
 #define DIFF_PAGE    4096UL
@@ -42,8 +43,8 @@ enum {
 
 /* gen.c: a program of one task (plus an idle task 2, as the text form has at least
  * two), the same for the same seed. reclaim is never generated: it has no system call
- * on the host. */
-void diff_generate(uint64_t seed, struct program *p);
+ * on the host; futex_wake_op only where the kernel has FUTEX_WAKE_OP (wake_op). */
+void diff_generate(uint64_t seed, bool wake_op, struct program *p);
 
 /* host.c */
 struct host_result {
@@ -112,6 +113,7 @@ enum div_kind {
 
 struct divergence {
 	enum div_kind kind;
+	const struct kernel_config *kernel; /* the model's */
 	const struct program *p;
 	const struct run_result *m;
 	const struct host_result *h;
@@ -128,17 +130,21 @@ struct divergence {
 	struct shadow at_writer; /* the address space before the writer */
 };
 
-/* Fill d with the first disagreement between the model's run m and the host's h at op
- * `from` or after. */
-void diff_compare(const struct program *p, const struct run_result *m, const struct host_result *h,
-		  int from, struct divergence *d);
+/* Fill d with the first disagreement between the model's run m (on kernel k) and the
+ * host's h at op `from` or after. */
+void diff_compare(const struct program *p, const struct kernel_config *k,
+		  const struct run_result *m, const struct host_result *h, int from,
+		  struct divergence *d);
+/* Did futex_wake_op o, which returned ret on kernel k (NULL: the host's), do its
+ * operation on the word at B? 1 yes, 0 no, -1 maybe (its return does not tell). */
+int diff_wake_op_wrote(const struct kernel_config *k, const struct op *o, long ret);
 unsigned long diff_uaddr(const unsigned long *map_addr, const struct uref *u);
 unsigned long diff_len(const struct program *p, int op); /* pages= in bytes, or 0 */
 
 /* era.c: the table of known differences. A disagreement that matches no entry is a
  * DEFECT. */
 enum entry_kind {
-	ENTRY_ERA,    /* 2.6.11 and today's kernel differ: the model follows 2.6.11 */
+	ENTRY_ERA,    /* 2.6.11 (or the kernel named) and today's differ: the model follows it */
 	ENTRY_CONFIG, /* the host's configuration, or a departure docs/model.md lists */
 	ENTRY_DEFECT, /* a model defect that is known and open: not an era difference */
 };
@@ -151,6 +157,9 @@ struct era_entry {
 	bool (*match)(const struct divergence *d, const struct host_info *hi);
 	bool cont; /* the op changed nothing the two sides now disagree about (a return value,
 		      a value read, or what a later entry accounts for): compare on after it */
+	/* the model's kernels whose difference it is ("2.6.14 2.6.17"), where `then` is
+	 * their source; NULL: every kernel, `then` 2.6.11's (where the others have the same) */
+	const char *kernels;
 };
 extern const struct era_entry era_table[];
 extern const int era_count;

@@ -13,6 +13,8 @@
  */
 #include "diff.h"
 
+#include <string.h>
+
 #define PROT_R     1
 #define PROT_W     2
 #define PROT_X     4
@@ -36,7 +38,7 @@ static long hret(const struct divergence *d)
 
 static bool is_futex(int kind)
 {
-	return kind >= OP_FUTEX_WAIT && kind <= OP_FUTEX_CMP_REQUEUE;
+	return (kind >= OP_FUTEX_WAIT && kind <= OP_FUTEX_CMP_REQUEUE) || kind == OP_FUTEX_WAKE_OP;
 }
 
 /* --- futex keys: 2.6.11's get_futex_key() against today's ----------------------------- */
@@ -57,7 +59,7 @@ static long key_2611(const struct shadow *s, unsigned long addr)
  * takes a page whose PTE is there and user-readable without looking at the VMA: so an
  * exec-only shared page works once something touched it, and gives -EFAULT before.
  * `either` picks which (this file has no record of PTEs). */
-static long key_today(const struct shadow *s, unsigned long addr, bool either)
+static long key_today(const struct shadow *s, unsigned long addr, bool either, bool write)
 {
 	uint16_t pg = shadow_page(s, addr);
 
@@ -65,6 +67,8 @@ static long key_today(const struct shadow *s, unsigned long addr, bool either)
 		return -EINVAL_;
 	if (!(pg & SH_MAPPED))
 		return -EFAULT_;
+	if (write) /* FUTEX_WRITE (FUTEX_WAKE_OP's second word): no read-only try */
+		return (pg & (PROT_W | SH_PAST_EOF)) == PROT_W ? 0 : -EFAULT_;
 	/* a page-cache page: a shared mapping's, or a private one's the task has not written */
 	bool cache = (pg & SH_SHARED) || (pg & (SH_FILE | SH_COW)) == SH_FILE;
 	if ((pg & PROT_W) || ((pg & PROT_R) && cache))
@@ -90,7 +94,8 @@ static unsigned long futex_key_page(const struct divergence *d)
 		long then = 0, now = 0;
 		for (int k = 0; k < n; k++) {
 			long t = key_2611(&d->before, addr[k]);
-			long w = key_today(&d->before, addr[k], either >> k & 1);
+			long w = key_today(&d->before, addr[k], either >> k & 1,
+					   k && o->kind == OP_FUTEX_WAKE_OP);
 			if (!page && t != w && !then && !now)
 				page = addr[k];
 			then = then ? then : t;
@@ -283,6 +288,45 @@ static bool file_cached(const struct divergence *d, const struct host_info *hi)
 			    (d->before.file_vec && (shadow_page(&d->before, d->at) & SH_FILE)));
 }
 
+/* --- FUTEX_WAKE_OP (2.6.14 on) --------------------------------------------------------- */
+
+static bool is_wake_op(const struct divergence *d)
+{
+	return d->kind == DIV_RET && op_of(d)->kind == OP_FUTEX_WAKE_OP;
+}
+
+/* B's VMA is there and writable, within the file */
+static bool wake_op_b_writable(const struct divergence *d)
+{
+	uint16_t pg = shadow_page(&d->before, d->b);
+
+	return !(d->b % 4) && (pg & (SH_MAPPED | PROT_W | SH_PAST_EOF)) == (SH_MAPPED | PROT_W);
+}
+
+static bool wake_op_key_write(const struct divergence *d, const struct host_info *hi)
+{
+	(void)hi;
+	return is_wake_op(d) && mret(d) == -ENOSYS_ && hret(d) == -EFAULT_ &&
+	       (shadow_page(&d->before, d->b) & SH_MAPPED) && !wake_op_b_writable(d);
+}
+
+static bool wake_op_second_fault(const struct divergence *d, const struct host_info *hi)
+{
+	(void)hi;
+	return is_wake_op(d) && mret(d) == -EFAULT_ &&
+	       diff_wake_op_wrote(NULL, op_of(d), hret(d)) > 0 && wake_op_b_writable(d);
+}
+
+static bool wake_op_enosys_fault(const struct divergence *d, const struct host_info *hi)
+{
+	const struct op *w = d->writer >= 0 ? &d->p->ops[d->writer] : NULL;
+
+	(void)hi;
+	if (d->value && w && w->kind == OP_FUTEX_WAKE_OP) /* what it did twice, or not */
+		return d->m->ret[d->writer] == -EFAULT_;
+	return is_wake_op(d) && mret(d) == -EFAULT_ && hret(d) == -ENOSYS_;
+}
+
 static bool mem_no_force(const struct divergence *d, const struct host_info *hi)
 {
 	int k = op_of(d)->kind;
@@ -314,36 +358,36 @@ const struct era_entry era_table[] = {
 {"no-numa", ENTRY_CONFIG,
  "get_mempolicy is -ENOSYS: the host kernel has no CONFIG_NUMA (the model is a NUMA kernel)",
  "kernel/sys_ni.c: cond_syscall(sys_get_mempolicy) without CONFIG_NUMA, as today",
- "kernel/sys_ni.c: COND_SYSCALL(get_mempolicy)", no_numa, false},
+ "kernel/sys_ni.c: COND_SYSCALL(get_mempolicy)", no_numa, false, NULL},
 {"task-policy", ENTRY_CONFIG,
  "get_mempolicy: this process runs with a NUMA policy of its own (numactl), not the default",
  "mm/mempolicy.c, sys_get_mempolicy(): current->mempolicy",
- "mm/mempolicy.c, do_get_mempolicy(): current->mempolicy", task_policy, false},
+ "mm/mempolicy.c, do_get_mempolicy(): current->mempolicy", task_policy, false, NULL},
 {"mem-no-force", ENTRY_CONFIG,
  "peekdata/pokedata: this host's /proc/PID/mem does not write with force (or is not "
  "there), so the forced accesses ptrace makes cannot be compared",
  "kernel/ptrace.c, access_process_vm(): get_user_pages(..., force = 1)",
  "fs/proc/base.c, proc_mem_foll_force(): proc_mem.force_override= or "
- "CONFIG_PROC_MEM_{ALWAYS_FORCE,FORCE_PTRACE,NO_FORCE}", mem_no_force, false},
+ "CONFIG_PROC_MEM_{ALWAYS_FORCE,FORCE_PTRACE,NO_FORCE}", mem_no_force, false, NULL},
 {"mlock-limit", ENTRY_CONFIG,
  "mlock refused by RLIMIT_MEMLOCK without CAP_IPC_LOCK: the model has no limit (docs/model.md)",
  "mm/mlock.c, sys_mlock(): can_do_mlock(), locked <= lock_limit || capable(CAP_IPC_LOCK)",
- "mm/mlock.c, do_mlock(): the same check", mlock_limit, false},
+ "mm/mlock.c, do_mlock(): the same check", mlock_limit, false, NULL},
 {"futex-no-read", ENTRY_ERA,
  "futex on a VMA without VM_READ: -EACCES in 2.6.11; today -EFAULT, or it works if writable",
  "kernel/futex.c, get_futex_key(): (vma->vm_flags & (VM_IO|VM_READ)) != VM_READ gives -EACCES",
  "kernel/futex/core.c, get_futex_key(): no VMA check; get_user_pages_fast(FOLL_WRITE), "
- "then read-only (whose lockless walk takes a present exec-only PTE)", futex_no_read, true},
+ "then read-only (whose lockless walk takes a present exec-only PTE)", futex_no_read, true, NULL},
 {"futex-ro-private", ENTRY_ERA,
  "futex on a private mapping without PROT_WRITE: keyed in 2.6.11; -EFAULT today",
  "kernel/futex.c, get_futex_key(): VM_READ suffices; private keys are (mm, address)",
  "kernel/futex/core.c, get_futex_key(): \"A RO anonymous page will never change\": -EFAULT "
- "(the ZERO_PAGE has no mapping: -EFAULT too)", futex_ro_private, true},
+ "(the ZERO_PAGE has no mapping: -EFAULT too)", futex_ro_private, true, NULL},
 {"load-write-only", ENTRY_ERA,
  "a user read of a not-present page of a write-only VMA: SIGSEGV in 2.6.11, allowed today",
  "arch/i386/mm/fault.c, do_page_fault(): read, not present needs VM_READ | VM_EXEC",
  "arch/x86/mm/fault.c, access_error(): vma_is_accessible() (VM_READ|VM_WRITE|VM_EXEC)",
- load_write_only, true},
+ load_write_only, true, NULL},
 {"mlock-no-access", ENTRY_ERA,
  "mlock over a VMA with neither PROT_READ nor PROT_WRITE: -EFAULT in 2.6.11; today 0 "
  "(exec-only) or -ENOMEM (PROT_NONE, or a hole after it)",
@@ -351,47 +395,47 @@ const struct era_entry era_table[] = {
  "no VM_READ gives -EFAULT, per VMA, before the next VMA or hole",
  "mm/mlock.c, apply_vma_lock_flags() sets VM_LOCKED everywhere first (a hole: -ENOMEM); "
  "mm/gup.c, populate_vma_page_range(): FOLL_FORCE unless PROT_NONE; "
- "__mlock_posix_error_return(): -EFAULT becomes -ENOMEM", mlock_no_access, false},
+ "__mlock_posix_error_return(): -EFAULT becomes -ENOMEM", mlock_no_access, false, NULL},
 {"mincore-hole", ENTRY_ERA,
  "mincore over a hole: 2.6.11 skips it, fills the vector for the VMAs after it (at an "
  "index that does not count the hole) and says -ENOMEM at the end; today stops at the hole",
  "mm/mincore.c, sys_mincore(): unmapped_error, index += (vm_end - start) >> PAGE_SHIFT",
- "mm/mincore.c, do_mincore(): vma_lookup() fails: -ENOMEM at once", mincore_hole, true},
+ "mm/mincore.c, do_mincore(): vma_lookup() fails: -ENOMEM at once", mincore_hole, true, NULL},
 {"mincore-anon", ENTRY_ERA,
  "mincore over anonymous (private) memory: -ENOMEM in 2.6.11; answered today",
  "mm/mincore.c, mincore_vma(): !vma->vm_file gives -ENOMEM",
- "mm/mincore.c, do_mincore() -> mincore_pte_range(): a present PTE is in core", mincore_anon, true},
+ "mm/mincore.c, do_mincore() -> mincore_pte_range(): a present PTE is in core", mincore_anon, true, NULL},
 {"futex-faults-in", ENTRY_ERA,
  "a futex op on a shared page faults it in today, so a later mincore says it is in core; "
  "2.6.11 keys a shared mapping by its VMA and never touches the page",
  "kernel/futex.c, get_futex_key(): key->shared.pgoff from the VMA (linear mapping)",
  "kernel/futex/core.c, get_futex_key(): get_user_pages_fast() faults the page in",
- futex_faults_in, true},
+ futex_faults_in, true, NULL},
 {"mlock-hole-populate", ENTRY_ERA,
  "mlock over a hole: 2.6.11 faults in the pages of the VMAs before the hole, today's mlock "
  "returns -ENOMEM before faulting anything in (a later mincore tells)",
  "mm/mlock.c, do_mlock() -> mlock_fixup() -> make_pages_present(), VMA by VMA",
  "mm/mlock.c, do_mlock(): apply_vma_lock_flags() fails at the hole, __mm_populate() is "
- "never reached", mlock_hole_populate, true},
+ "never reached", mlock_hole_populate, true, NULL},
 {"mlock-relock", ENTRY_ERA,
  "mlock again over VMAs it locked before, one of them with neither PROT_READ nor "
  "PROT_WRITE: 0 in 2.6.11, which faults nothing in where the flags do not change; -ENOMEM today",
  "mm/mlock.c, mlock_fixup(): newflags == vma->vm_flags: goto out, no make_pages_present()",
  "mm/mlock.c, do_mlock(): __mm_populate() over the whole range; PROT_NONE gives -EFAULT, "
- "which __mlock_posix_error_return() makes -ENOMEM", mlock_relock, false},
+ "which __mlock_posix_error_return() makes -ENOMEM", mlock_relock, false, NULL},
 {"file-cached", ENTRY_CONFIG,
  "mincore over a file mapping: the host's pages of the test's files are in its page "
  "cache from the start (the test wrote them), the model's come in on their first fault",
  "ref/filemap.c: the page cache starts empty and is the disk (docs/model.md, \"Files\")",
  "tests/differential/host.c, files_reset(): pwrite() of the files' bytes before every program",
- file_cached, true},
+ file_cached, true, NULL},
 {"mincore-unmerged", ENTRY_CONFIG,
  "mincore whose vector lies in the range it asks about, over VMAs an mprotect split and "
  "put back: the model keeps them apart (vma_merge is not modelled, docs/model.md), so a "
  "later VMA's pages are asked after the vector's copy for an earlier one faulted them in",
  "mm/mprotect.c, mprotect_fixup(): vma_merge() (2.6.11 and today); the model: ref/mmap.c",
  "mm/mincore.c, mincore_vma() (2.6.11), do_mincore() (today): each VMA's piece, then its copy",
- mincore_unmerged, true},
+ mincore_unmerged, true, NULL},
 {"futex-cow-private-file", ENTRY_ERA,
  "a read of a private file page that today's kernel made the task's own copy (a futex "
  "key taken for writing, an mprotect of a locked VMA to writable) while 2.6.11 still "
@@ -400,13 +444,13 @@ const struct era_entry era_table[] = {
  "no populate",
  "kernel/futex/core.c, get_futex_key(): get_user_pages_fast(FOLL_WRITE) breaks COW; "
  "mm/mprotect.c, mprotect_fixup(): populate_vma_page_range() for a locked private VMA",
- today_cow_frozen, true},
+ today_cow_frozen, true, NULL},
 {"futex-past-eof", ENTRY_ERA,
  "a futex op on a file mapping's page past the end of the file: keyed from the VMA in "
  "2.6.11, which never touches the page; -EFAULT today (the page cannot be faulted in)",
  "kernel/futex.c, get_futex_key(): the key from vma->vm_file and the offset",
  "kernel/futex/core.c, get_futex_key(): get_user_pages_fast() gets SIGBUS: -EFAULT",
- futex_past_eof, true},
+ futex_past_eof, true, NULL},
 {"poke-shared-no-write", ENTRY_ERA,
  "a forced write (PTRACE_POKEDATA, /proc/PID/mem) into a shared mapping without "
  "PROT_WRITE: written in 2.6.11 (VM_MAYWRITE is enough, the page is the shared one); "
@@ -414,19 +458,43 @@ const struct era_entry era_table[] = {
  "mm/memory.c, get_user_pages(): flags &= force ? (VM_MAYREAD | VM_MAYWRITE) : ...",
  "mm/gup.c, check_vma_flags(): FOLL_FORCE without VM_WRITE needs is_cow_mapping() "
  "(\"We used to let the write,force case do COW in a VM_MAYWRITE VM_SHARED !VM_WRITE vma\")",
- poke_shared_no_write, false},
+ poke_shared_no_write, false, NULL},
 {"mlock-past-eof", ENTRY_ERA,
  "mlock over a file mapping's pages past the end of the file: -EFAULT (nothing faulted "
  "in) or -1, that is -EPERM (some pages were), in 2.6.11; -ENOMEM today",
  "mm/memory.c, make_pages_present(): get_user_pages() stops at the SIGBUS page; "
  "\"return ret == len ? 0 : -1;\", which mlock_fixup() returns as it is",
- "mm/mlock.c, __mlock_posix_error_return(): -EFAULT becomes -ENOMEM", mlock_past_eof, false},
+ "mm/mlock.c, __mlock_posix_error_return(): -EFAULT becomes -ENOMEM", mlock_past_eof, false, NULL},
+{"wake-op-key-write", ENTRY_ERA,
+ "futex_wake_op with an encoding it refuses and a second word it cannot write: "
+ "-ENOSYS then, the key taken for reading; -EFAULT today, the key taken for writing",
+ "kernel/futex.c, futex_wake_op(): get_futex_key() (VM_READ suffices), then "
+ "futex_atomic_op_inuser(), whose switch refuses the operation before any write",
+ "kernel/futex/waitwake.c, futex_wake_op(): get_futex_key(uaddr2, ..., FUTEX_WRITE) "
+ "first (get_user_pages_fast() with FOLL_WRITE)", wake_op_key_write, true,
+ "2.6.14 2.6.17 2.6.18"},
+{"wake-op-enosys-fault", ENTRY_ERA,
+ "futex_wake_op with an operation or comparison the kernel refuses: -EFAULT in 2.6.14 "
+ "(a refused comparison after the operation was done twice); -ENOSYS today",
+ "kernel/futex.c, futex_wake_op(): every op_ret < 0 is a fault: get_user(), retry, "
+ "then `attempt >= 2` gives -EFAULT",
+ "kernel/futex/waitwake.c, futex_wake_op(): op_ret != -EFAULT is returned as it is "
+ "(2.6.17 on)", wake_op_enosys_fault, true, "2.6.14"},
+{"wake-op-second-fault", ENTRY_ERA,
+ "futex_wake_op on a writable word whose page is not yet mapped writable (never "
+ "touched, the ZERO_PAGE after a read, a private file page): -EFAULT, nothing done "
+ "(a bug of 2.6.14 to 2.6.17, fixed in 2.6.18); today the operation",
+ "kernel/futex.c, futex_wake_op(): the fault after get_user()'s read fault-in goes to "
+ "`if (attempt++)`, whose `attempt >= 2` test always holds: -EFAULT",
+ "kernel/futex/waitwake.c, futex_wake_op(): fault_in_user_writeable() and retry "
+ "(2.6.18: futex_handle_fault(), `attempt > 2`)", wake_op_second_fault, false,
+ "2.6.14 2.6.17"},
 {"mempolicy-node-no-read", ENTRY_ERA,
  "get_mempolicy(MPOL_F_NODE|MPOL_F_ADDR) on a mapped page of a VMA without VM_READ: "
  "-EFAULT in 2.6.11; today the node",
  "mm/mempolicy.c, lookup_node() -> mm/memory.c, get_user_pages(): no VM_READ gives -EFAULT",
  "mm/mempolicy.c, lookup_node() -> get_user_pages_fast(): the lockless walk takes the present "
- "PTE without looking at the VMA", mempolicy_node_no_read, false},
+ "PTE without looking at the VMA", mempolicy_node_no_read, false, NULL},
 };
 /* clang-format on */
 const int era_count = sizeof(era_table) / sizeof(era_table[0]);
@@ -436,12 +504,24 @@ const char *entry_kind_name(enum entry_kind k)
 	return k == ENTRY_ERA ? "ERA" : k == ENTRY_CONFIG ? "CONFIG" : "KNOWN";
 }
 
+/* Is the kernel named in the list of names (space-separated)? */
+static bool named(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *at = list; (at = strstr(at, name)); at += n)
+		if ((at == list || at[-1] == ' ') && (at[n] == ' ' || !at[n]))
+			return true;
+	return false;
+}
+
 int era_classify(const struct divergence *d, const struct host_info *hi)
 {
 	if (d->kind == DIV_NONE || d->kind == DIV_NO_PLACE)
 		return -1;
 	for (int e = 0; e < era_count; e++)
-		if (era_table[e].match(d, hi))
+		if ((!era_table[e].kernels || named(era_table[e].kernels, d->kernel->name)) &&
+		    era_table[e].match(d, hi))
 			return e;
 	return -1;
 }

@@ -10,7 +10,12 @@
  * No futex_wait can hang on either side: stores write 0..63 and every other write
  * (mincore's vector, get_mempolicy's policy and mask) bytes of 0 or 1, so an aligned
  * word below 128 is below 64, and futex_wait without a timeout waits for 64..127;
- * with a smaller value it has a timeout of 1..3 ticks.
+ * with a smaller value it has a timeout of 1..3 ticks. A futex_wake_op writes any
+ * value: every futex_wait after one has a timeout.
+ *
+ * futex_wake_op (where the kernel has it) gets every encoding: the five operations
+ * mostly, the three the kernel refuses sometimes, likewise the comparisons; oparg and
+ * cmparg mostly small, then anything -128..127 (with shift: counts past 31 and below 0).
  */
 #include "diff.h"
 
@@ -20,6 +25,8 @@
 
 struct gen {
 	uint64_t s;
+	bool wake_op;  /* the kernel has FUTEX_WAKE_OP: generate it */
+	bool any_word; /* a futex_wake_op came before: a word may hold any value */
 	int nfiles;
 	const struct file_spec *files;
 	int nmaps;
@@ -110,11 +117,14 @@ static int pick_kind(struct gen *g)
 	    [OP_FUTEX_WAKE] = 6,    [OP_FUTEX_REQUEUE] = 4, [OP_FUTEX_CMP_REQUEUE] = 4,
 	    [OP_GET_MEMPOLICY] = 6, [OP_KILL] = 2,          [OP_SLEEP] = 2,
 	    [OP_MADVISE] = 5,       [OP_MINCORE] = 6,       [OP_MLOCK] = 4,
-	    [OP_PEEKDATA] = 4,      [OP_POKEDATA] = 5,
+	    [OP_PEEKDATA] = 4,      [OP_POKEDATA] = 5,      [OP_FUTEX_WAKE_OP] = 6,
 	};
 	int total = 0, k;
+	_Static_assert(OP_FUTEX_WAKE_OP == OP_NKINDS - 1, "futex_wake_op is the last op");
+	/* without it, the same programs as before it existed */
+	int last = g->wake_op ? OP_NKINDS : OP_FUTEX_WAKE_OP;
 
-	for (k = 0; k < OP_NKINDS; k++)
+	for (k = 0; k < last; k++)
 		total += w[k];
 	int r = below(g, total);
 	for (k = 0; r >= w[k]; k++)
@@ -126,6 +136,35 @@ static int pick_kind(struct gen *g)
 	return k;
 }
 
+/* futex_wake_op: A to wake on, B the word the operation changes (often where a store
+ * wrote, or A itself, as NPTL's condition variable has them in one object) */
+static void gen_wake_op(struct gen *g, struct op *o)
+{
+	static const char *const arg[] = {"nr_wake", "nr_wake2", "op",    "shift",
+					  "oparg",   "cmp",      "cmparg"};
+	int v[7];
+
+	struct uref hot = g->nhot ? g->hot[below(g, g->nhot < 8 ? g->nhot : 8)] : o->a;
+	bool hot_fits = hot.page <= 31 && hot.word <= 7 && !hot.misaligned; /* B's range */
+	bool a_fits = o->a.page <= 31 && o->a.word <= 7 && !o->a.misaligned;
+
+	pick_ref(g, &o->b, false);
+	if (g->nhot && hot_fits && chance(g, 40))
+		o->b = hot;
+	else if (a_fits && chance(g, 15))
+		o->b = o->a;
+	v[0] = below(g, 3);
+	v[1] = below(g, 3);
+	v[2] = chance(g, 90) ? below(g, 5) : 5 + below(g, 3);
+	v[3] = chance(g, 20);
+	v[4] = chance(g, 75) ? below(g, 8) - 2 : below(g, 256) - 128;
+	v[5] = chance(g, 90) ? below(g, 6) : 6 + below(g, 10);
+	v[6] = chance(g, 75) ? below(g, 4) : below(g, 256) - 128;
+	for (int k = 0; k < 7; k++)
+		op_arg_set(o, op_arg_named(OP_FUTEX_WAKE_OP, arg[k], strlen(arg[k])), v[k]);
+	g->any_word = true;
+}
+
 static void gen_op(struct gen *g, struct op *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -135,8 +174,8 @@ static void gen_op(struct gen *g, struct op *o)
 	if (op_uses_a(o->kind))
 		pick_ref(g, &o->a, true);
 	bool reads = o->kind == OP_LOAD || o->kind == OP_FUTEX_WAIT ||
-		     o->kind == OP_FUTEX_CMP_REQUEUE || o->kind == OP_STORE ||
-		     o->kind == OP_PEEKDATA || o->kind == OP_POKEDATA;
+		     o->kind == OP_FUTEX_WAKE_OP || o->kind == OP_FUTEX_CMP_REQUEUE ||
+		     o->kind == OP_STORE || o->kind == OP_PEEKDATA || o->kind == OP_POKEDATA;
 	if (reads && g->nhot && chance(g, 35))
 		o->a = g->hot[below(g, g->nhot < 8 ? g->nhot : 8)];
 	switch (o->kind) {
@@ -176,7 +215,7 @@ static void gen_op(struct gen *g, struct op *o)
 		o->x = (uint8_t)below(g, 64);
 		break;
 	case OP_FUTEX_WAIT:
-		if (chance(g, 50)) { /* cannot match: no timeout needed */
+		if (!g->any_word && chance(g, 50)) { /* cannot match: no timeout needed */
 			o->x = (uint8_t)(64 + below(g, 64));
 			o->y = (uint8_t)(chance(g, 70) ? 0 : 1 + below(g, 3));
 		} else { /* may match (memory starts zeroed): a timeout */
@@ -193,6 +232,9 @@ static void gen_op(struct gen *g, struct op *o)
 		o->x = (uint8_t)(below(g, 4) | below(g, 4) << 4);
 		if (o->kind == OP_FUTEX_CMP_REQUEUE)
 			o->y = (uint8_t)(chance(g, 70) ? below(g, 2) : below(g, 128));
+		break;
+	case OP_FUTEX_WAKE_OP:
+		gen_wake_op(g, o);
 		break;
 	case OP_GET_MEMPOLICY:
 		if (g->nhot && chance(g, 30)) { /* its mask over what a store wrote */
@@ -222,6 +264,7 @@ static void gen_op(struct gen *g, struct op *o)
 		break;
 	case OP_MINCORE:
 	case OP_FUTEX_CMP_REQUEUE:
+	case OP_FUTEX_WAKE_OP:
 		remember(g, o->b, 0);
 		break;
 	}
@@ -238,9 +281,9 @@ static void gen_op(struct gen *g, struct op *o)
 	}
 }
 
-void diff_generate(uint64_t seed, struct program *p)
+void diff_generate(uint64_t seed, bool wake_op, struct program *p)
 {
-	struct gen g = {.s = seed * 0x2545f4914f6cdd1dULL + 1};
+	struct gen g = {.s = seed * 0x2545f4914f6cdd1dULL + 1, .wake_op = wake_op};
 
 	memset(p, 0, sizeof(*p));
 	p->ntasks = 2; /* task 2 idles: the text form has at least two tasks */

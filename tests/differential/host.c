@@ -172,6 +172,13 @@ static long host_op(const struct op *o, unsigned long a, unsigned long b, long m
 		return sys(syscall(SYS_futex, a,
 				   o->kind == OP_FUTEX_REQUEUE ? FUTEX_REQUEUE : FUTEX_CMP_REQUEUE,
 				   o->x & 15, (unsigned long)(o->x >> 4), b, o->y));
+	case OP_FUTEX_WAKE_OP: {
+		int nr_wake, nr_wake2;
+		int encoded = prog_wake_op_args(o, &nr_wake, &nr_wake2);
+		/* nr_wake2 where the timeout goes, as FUTEX_REQUEUE's nr_requeue */
+		return sys(syscall(SYS_futex, a, FUTEX_WAKE_OP, nr_wake, (unsigned long)nr_wake2, b,
+				   encoded));
+	}
 	case OP_GET_MEMPOLICY:
 		return sys(syscall(SYS_get_mempolicy, a, o->x ? a + 8 : 0, o->x ? 64 : 0,
 				   (o->y & MPOL_F_ADDR_) ? b : 0, o->y));

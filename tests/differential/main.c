@@ -1,14 +1,17 @@
 /* differential: run seeded random programs on the model and on the host kernel, and
  * count their disagreements by the table of known differences (era.c).
  *
- *   differential [--seed=N] [--programs=N] [--print=N] [--save=DIR] [--strict] [--quiet]
+ *   differential [--kernel=NAME] [--seed=N] [--programs=N] [--print=N] [--save=DIR]
+ *                [--strict] [--quiet]
  *                [--verbose]     every program, and op by op both sides' answers
- *   differential --case=FILE     one program (text, task 1 only), op by op
+ *   differential [--kernel=NAME] --case=FILE
+ *                                one program (text, task 1 only), op by op
  *   differential --table         the table of known differences
  *
- * A program is compared op by op. A disagreement that matches an entry which leaves both
- * address spaces alike (era.c: `cont`) is counted and the comparison goes on; any other
- * stops it, since what follows may be its echo.
+ * The model runs kernel 2.6.11 unless --kernel names another; programs have
+ * futex_wake_op where that kernel has FUTEX_WAKE_OP. A program is compared op by op. A disagreement
+ * that matches an entry which leaves both address spaces alike (era.c: `cont`) is counted and the
+ * comparison goes on; any other stops it, since what follows may be its echo.
  *
  * Exit status: 0 when every disagreement matches an entry of the table (with --strict:
  * an era or configuration entry, not a known model defect), 1 when some are DEFECTs, 2
@@ -28,9 +31,9 @@
 static struct {
 	uint64_t seed, programs;
 	int print;
-	const char *save, *casefile;
+	const char *save, *casefile, *kernel;
 	bool strict, quiet, verbose;
-} opt = {.seed = 1, .programs = 1000, .print = 3};
+} opt = {.seed = 1, .programs = 1000, .print = 3, .kernel = DIFF_KERNEL};
 
 static const struct kernel_config *kernel;
 static struct host_info hi;
@@ -82,7 +85,8 @@ static bool round_trips(const struct program *p)
 	for (int i = 0; i < p->nops; i++) {
 		const struct op *a = &p->ops[i], *b = &q.ops[i];
 		if (a->kind != b->kind || a->task != b->task || a->x != b->x || a->y != b->y ||
-		    a->each_page != b->each_page || memcmp(&a->a, &b->a, sizeof(a->a)) ||
+		    a->z != b->z || a->w != b->w || a->each_page != b->each_page ||
+		    memcmp(&a->a, &b->a, sizeof(a->a)) ||
 		    (op_uses_b(a->kind) && memcmp(&a->b, &b->b, sizeof(a->b)))) {
 			fprintf(stderr, "differential: op %d does not print and parse back\n", i);
 			return false;
@@ -145,7 +149,7 @@ static void judge(const struct program *p, const struct run_result *m, const str
 	v->n = 0;
 	v->defect = v->known = false;
 	for (int from = 0;; from = d->op + 1) {
-		diff_compare(p, m, h, from, d);
+		diff_compare(p, kernel, m, h, from, d);
 		if (d->kind == DIV_NONE)
 			return;
 		int e = era_classify(d, &hi);
@@ -156,6 +160,14 @@ static void judge(const struct program *p, const struct run_result *m, const str
 		v->defect |= e < 0;
 		v->known |= e >= 0 && era_table[e].kind == ENTRY_DEFECT;
 		if (e < 0 || !era_table[e].cont)
+			return;
+		/* a futex_wake_op that did its operation on one side only (or may have): the
+		 * word differs */
+		const struct op *o = &p->ops[d->op];
+		int wrote =
+		    o->kind == OP_FUTEX_WAKE_OP ? diff_wake_op_wrote(kernel, o, m->ret[d->op]) : 0;
+		if (wrote < 0 || (o->kind == OP_FUTEX_WAKE_OP &&
+				  wrote != diff_wake_op_wrote(NULL, o, h->ret[d->op])))
 			return;
 	}
 }
@@ -221,7 +233,8 @@ static void save_case(const struct program *p, uint64_t seed, const char *line)
 		fprintf(stderr, "differential: %s: %s\n", path, strerror(errno));
 		return;
 	}
-	fprintf(f, "# differential --seed=%llu --programs=1: %s\n", (unsigned long long)seed, line);
+	fprintf(f, "# differential --kernel=%s --seed=%llu --programs=1: %s\n", kernel->name,
+		(unsigned long long)seed, line);
 	prog_print(p, f);
 	fclose(f);
 }
@@ -239,8 +252,9 @@ static void run_one(const struct program *p, struct run_result *m, struct host_r
 static int usage(const char *why)
 {
 	fprintf(stderr,
-		"differential: %s\nusage: differential [--seed=N] [--programs=N] [--print=N] "
-		"[--save=DIR] [--strict] [--quiet] [--verbose] | --case=FILE | --table\n",
+		"differential: %s\nusage: differential [--kernel=NAME] [--seed=N] [--programs=N] "
+		"[--print=N] [--save=DIR] [--strict] [--quiet] [--verbose] | [--kernel=NAME] "
+		"--case=FILE | --table\n",
 		why);
 	return 2;
 }
@@ -249,8 +263,9 @@ static void print_table(void)
 {
 	for (int e = 0; e < era_count; e++) {
 		const struct era_entry *t = &era_table[e];
-		printf("%s (%s): %s\n  2.6.11: %s\n  %s: %s\n", t->id, entry_kind_name(t->kind),
-		       t->what, t->then, t->kind == ENTRY_DEFECT ? "model" : "today", t->now);
+		printf("%s (%s): %s\n  %s: %s\n  %s: %s\n", t->id, entry_kind_name(t->kind),
+		       t->what, t->kernels ? t->kernels : "2.6.11", t->then,
+		       t->kind == ENTRY_DEFECT ? "model" : "today", t->now);
 	}
 }
 
@@ -299,7 +314,7 @@ static int run_many(void)
 			printf("skip: %s\n", why); /* the runtime moved in: results mean nothing */
 			return 77;
 		}
-		diff_generate(s, &p);
+		diff_generate(s, kernel->futex->wake_op != NULL, &p);
 		if (!round_trips(&p))
 			return 1;
 		run_one(&p, &m, &h, &v);
@@ -324,9 +339,9 @@ static int run_many(void)
 		if (bad++ < opt.print) {
 			printf("DEFECT (seed %llu): op %d: %s\n", (unsigned long long)s, v.d.op + 1,
 			       line);
-			printf(
-			    "# replay: differential --case=FILE; snafu replay --kernel=%s FILE\n",
-			    DIFF_KERNEL);
+			printf("# replay: differential --kernel=%s --case=FILE; snafu replay "
+			       "--kernel=%s FILE\n",
+			       kernel->name, kernel->name);
 			prog_print(&p, stdout);
 		}
 		if (opt.save)
@@ -336,7 +351,7 @@ static int run_many(void)
 	double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 
 	printf("differential: %llu programs from seed %llu, model %s, host %s\n",
-	       (unsigned long long)opt.programs, (unsigned long long)opt.seed, DIFF_KERNEL,
+	       (unsigned long long)opt.programs, (unsigned long long)opt.seed, kernel->name,
 	       hi.uname);
 	printf("differential: %ld ops, %ld compared (a comparison stops at a disagreement it "
 	       "cannot go past)\n",
@@ -375,6 +390,8 @@ int main(int argc, char **argv)
 			opt.print = atoi(a + 8);
 		else if (!strncmp(a, "--save=", 7))
 			opt.save = a + 7;
+		else if (!strncmp(a, "--kernel=", 9))
+			opt.kernel = a + 9;
 		else if (!strncmp(a, "--case=", 7))
 			opt.casefile = a + 7;
 		else if (!strcmp(a, "--strict"))
@@ -392,7 +409,12 @@ int main(int argc, char **argv)
 		print_table();
 		return 0;
 	}
-	kernel = kernel_by_name(DIFF_KERNEL);
+	kernel = kernel_by_name(opt.kernel);
+	if (!kernel || kernel->test_only) {
+		snprintf(why, sizeof(why), "--kernel=%s: expected a kernel `snafu kernels` lists",
+			 opt.kernel);
+		return usage(why);
+	}
 	if (host_init(&hi, why, sizeof(why))) {
 		printf("skip: %s\n", why);
 		return 77;
