@@ -31,6 +31,7 @@ static struct {
 	long ret[PROG_MAX_OPS];
 	bool ran[PROG_MAX_OPS];
 	uint32_t loaded[PROG_MAX_OPS];
+	int cur[PROG_MAX_TASKS + 1]; /* each task's op now (by pid), for a livelock's name */
 	bool loop;
 } R;
 
@@ -189,6 +190,7 @@ static void run_task_ops(struct task_struct *tsk)
 			continue;
 		unsigned long a = uaddr(&o->a);
 		int n = op_instances(R.p, i);
+		R.cur[tsk->pid] = i;
 		for (int k = 0; k < n; k++) {
 			sim_op_begin();
 			R.ret[i] = run_op(o, i, a + (unsigned long)k * PAGE_SIZE);
@@ -254,6 +256,7 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 		atomic_store_explicit(&R.map_addr[i], 0, memory_order_relaxed);
 	memset(R.ran, 0, sizeof(R.ran[0]) * (size_t)p->nops);
 	memset(R.loaded, 0, sizeof(R.loaded[0]) * (size_t)p->nops);
+	memset(R.cur, 0, sizeof(R.cur));
 	if (o->trace)
 		for (int i = 0; i < p->nops; i++)
 			op_trace_args(&p->ops[i], R.desc[i], sizeof(R.desc[i]));
@@ -290,9 +293,16 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 	if (r->result == SIM_OK && (oracles & ORACLE_INTEGRITY) && integrity_judge())
 		r->result = SIM_ORACLE;
 	if (r->result == SIM_LIVELOCK && !finding.found) {
-		finding_begin("livelock: no progress within the step budget", "livelock");
-		finding_printf("%llu scheduling points without every task finishing\n",
-			       (unsigned long long)r->steps);
+		/* the task longest in its call names it (the first of those tied) */
+		int looping = 1;
+		for (int i = 1; i <= p->ntasks; i++) {
+			const struct sim_task *t = &R.tasks[i - 1].sim,
+					      *l = &R.tasks[looping - 1].sim;
+			if (t->state != SIM_DONE &&
+			    (l->state == SIM_DONE || t->op_points > l->op_points))
+				looping = i;
+		}
+		livelock_finding(looping, op_table[p->ops[R.cur[looping]].kind].name);
 	}
 	if (r->result == SIM_OK && (oracles & ORACLE_LOCKDEP) && lockdep_prediction()->made) {
 		/* nothing worse happened */

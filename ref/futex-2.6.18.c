@@ -47,8 +47,8 @@ static int futex_handle_fault(unsigned long address, int attempt)
 #undef KFUNC
 #define KFUNC "futex_requeue"
 
-static int futex_requeue_2_6_18(unsigned long uaddr1, unsigned long uaddr2, int nr_wake,
-				int nr_requeue, const int *valp)
+int futex_requeue_2_6_18(unsigned long uaddr1, unsigned long uaddr2, int nr_wake, int nr_requeue,
+			 const int *valp)
 {
 	kframe(); /* kernel/futex.c, futex_requeue() */
 	struct futex_key key1, key2;

@@ -160,6 +160,9 @@ int futex_requeue_waiters(unsigned long uaddr1, const struct futex_key *key1,
 int futex_wait_2_6_12_jj(struct futex_q *q, unsigned long uaddr, int val, int64_t time);
 int futex_requeue_2_6_12_jj(unsigned long uaddr1, unsigned long uaddr2, int nr_wake, int nr_requeue,
 			    const int *valp);
+/* 2.6.18's futex_requeue, which the test-only kernel test-wake-op-retry runs too */
+int futex_requeue_2_6_18(unsigned long uaddr1, unsigned long uaddr2, int nr_wake, int nr_requeue,
+			 const int *valp);
 
 /* 2.6.11-rc4's futex_wait() and futex_requeue() (ref/futex-2.6.11-rc4.c): 2.6.10-seto
  * runs its futex_requeue; olof-rfc's run their rest after down_read() (__*) after its

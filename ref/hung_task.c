@@ -1,5 +1,6 @@
 /* The watchdog's judgement, in the spirit of kernel/hung_task.c and lockdep: when no task
- * can run and no timer is pending, find who waits for whom and name the bug.
+ * can run and no timer is pending, find who waits for whom and name the bug; when the
+ * tasks run but one never gets out of its call (the step budget), show its loop.
  *
  * Only tasks in uninterruptible sleep (rwsem waits) or spinning count as hung, as with
  * khungtaskd: a task sleeping interruptibly in futex_wait with no waker left is the user
@@ -237,4 +238,75 @@ bool check_hung_tasks(void *ctx)
 		describe_rwsems(all, n);
 	}
 	return true;
+}
+
+/* --- a call that never returns: the step budget ------------------------------------ */
+
+static bool same_event(const struct sim_trace_ev *a, const struct sim_trace_ev *b)
+{
+	return a->kind == b->kind && a->fn == b->fn && a->obj == b->obj && a->arg == b->arg &&
+	       a->arg2 == b->arg2;
+}
+
+#define LOOP_MAX_EVENTS 512 /* the longest loop looked for, in events of the task */
+
+/* The loop at the end of task id's events in the trace: the shortest period that the
+ * last three rounds repeat, printed once as the task's column shows it, with how many
+ * rounds the trace holds. Nothing where the run was not traced, or the end repeats
+ * nothing. */
+static void describe_loop(int id)
+{
+	static const struct sim_trace_ev *mine[3 * LOOP_MAX_EVENTS * 4];
+	const int cap = (int)(sizeof(mine) / sizeof(mine[0]));
+	int n, dropped, m = 0, period = 0, rounds;
+	const struct sim_trace_ev *ev = sim_trace_events(&n, &dropped);
+	char buf[160];
+
+	if (!ev) {
+		finding_printf("\nthe loop: replay the case to see it (this run kept no trace)\n");
+		return;
+	}
+	for (int i = n - 1; i >= 0 && m < cap; i--) /* the task's events, the last first */
+		if (ev[i].task == id)
+			mine[m++] = &ev[i];
+	for (int p = 1; p <= LOOP_MAX_EVENTS && 3 * p <= m && !period; p++) {
+		int j = 0;
+		while (j < 2 * p && same_event(mine[j], mine[j + p]))
+			j++;
+		if (j == 2 * p)
+			period = p;
+	}
+	if (!period) {
+		finding_printf("\nno loop of at most %d events at the end of %s's trace\n",
+			       LOOP_MAX_EVENTS, task_of(id)->comm);
+		return;
+	}
+	int same = 2 * period;
+	while (same + period < m && same_event(mine[same], mine[same + period]))
+		same++;
+	rounds = (same + period) / period;
+	finding_printf("\nthe loop: %s went round it %d times in a row at the end of the "
+		       "trace%s; one round, %d events, of which the interleaving shows these:\n",
+		       task_of(id)->comm, rounds, m == cap || dropped ? " (or more)" : "", period);
+	for (int j = period - 1; j >= 0; j--)
+		if (report_cell(mine[j], buf, sizeof(buf)))
+			finding_printf("  %s\n", buf);
+}
+
+void livelock_finding(int id, const char *call)
+{
+	bool none[SIM_MAX_TASKS + 1][SIM_MAX_TASKS + 1] = {{false}};
+	struct task_struct *t = task_of(id);
+	char title[160], token[160];
+	int n = sim_ntasks();
+
+	snprintf(title, sizeof(title), "livelock in %s: %s never returns", call, t->comm);
+	snprintf(token, sizeof(token), "livelock--%s", call);
+	finding_begin(title, token);
+	finding_printf("%llu scheduling points and no end: %s has spent %u of them in its "
+		       "%s, which never returned\n\n",
+		       (unsigned long long)sim_steps(), t->comm, t->sim.op_points, call);
+	for (int a = 1; a <= n; a++)
+		describe_task(task_of(a), none, n);
+	describe_loop(id);
 }

@@ -157,6 +157,17 @@ const struct kernel_config kernels[] = {
 	.test_only = true,
 	.test_futex_wake_unlocked = true,
     },
+    {
+	.name = "test-wake-op-retry",
+	.summary = "TEST ONLY: 2.6.18 with FUTEX_WAKE_OP's fault handled as 2.6.30 handles it "
+		   "(get_user() and retry): a present read-only word loops for ever",
+	.source = "none: torvalds/linux e4dc5b7a36a4's futex_wake_op() fault logic on 2.6.18, "
+		  "to show the livelock report (ref/futex-test-wake-op-retry.c)",
+	.futex = &futex_paths_test_wake_op_retry,
+	.mm = &mm_paths_2_6_13,
+	.mempolicy_up_read_first = true,
+	.test_only = true,
+    },
     {.name = NULL},
 };
 

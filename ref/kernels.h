@@ -46,7 +46,7 @@ struct futex_paths {
 #define FUTEX_PATH(path, fn) .path = fn, .path##_fn = #fn
 extern const struct futex_paths futex_paths_2_6_10_seto, futex_paths_2_6_11_rc4,
     futex_paths_olof_rfc, futex_paths_2_6_11, futex_paths_2_6_12_jj, futex_paths_2_6_14,
-    futex_paths_2_6_17, futex_paths_2_6_18;
+    futex_paths_2_6_17, futex_paths_2_6_18, futex_paths_test_wake_op_retry;
 
 /* A release's get_user_pages() (mm/memory.c), in ref/memory-RELEASE.c, and what of the
  * fault paths changed with it: 2.6.13's fix for Robin Holt's race ("get_user_pages() with

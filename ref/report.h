@@ -31,6 +31,11 @@ bool check_hung_tasks(void *ctx);
  * the last for the first. The arrays hold SIM_MAX_TASKS + 1. */
 int hung_task_cycle(int *tasks, const char **fns, const char **locks);
 
+/* The step budget ran out with task id still in its call `call` (the op's name): the
+ * finding "livelock--CALL", each task as for a deadlock, and the loop the task's end of
+ * the trace repeats (a traced run). */
+void livelock_finding(int id, const char *call);
+
 /* Print the finding with the interleaving table and the DEDUP_TOKEN line. */
 void report_print(FILE *out, const char *kernel);
 /* One cell of the interleaving table for a traced event, or false if the event gets no

@@ -3,7 +3,7 @@
 # task, innermost first, with 2.6.11's function names (ref/kernel.h, kframe()); the
 # state of each rwsem of the cycle as a crash dump shows it (activity, wait list in
 # order); the lock a preemption at a lock function hit; lockdep's "stack backtrace:";
-# the sleeper's Call Trace in a lost wake-up. And none of it depends on the build: the
+# the sleeper's Call Trace in a lost wake-up; a livelock's loop. And none of it depends on the build: the
 # other flavour (gcc, no sanitizers) prints the same reports byte for byte.
 #   bash tests/test_report.sh BIN_DIR SRC_DIR [OTHER_BIN_DIR]
 set -uo pipefail
@@ -78,6 +78,23 @@ want_frames "the sleeper of a lost wake-up" "$tmp/out" '^T1 \(pid 1\) state S, i
 run "$bin/snafu" replay "$cases/lockdep-futex-wait.case"
 check "lockdep: exit 1 (was $rc)" test "$rc" = 1
 want_frames "lockdep's stack backtrace" "$tmp/out" '^stack backtrace:$' "get_user futex_wait do_futex sys_futex"
+
+# A call that never returns: the livelock names the call, shows where each task is and
+# the loop the looping task went round (2.6.30's FUTEX_WAKE_OP fault path, on a word
+# whose PTE is present and read-only: get_user() succeeds, the write faults again).
+run "$bin/snafu" replay --kernel=test-wake-op-retry "$cases/futex-wake-op-read-only.case"
+check "livelock: exit 1 (was $rc)" test "$rc" = 1
+check "livelock: named after the call" grep -q '^DEDUP_TOKEN: livelock--futex_wake_op$' "$tmp/out"
+check "livelock: the title" grep -q '^livelock in futex_wake_op: T1 never returns$' "$tmp/out"
+want_frames "the looping task" "$tmp/out" '^T1 \(pid 1\) state R, in sys_futex' \
+	"down_read futex_wake_op do_futex sys_futex"
+check "livelock: the loop, with its rounds" \
+	grep -q '^the loop: T1 went round it [0-9]* times in a row at the end of the trace' "$tmp/out"
+sed -n '/^the loop: /,/^$/p' "$tmp/out" | sed '1d;/^$/d' >"$tmp/loop"
+printf '%s\n' '  down_read(&mm->mmap_sem)' '  futex_atomic_op_inuser(0x40000004)' \
+	'    do_page_fault(0x40000004, write)' '  up_read(&mm->mmap_sem)' \
+	'  get_user(0x40000004)' >"$tmp/want"
+check "livelock: one round, as the interleaving shows it" cmp -s "$tmp/loop" "$tmp/want"
 
 # No addresses, nothing of the build: the other flavour prints the same reports.
 if [ -n "$other" ] && [ -x "$other/snafu" ]; then
