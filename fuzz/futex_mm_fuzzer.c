@@ -51,14 +51,14 @@
  * JOINT_DEFAULT_RUNS, 30;
  * --joint=0: no search), JOINT_CONTENDED_FACTOR times N for a program with a contended
  * futex word (joint_contended(): two tasks wait on it, a third wakes or requeues it)
- * where lost wake-ups or results are oracles. Each run counts as an execution: in the
- * "finding after" line, and toward -runs, which then ends the run itself (libFuzzer
- * counts only its own). A finding of the search is the program with the schedule
- * found, written to -artifact_prefix + "finding-HASH" (the input itself finds nothing),
- * and ends the run (--keep-going: reported once, and on). With the deadlock oracle on,
- * an input libFuzzer keeps runs once more with lockdep as a guide, and a program whose
- * run makes a new prediction gets a search for its deadlock instead
- * (joint_prediction_worth(): a writer added, kswapd's passes; at most
+ * where lost wake-ups or results are oracles, and for a forced write with an op of
+ * another task on its page (joint_forced_beside()) where the integrity oracle is. Each run counts
+ * as an execution: in the "finding after" line, and toward -runs, which then ends the run itself
+ * (libFuzzer counts only its own). A finding of the search is the program with the schedule found,
+ * written to -artifact_prefix + "finding-HASH" (the input itself finds nothing), and ends the run
+ * (--keep-going: reported once, and on). With the deadlock oracle on, an input libFuzzer keeps runs
+ * once more with lockdep as a guide, and a program whose run makes a new prediction gets a search
+ * for its deadlock instead (joint_prediction_worth(): a writer added, kswapd's passes; at most
  * JOINT_PREDICTION_RUNS runs), counted the same way.
  *
  * --conflicts=1: PCT change points drawn at conflict points too (fuzz/joint.c,
@@ -340,11 +340,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 			"futex_mm_fuzzer: PCT change points drawn at conflicts too (each kept "
 			"input run once more, traced)\n");
 	if (joint_runs) {
-		char contended[64] = "";
-		if (contended_oracles())
-			snprintf(contended, sizeof(contended),
-				 " (%lld with a contended futex word)",
-				 JOINT_CONTENDED_FACTOR * joint_runs);
+		char contended[96] = "";
+		bool word = contended_oracles(), forced = all_oracles & ORACLE_INTEGRITY;
+		if (word || forced)
+			snprintf(contended, sizeof(contended), " (%lld with %s%s%s)",
+				 JOINT_CONTENDED_FACTOR * joint_runs,
+				 word ? "a contended futex word" : "", word && forced ? " or " : "",
+				 forced ? "a forced write beside another task's op" : "");
 		fprintf(stderr,
 			"futex_mm_fuzzer: joint search: each program with new coverage, %lld "
 			"schedules at most%s, up to %d preemptions%s\n",
@@ -502,10 +504,12 @@ static long long search_budget(long long max)
 }
 
 /* Whether p's search gets JOINT_CONTENDED_FACTOR times the runs: a contended futex word
- * (joint_contended()) under contended_oracles() */
+ * (joint_contended()) under contended_oracles(), or under the integrity oracle any
+ * program searched for it (a forced write with a racing op beside it: joint_worth()) */
 static bool contended_runs(const struct program *p)
 {
-	return contended_oracles() && joint_contended(p);
+	return (contended_oracles() && joint_contended(p)) ||
+	       ((all_oracles & ORACLE_INTEGRITY) && joint_forced_beside(p));
 }
 
 /* A search of p (fuzz/joint.c): its schedules, within --joint=N runs (a contended futex

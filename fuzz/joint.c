@@ -130,29 +130,43 @@ static bool same_page(const struct uref *a, const struct uref *b)
 	return a->map == b->map && a->map != PROG_NULL_MAP && a->page == b->page;
 }
 
+/* Whether op i of p has, in another task, an op on its page that could race with it:
+ * for a futex_wait neither a plain read nor an mmap (a waker, a store, a requeue, a
+ * kswapd pass, an munmap, ...); for a forced write (`forced`) any but an mmap, a read
+ * too (its fault maps the page the write then looks up). */
+static bool racing_beside(const struct program *p, int i, bool forced)
+{
+	for (int j = 0; j < p->nops; j++) {
+		const struct op *o = &p->ops[j];
+		if (o->task == p->ops[i].task || o->kind == OP_MMAP ||
+		    (o->kind == OP_LOAD && !forced))
+			continue;
+		if ((op_uses_a(o->kind) && same_page(&o->a, &p->ops[i].a)) ||
+		    (op_uses_b(o->kind) && same_page(&o->b, &p->ops[i].a)))
+			return true;
+	}
+	return false;
+}
+
 /* Whether an op of p that an oracle in force judges under contention (a futex_wait:
- * the futex oracles; a pokedata, a debugger's forced write: the integrity oracle) has,
- * in another task, an op on its page that could race with it: for a futex_wait neither
- * a plain read nor an mmap (a waker, a store, a requeue, a kswapd pass, an munmap, ...);
- * for a forced write any but an mmap, a read too (its fault maps the page the write
- * then looks up). */
+ * the futex oracles; a pokedata, a debugger's forced write: the integrity oracle) has
+ * an op racing with it beside it. */
 static bool contended_beside(const struct program *p, unsigned oracles)
 {
 	for (int i = 0; i < p->nops; i++) {
 		enum op_kind k = p->ops[i].kind;
 		bool forced = k == OP_POKEDATA && (oracles & ORACLE_INTEGRITY);
-		if (k != OP_FUTEX_WAIT && !forced)
-			continue;
-		for (int j = 0; j < p->nops; j++) {
-			const struct op *o = &p->ops[j];
-			if (o->task == p->ops[i].task || o->kind == OP_MMAP ||
-			    (o->kind == OP_LOAD && !forced))
-				continue;
-			if ((op_uses_a(o->kind) && same_page(&o->a, &p->ops[i].a)) ||
-			    (op_uses_b(o->kind) && same_page(&o->b, &p->ops[i].a)))
-				return true;
-		}
+		if ((k == OP_FUTEX_WAIT || forced) && racing_beside(p, i, forced))
+			return true;
 	}
+	return false;
+}
+
+bool joint_forced_beside(const struct program *p)
+{
+	for (int i = 0; i < p->nops; i++)
+		if (p->ops[i].kind == OP_POKEDATA && racing_beside(p, i, true))
+			return true;
 	return false;
 }
 

@@ -19,7 +19,9 @@ struct kernel_config;
  * --joint=N's runs where lost wake-ups or results are oracles: its schedules are many
  * (the absorbed wake-up's program: 588 within two preemptions, the first that loses the
  * wake-up after a median of 34 in the search's random order). The best of 1, 5 and 10,
- * measured (docs/fuzzing.md, "A random order, and a contended word's runs"). */
+ * measured (docs/fuzzing.md, "A random order, and a contended word's runs"). So may a
+ * forced write's program (joint_forced_beside()) where the integrity oracle is: Robin
+ * Holt's race needs more than 30 runs in 1 search in 10 of its program. */
 #define JOINT_CONTENDED_FACTOR 5
 /* The runs a lockdep prediction's search may make (joint_search_prediction()) */
 #define JOINT_PREDICTION_RUNS 300
@@ -40,6 +42,10 @@ bool joint_worth(const struct program *p, unsigned oracles);
 /* Whether p has a contended futex word: futex_waits of two tasks on it and a wake or a
  * requeue of it in a third (the mutator's contended word, fuzz/mutator.c, is one) */
 bool joint_contended(const struct program *p);
+/* Whether p has a forced write (pokedata) with an op racing with it in another task:
+ * what the integrity oracle judges, whose search gets JOINT_CONTENDED_FACTOR times the
+ * runs too. */
+bool joint_forced_beside(const struct program *p);
 
 /* Search p's schedules on k (its own schedule dropped), at most JOINT_PREEMPTIONS, at
  * most max_schedules runs, for a finding of ORACLES: explore_sample() (search/explore.h),
