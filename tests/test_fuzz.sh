@@ -302,6 +302,20 @@ check "joint search: the same input, the same search" \
 	test "$(grep 'the joint search:' "$tmp/jabs1.log")" = "$(grep 'the joint search:' "$tmp/jabs2.log")"
 "$bin/snafu" replay --quiet --kernel=2.6.11 "${f:-/nonexistent}" >"$tmp/jabsr.out" 2>&1
 check "joint search: the finding replays to the absorbed wake-up" grep -q "\]: lost-wakeup--absorbed--futex_wait\$" "$tmp/jabsr.out"
+# Robin Holt's race (repro/cases/ptrace-zero-page.case without its schedule): a forced
+# write with another task's read on its page, so 5 x 30 runs where the integrity oracle
+# is; the search finds the debugger's write in the ZERO_PAGE.
+grep -v '^preempt' "$src/repro/cases/ptrace-zero-page.case" >"$tmp/holt.case"
+"$bin/snafu" show --bytes -o "$tmp/holt.bin" "$tmp/holt.case"
+mkdir -p "$tmp/jholt"
+"$bin/futex_mm_fuzzer" --kernel=2.6.11 --ops=all --oracles=integrity --schedule=preempt \
+	-artifact_prefix="$tmp/jholt/" "$tmp/holt.bin" >"$tmp/jholt.log" 2>&1
+check "joint search, the integrity oracle: 150 runs for a forced write beside another task's op" \
+	grep -qx "futex_mm_fuzzer: joint search: each program with new coverage, 30 schedules at most (150 with a forced write beside another task's op), up to 2 preemptions" "$tmp/jholt.log"
+f=$(ls "$tmp"/jholt/finding-* 2>/dev/null | head -1)
+"$bin/snafu" replay --quiet --kernel=2.6.11 "${f:-/nonexistent}" >"$tmp/jholtr.out" 2>&1
+check "joint search: Robin Holt's race found, and it replays" \
+	grep -q "\]: integrity--zero-page--access_process_vm\$" "$tmp/jholtr.out"
 printf 'task 1\n  mmap futex pages=1 prot=rw shared\n  futex_wait futex val=1\ntask 2\n  mmap other pages=1 prot=rw\n' >"$tmp/lwn2.case"
 "$bin/snafu" show --bytes -o "$tmp/lwn2.bin" "$tmp/lwn2.case"
 "$bin/futex_mm_fuzzer" --kernel=2.6.11 --oracles=deadlock --schedule=preempt --joint=100 \
