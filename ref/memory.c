@@ -36,6 +36,10 @@ struct mm_struct *mm_alloc(void)
 	mm->pt_blocks = 0;
 	mm->next_ino = 1;
 	memset(mm->file_spec, 0, sizeof(mm->file_spec)); /* no files until files_open() */
+	/* Every run starts from a booted kernel, whose ZERO_PAGE holds zeros: a forced write
+	 * an earlier run of this process put there (get_user_pages()' race before 2.6.13)
+	 * must not reach this one, whose reads of it would then differ from a replay's. */
+	memset(empty_zero_page.data, 0, sizeof(empty_zero_page.data));
 	return mm;
 }
 

@@ -147,6 +147,14 @@ check "--sample=2: each kernel of --all-kernels from the stream's start, as alon
 	test "$(grep '\[2\.6\.11\]' "$tmp/s1")" = "$(grep '^explore: .*\[2\.6\.11\]' "$tmp/s3")"
 run "$snafu" explore --kernel=2.6.11 --oracles=lost-wakeup --sample=2 --max-schedules=40 "$cases/futex-absorbed-wakeup.case"
 check "--sample=2 --max-schedules=40: the absorbed wake-up (exit $rc)" grep -qE "\[2\.6\.11\]: found lost-wakeup--absorbed--futex_wait with 2 preemptions after ([1-9]|[1-3][0-9]|40) schedules" "$tmp/out"
+# A run must not see what an earlier run of the process left: here T2's forced write
+# lands in the ZERO_PAGE (get_user_pages()' race before 2.6.13), and a later run's
+# futex_wait read that page's 3 where its first run read 0, so the replay of a path
+# went another way ("internal error: choice 29 of a run was at 1.2.21, not at 2.1.1").
+printf 'tasks 3\ntask 1\n  mmap m pages=1 prot=r\n  futex_wait m val=0\ntask 2\n  pokedata m val=3\n' >"$tmp/zp.case"
+run "$snafu" explore --kernel=2.6.11-rc4 --oracles=deadlock --sample=2 --max-schedules=60 "$tmp/zp.case"
+check "--sample=2: the ZERO_PAGE a forced write hit is zero again in the next run (exit $rc)" \
+	sh -c '[ "$1" = 0 ] && ! grep -q "internal error" "$2"' - "$rc" "$tmp/out"
 run "$snafu" explore --kernel=2.6.11 --oracles=lost-wakeup --max-schedules=40 "$cases/futex-absorbed-wakeup.case"
 check "in order, --max-schedules=40: none (exit $rc)" grep -qE "no finding in 40 schedules \(--max-schedules\)" "$tmp/out"
 
