@@ -6,13 +6,15 @@
 #ifndef SNAFU_DRIVER_H
 #define SNAFU_DRIVER_H
 
+#include "../prog/oracle.h"
 #include "../ref/kernels.h"
 
 #include <stdbool.h>
 #include <sys/types.h>
 
 #define FUZZ_PATH  4096
-#define FUZZ_CELLS 6
+/* a table's columns at most: the kernel, a column per oracle, a last one (explore) */
+#define FUZZ_CELLS (NR_ORACLES + 2)
 
 /* The options a command built on the driver takes (struct fuzz_plan's opts). */
 enum {

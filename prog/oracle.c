@@ -21,6 +21,8 @@ const struct oracle_info oracle_table[] = {
      "(ref/lockdep.c)"},
     {NULL, 0, NULL, NULL},
 };
+_Static_assert(sizeof(oracle_table) / sizeof(oracle_table[0]) == NR_ORACLES + 1,
+	       "NR_ORACLES counts the oracle table");
 
 const char *oracles_all_names(void)
 {

@@ -25,6 +25,7 @@ enum oracle {
 	 * cache through a private mapping, or that is not where it said it wrote */
 	ORACLE_INTEGRITY = 1u << 4,
 };
+#define NR_ORACLES 5 /* the entries of oracle_table (prog/oracle.c) */
 #define ORACLES_DEFAULT \
 	(ORACLE_DEADLOCK | ORACLE_LOST_WAKEUP | ORACLE_RESULT | ORACLE_LOCKDEP | ORACLE_INTEGRITY)
 

@@ -168,5 +168,13 @@ check "explore.txt: the first seed's finding on ${k2:-?} is a program" \
 	grep -qF "${k2:-?}/deadlock.case" "$ex"
 check "explore.txt: so is the second seed's" grep -qF "${k2:-?}/deadlock.seed-2.case" "$ex"
 
+# every oracle (the default: all five) and the explore column after them
+mkdir -p "$tmp/w3" "$tmp/one" && cp "$src/repro/cases/futex-wait-mmap-sem.case" "$tmp/one/"
+cd "$tmp/w3" && run "$snafu" evaluate --kernel=2.6.11 --runs=20 --explore-schedules=2 \
+	--explore-cases="$tmp/one" --markdown --out=md
+cd "$here"
+check "explore: a column for each of the five oracles, then explore's" \
+	test "$(grep -m1 '^|' "$tmp/out")" = "| kernel | deadlock | lost-wakeup | result | integrity | lockdep | explore |"
+
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]
