@@ -39,7 +39,10 @@ struct mm_struct *mm_alloc(void)
 	/* Every run starts from a booted kernel, whose ZERO_PAGE holds zeros: a forced write
 	 * an earlier run of this process put there (get_user_pages()' race before 2.6.13)
 	 * must not reach this one, whose reads of it would then differ from a replay's. */
-	memset(empty_zero_page.data, 0, sizeof(empty_zero_page.data));
+	if (empty_zero_page_written) {
+		memset(empty_zero_page.data, 0, sizeof(empty_zero_page.data));
+		empty_zero_page_written = false;
+	}
 	return mm;
 }
 
@@ -72,6 +75,7 @@ static unsigned maybe_mkwrite(unsigned flags, struct vm_area_struct *vma)
 }
 
 struct page empty_zero_page;
+bool empty_zero_page_written;
 
 _Static_assert((MMAP_WINDOW >> PT_SHIFT) <= 16, "mm->pt_blocks has a bit per page table");
 

@@ -86,6 +86,15 @@ struct page {
  * it; a write to it is a write-protect fault that gives the task a page of its own. */
 extern struct page empty_zero_page;
 #define ZERO_PAGE(addr) (&empty_zero_page)
+/* Whether this run wrote into the ZERO_PAGE (a bug the model lets happen, as 2.6.11's
+ * get_user_pages() race does): mm_alloc() zeroes it again before the next run. Set by
+ * every write of page data (ref/uaccess.c, ref/ptrace.c) through page_data_written(). */
+extern bool empty_zero_page_written;
+static inline void page_data_written(const struct page *page)
+{
+	if (page == ZERO_PAGE(0))
+		__atomic_store_n(&empty_zero_page_written, true, __ATOMIC_RELAXED);
+}
 
 /* The shmem object behind a MAP_SHARED /dev/zero mapping, or one of the run's files
  * (ref/filemap.c). */

@@ -38,6 +38,7 @@ static int access_process_vm(struct mm_struct *mm, unsigned long addr, void *buf
 		sim_hw_begin();
 		if (write && memcmp(maddr, p, (size_t)bytes)) {
 			sim_touch(SIM_TOUCH_STORED); /* for snafu explore: the value is no event */
+			page_data_written(page);
 			memcpy(maddr, p, (size_t)bytes); /* copy_to_user_page() */
 		} else if (!write) {
 			memcpy(p, maddr, (size_t)bytes); /* copy_from_user_page() */

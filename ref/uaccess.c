@@ -95,6 +95,7 @@ static unsigned long mmu_copy(unsigned long uaddr, void *buf, unsigned long n, c
 		sim_hw_begin();
 		if (write && memcmp(mem, p, chunk)) {
 			sim_touch(SIM_TOUCH_STORED); /* for snafu explore: the value is no event */
+			page_data_written(pte->page);
 			memcpy(mem, p, chunk);
 		} else if (!write)
 			memcpy(p, mem, chunk);
@@ -189,6 +190,7 @@ int __futex_rmw_inatomic(unsigned long uaddr, uint32_t (*apply)(uint32_t old, in
 	uint32_t old = *word, new = apply(old, arg);
 	if (new != old) {
 		sim_touch(SIM_TOUCH_STORED); /* for snafu explore: the value is no event */
+		page_data_written(pte->page);
 		*word = new;
 	}
 	sim_hw_end();
