@@ -84,9 +84,9 @@
  * the binary was built for (SNAFU_FUZZ_KERNEL, for OSS-Fuzz's one binary per kernel).
  *
  * Five libFuzzer defaults are changed unless given on the command line (the same values
- * are in futex_mm_fuzzer.options for OSS-Fuzz): -max_len=320 (31 ops of 10 bytes after the
+ * are in futex_mm_fuzzer.options for OSS-Fuzz): -max_len=352 (31 ops of 11 bytes after the
  * header and the file table), -len_control=0, -reload=0, -detect_leaks=0 and
- * -use_counters=0. A deadlock needs three ops and a preemption, 46 bytes at least, and with length
+ * -use_counters=0. A deadlock needs three ops and a preemption, 49 bytes at least, and with length
  * control libFuzzer takes tens of thousands of runs to let inputs grow that long from an empty
  * corpus.
  *
@@ -147,6 +147,7 @@ static unsigned all_oracles;          /* the set itself: ORACLES_DEFAULT for 0 *
 bool snafu_fuzz_all_ops;              /* read by the mutator too */
 bool snafu_fuzz_pct = true;           /* --schedule=pct (the default); read by the mutator too */
 bool snafu_fuzz_crossover;            /* --crossover=1; read by the mutator */
+uint8_t snafu_fuzz_flags;             /* the flags the kernel has; read by the mutator */
 static bool conflicts_on;             /* --conflicts=1: conflict-directed PCT changes */
 static unsigned long long executions; /* the callback's, the joint search's runs included */
 /* --joint=N: the joint search (fuzz/joint.c): runs a new program's search may make */
@@ -216,7 +217,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (*argc < 250) {
 		args[n++] = (*argv)[0];
 		if (!has_flag(*argc, *argv, "-max_len="))
-			args[n++] = "-max_len=320";
+			args[n++] = "-max_len=352";
 		if (!has_flag(*argc, *argv, "-len_control="))
 			args[n++] = "-len_control=0";
 		if (!has_flag(*argc, *argv, "-reload=")) /* see the top of this file */
@@ -325,6 +326,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 			fprintf(stderr, " %s", k->name);
 		fprintf(stderr, "\n");
 		exit(2);
+	}
+	if (kernel->private_futexes) { /* the bit of `private`, as the op table has it */
+		const struct op_arg *g = op_arg_named(OP_FUTEX_WAIT, "private", 7);
+		snafu_fuzz_flags = (uint8_t)(1u << g->shift);
 	}
 	char names[256];
 	all_oracles = oracles ? oracles : ORACLES_DEFAULT;

@@ -32,6 +32,9 @@ static uint32_t rng;
 extern bool snafu_fuzz_all_ops;   /* futex_mm_fuzzer.c: --ops=all */
 extern bool snafu_fuzz_pct;       /* futex_mm_fuzzer.c: --schedule=pct */
 extern bool snafu_fuzz_crossover; /* futex_mm_fuzzer.c: --crossover=1 */
+/* futex_mm_fuzzer.c: the bits of an op's flags byte (field v) the kernel has a use for:
+ * FUTEX_PRIVATE_FLAG's where it has private futexes, else none (an op it refuses) */
+extern uint8_t snafu_fuzz_flags;
 
 static uint32_t rnd(uint32_t n)
 {
@@ -130,6 +133,7 @@ static void random_op(uint8_t *r, const uint8_t *rec, int n)
 	r[7] = rnd(2) ? (uint8_t)rnd(16) : r[7];
 	r[8] = (uint8_t)(rnd(2) ? rnd(4) : r[8]); /* z and w: small numbers mostly */
 	r[9] = (uint8_t)(rnd(2) ? rnd(4) : r[9]);
+	r[6 + FIELD_V - FIELD_X] &= snafu_fuzz_flags;
 	/* an argument the printer leaves out at 0 (a wait's timeout) is 0 three times in
 	 * four: a wait with a timeout ends, and a lost wake-up is a wait that never does */
 	const struct op_desc *d = &op_table[prog_kind_of(r[0])];
@@ -473,8 +477,9 @@ static size_t mutate_ops(const struct program *p, uint8_t *buf, size_t n, size_t
 		return n - OP_BYTES;
 	case 3: /* change one field of an op: small steps mostly */
 	case 9: {
-		uint8_t *b = o + rnd((uint32_t)nops) * OP_BYTES + rnd(OP_BYTES);
+		uint8_t *r = o + rnd((uint32_t)nops) * OP_BYTES, *b = r + rnd(OP_BYTES);
 		*b = rnd(2) ? (uint8_t)(*b + (rnd(2) ? 1 : -1)) : (uint8_t)rnd(256);
+		r[6 + FIELD_V - FIELD_X] &= snafu_fuzz_flags;
 		break;
 	}
 	case 11: /* an op copied into another task: a second waiter, a racer */

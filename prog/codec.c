@@ -8,8 +8,8 @@
  *                     number declared are not read): [pages - 1 (bits 0-1) | read-only
  *                     (bit 2) | filled (bit 3)] [fill: every byte of the file, where
  *                     filled; else the pattern of ref/filemap.h]
- *   10 bytes per op   [task | kind] [A map] [A page] [A word | misaligned | each-page]
- *                     [B map] [B page | B word] [x] [y] [z] [w]
+ *   11 bytes per op   [task | kind] [A map] [A page] [A word | misaligned | each-page]
+ *                     [B map] [B page | B word] [x] [y] [z] [w] [v: flags]
  *   5 bytes per preemption, at the end before the last byte:
  *                     [task] [op lo] [op hi] [point] [to: which other task; 0xf0 and up:
  *                     the earliest pending timer]
@@ -62,14 +62,14 @@
 /* What decode and encode need of each kind, gathered from prog/ops.c once. */
 struct kind_coding {
 	bool uses_a, uses_b, big_pages;
-	/* x, y, z, w (bytes 6 to 9): enum arg_code, bits */
+	/* x, y, z, w, v (bytes 6 to 10): enum arg_code, bits */
 	uint8_t code[OP_FIELDS], mask[OP_FIELDS];
 };
 /* Bump when this file's coding changes in a way the op table does not show (small(),
  * the record layout, how preemptions are read). */
 /* 2: a preemption's to byte 0xf0..0xff is `to timer`; 3: PCT; 4: the file table; 5:
- * fields z and w */
-#define CODEC_REVISION 5
+ * fields z and w; 6: field v, the flags */
+#define CODEC_REVISION 6
 #define TO_TIMER_BYTE  0xf0 /* a preemption's to byte from here up: `to timer` */
 #define HEADER_MAGIC   0xf5 /* not text, and never a byte 0 of the form before headers */
 #define PCT_BYTE       0xf0 /* a last byte from here up: a PCT schedule */
@@ -359,7 +359,7 @@ static void encode_op(const struct op *o, int nmaps, uint8_t *r)
 		r[4] = o->b.map == PROG_NULL_MAP ? (uint8_t)nmaps : o->b.map;
 		r[5] = (uint8_t)((o->b.page & 31) | o->b.word << 5);
 	}
-	const uint8_t v[OP_FIELDS] = {o->x, o->y, o->z, o->w};
+	const uint8_t v[OP_FIELDS] = {o->x, o->y, o->z, o->w, o->v};
 	for (int f = 0; f < OP_FIELDS; f++) {
 		switch (c->code[f]) {
 		case CODE_SMALL:

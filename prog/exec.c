@@ -77,6 +77,13 @@ int prog_wake_op_args(const struct op *o, int *nr_wake, int *nr_wake2)
 	return FUTEX_OP(arg[4] | (arg[5] ? FUTEX_OP_OPARG_SHIFT : 0), arg[6], arg[7], arg[8]);
 }
 
+int prog_futex_cmd(const struct op *o, int cmd)
+{
+	const struct op_arg *g = op_arg_named(o->kind, "private", 7);
+
+	return cmd | (op_arg_get(o, g) ? FUTEX_PRIVATE_FLAG : 0);
+}
+
 static long run_op(const struct op *o, int idx, unsigned long a)
 {
 	const char *sys = op_table[o->kind].syscall; /* its name and trace: prog/ops.c */
@@ -111,20 +118,24 @@ static long run_op(const struct op *o, int idx, unsigned long a)
 	case OP_STORE:
 		return user_store(a, o->x);
 	case OP_FUTEX_WAIT:
-		ret = do_futex(a, FUTEX_WAIT, o->x, o->y ? o->y : MAX_SCHEDULE_TIMEOUT, 0, 0, 0);
+		ret = do_futex(a, prog_futex_cmd(o, FUTEX_WAIT), o->x,
+			       o->y ? o->y : MAX_SCHEDULE_TIMEOUT, 0, 0, 0);
 		break;
 	case OP_FUTEX_WAKE:
-		ret = do_futex(a, FUTEX_WAKE, o->x, 0, 0, 0, 0);
+		ret = do_futex(a, prog_futex_cmd(o, FUTEX_WAKE), o->x, 0, 0, 0, 0);
 		break;
 	case OP_FUTEX_REQUEUE:
 	case OP_FUTEX_CMP_REQUEUE:
-		ret = do_futex(a, o->kind == OP_FUTEX_REQUEUE ? FUTEX_REQUEUE : FUTEX_CMP_REQUEUE,
+		ret = do_futex(a,
+			       prog_futex_cmd(o, o->kind == OP_FUTEX_REQUEUE ? FUTEX_REQUEUE
+									     : FUTEX_CMP_REQUEUE),
 			       o->x & 15, 0, b, o->x >> 4, o->y);
 		break;
 	case OP_FUTEX_WAKE_OP: {
 		int nr_wake, nr_wake2;
 		int encoded = prog_wake_op_args(o, &nr_wake, &nr_wake2);
-		ret = do_futex(a, FUTEX_WAKE_OP, nr_wake, 0, b, nr_wake2, encoded);
+		ret =
+		    do_futex(a, prog_futex_cmd(o, FUTEX_WAKE_OP), nr_wake, 0, b, nr_wake2, encoded);
 		break;
 	}
 	case OP_GET_MEMPOLICY:

@@ -68,6 +68,9 @@ void prog_unfired_why(const struct program *p, const struct run_result *r, int i
  * encoded operation, FUTEX_OP() of op, shift, oparg, cmp and cmparg (the one place that
  * says how; tests/differential passes the same to the host). */
 int prog_wake_op_args(const struct op *o, int *nr_wake, int *nr_wake2);
+/* A futex op's command: cmd (FUTEX_WAIT, ...), with FUTEX_PRIVATE_FLAG where the op
+ * says `private` (tests/differential passes the same to the host) */
+int prog_futex_cmd(const struct op *o, int cmd);
 
 /* After a run with a finding: the full report (title, tasks, cycle, interleaving, token). */
 void prog_report(FILE *out, const struct kernel_config *k);

@@ -40,6 +40,8 @@
 #define SIGNED(key, field_) \
 	{.name = key, .type = ARG_NUM, .code = CODE_BITS, .field = field_, .width = 8, \
 	 .lo = -128, .hi = 127}
+/* FUTEX_PRIVATE_FLAG (include/linux/futex.h, 2.6.22), on every futex op */
+#define PRIVATE FLAG("private", FIELD_V, 0, NULL, ARG_SHRINK)
 #define TASK \
 	{.name = "a task number", .type = ARG_NUM, .code = CODE_TASK, .flags = ARG_POS, \
 	 .field = FIELD_X, .width = 8, .lo = 1, .hi = PROG_MAX_TASKS, .def = 1, .bias = 1}
@@ -84,27 +86,29 @@ const struct op_desc op_table[OP_NKINDS] = {
 	.args = {A_ARG, SMALL("val", FIELD_X, 0, 0)},
 	.dict = {"store|store m0 val=1"}},
 [OP_FUTEX_WAIT] = {.name = "futex_wait", .weight = 13,
-	.doc = "`FUTEX_WAIT`; `timeout=0` means none",
-	.syscall = "sys_futex", .trace = "FUTEX_WAIT, val {val}",
+	.doc = "`FUTEX_WAIT`; `timeout=0` means none. Every futex op takes `private`: "
+		"`FUTEX_PRIVATE_FLAG` (2.6.22 on), which every kernel before refuses (`-ENOSYS`)",
+	.syscall = "sys_futex", .trace = "FUTEX_WAIT{private:_PRIVATE}, val {val}",
 	.args = {A_ARG, SMALL("val", FIELD_X, 0, ARG_REQUIRED),
-		 SMALL("timeout", FIELD_Y, 0, ARG_HIDE_0 | ARG_SHRINK)},
+		 SMALL("timeout", FIELD_Y, 0, ARG_HIDE_0 | ARG_SHRINK), PRIVATE},
 	.dict = {"futex_wait_1|futex_wait m0 val=1",
 		 "futex_wait_0_timeout|futex_wait m1 val=0 timeout=1"}},
 [OP_FUTEX_WAKE] = {.name = "futex_wake", .weight = 4,
 	.doc = "`FUTEX_WAKE` (2.6.11 wakes one even for `nr=0`)",
-	.syscall = "sys_futex", .trace = "FUTEX_WAKE, nr {nr}",
-	.args = {A_ARG, SMALL("nr", FIELD_X, 1, 0)},
+	.syscall = "sys_futex", .trace = "FUTEX_WAKE{private:_PRIVATE}, nr {nr}",
+	.args = {A_ARG, SMALL("nr", FIELD_X, 1, 0), PRIVATE},
 	.dict = {"futex_wake|futex_wake m0 nr=1"}},
 [OP_FUTEX_REQUEUE] = {.name = "futex_requeue", .weight = 3,
 	.doc = "`FUTEX_REQUEUE` from A to B",
-	.syscall = "sys_futex", .trace = "FUTEX_REQUEUE, {nr_wake}, {nr_requeue}",
-	.args = {A_ARG, B_POS, NIBBLE("nr_wake", 0, 1), NIBBLE("nr_requeue", 4, 0)},
+	.syscall = "sys_futex", .trace = "FUTEX_REQUEUE{private:_PRIVATE}, {nr_wake}, {nr_requeue}",
+	.args = {A_ARG, B_POS, NIBBLE("nr_wake", 0, 1), NIBBLE("nr_requeue", 4, 0), PRIVATE},
 	.dict = {"futex_requeue|futex_requeue m0 m1 nr_wake=1 nr_requeue=1"}},
 [OP_FUTEX_CMP_REQUEUE] = {.name = "futex_cmp_requeue", .weight = 5,
 	.doc = "`FUTEX_CMP_REQUEUE` from A to B, if A holds `val`",
-	.syscall = "sys_futex", .trace = "FUTEX_CMP_REQUEUE, {nr_wake}, {nr_requeue}, val {val}",
+	.syscall = "sys_futex",
+	.trace = "FUTEX_CMP_REQUEUE{private:_PRIVATE}, {nr_wake}, {nr_requeue}, val {val}",
 	.args = {A_ARG, B_POS, SMALL("val", FIELD_Y, 0, ARG_REQUIRED | ARG_SHRINK),
-		 NIBBLE("nr_wake", 0, 1), NIBBLE("nr_requeue", 4, 0)},
+		 NIBBLE("nr_wake", 0, 1), NIBBLE("nr_requeue", 4, 0), PRIVATE},
 	.dict = {"futex_cmp_requeue|futex_cmp_requeue m0 m1 val=0 nr_wake=1 nr_requeue=1"}},
 [OP_GET_MEMPOLICY] = {.name = "get_mempolicy", .weight = 1,
 	.doc = "`flags=2` is `MPOL_F_ADDR` (the policy of the page at `addr`), `flags=1` "
@@ -169,11 +173,12 @@ const struct op_desc op_table[OP_NKINDS] = {
 		"value compares true (`cmp` with `cmparg`), `nr_wake2` on B. `op` 5 to 7 and "
 		"`cmp` 6 to 15 have no name: encodings the kernel refuses. The kernel's "
 		"`oparg` and `cmparg` are 12 bits; a case has -128..127",
-	.syscall = "sys_futex", .trace = "FUTEX_WAKE_OP, {op} {oparg}, {cmp} {cmparg}",
+	.syscall = "sys_futex",
+	.trace = "FUTEX_WAKE_OP{private:_PRIVATE}, {op} {oparg}, {cmp} {cmparg}",
 	.args = {A_ARG, B_POS, NIBBLE("nr_wake", 0, 1), NIBBLE("nr_wake2", 4, 1),
 		 ENUM("op", FIELD_Y, 0, 3, futex_op_names), FLAG("shift", FIELD_Y, 3, NULL, 0),
 		 SIGNED("oparg", FIELD_Z), ENUM("cmp", FIELD_Y, 4, 4, futex_cmp_names),
-		 SIGNED("cmparg", FIELD_W)},
+		 SIGNED("cmparg", FIELD_W), PRIVATE},
 	/* pthread_cond_signal() of NPTL (2.3.90 on): FUTEX_OP_CLEAR_WAKE_IF_GT_ONE */
 	.dict = {"futex_wake_op|futex_wake_op m0 m1 op=set oparg=0 cmp=gt cmparg=1"}},
 };
@@ -203,6 +208,8 @@ uint8_t *op_field(struct op *o, int field)
 		return &o->z;
 	case FIELD_W:
 		return &o->w;
+	case FIELD_V:
+		return &o->v;
 	default:
 		return NULL;
 	}
@@ -267,9 +274,14 @@ void op_trace_args(const struct op *o, char *buf, size_t len)
 			continue;
 		}
 		/* no argument of that name: {x} (tests/test_op_table.c checks the names) */
-		const struct op_arg *g = op_arg_named(o->kind, t + 1, (size_t)(end - t - 1));
+		const char *colon = memchr(t, ':', (size_t)(end - t));
+		const struct op_arg *g =
+		    op_arg_named(o->kind, t + 1, (size_t)((colon ? colon : end) - t - 1));
 		int v = g ? op_arg_get(o, g) : o->x;
-		if (g && g->type == ARG_FLAG)
+		if (g && g->type == ARG_FLAG && colon) /* {KEY:TEXT} */
+			n += (size_t)snprintf(buf + n, len - n, "%.*s",
+					      v ? (int)(end - colon - 1) : 0, colon + 1);
+		else if (g && g->type == ARG_FLAG)
 			n += (size_t)snprintf(buf + n, len - n, "%s", flag_word(g, v));
 		else if (g && g->type == ARG_ENUM && op_enum_name(g, v))
 			n += (size_t)snprintf(buf + n, len - n, "%s", op_enum_name(g, v));

@@ -36,7 +36,7 @@ enum arg_code {
 	CODE_TASK,  /* task - 1, taken modulo the program's tasks */
 };
 
-enum arg_field { FIELD_NONE, FIELD_X, FIELD_Y, FIELD_Z, FIELD_W };
+enum arg_field { FIELD_NONE, FIELD_X, FIELD_Y, FIELD_Z, FIELD_W, FIELD_V };
 
 #define ARG_POS      1  /* a positional operand (in table order); else KEY=VALUE or a flag */
 #define ARG_REQUIRED 2  /* the parser refuses the op without it */
@@ -58,7 +58,7 @@ struct op_arg {
 	const char *const *names; /* ARG_ENUM: the values' names from 0, NULL-terminated */
 };
 
-#define OP_MAX_ARGS 9
+#define OP_MAX_ARGS 10
 #define OP_MAX_DICT 2
 
 struct op_desc {
@@ -69,7 +69,8 @@ struct op_desc {
 	const char *syscall;
 	/* the call's arguments in the trace, "sys_futex(FUTEX_WAIT, val 1)": text, with
 	 * {KEY} for an argument's value as the text form writes it (a flag: its word or
-	 * its off word) and {x} for struct op's x as it is */
+	 * its off word; {KEY:TEXT}, TEXT where the flag is set, else nothing) and {x} for
+	 * struct op's x as it is */
 	const char *trace;
 	uint8_t weight; /* slots of the 64 values of the byte form's kind field */
 	bool all_only;  /* left out of futex_mm_fuzzer's default op set (--ops=futex) */
@@ -87,7 +88,7 @@ const struct op_arg *op_arg_by_code(int kind, enum arg_code code);
 const struct op_arg *op_arg_named(int kind, const char *key, size_t klen);
 /* An argument's value as the text form writes it (pages, not pages - 1), and setting
  * it in struct op; neither for an argument with no field (an address, a name). */
-uint8_t *op_field(struct op *o, int field); /* x, y, z or w; NULL for FIELD_NONE */
+uint8_t *op_field(struct op *o, int field); /* x, y, z, w or v; NULL for FIELD_NONE */
 int op_arg_get(const struct op *o, const struct op_arg *g);
 void op_arg_set(struct op *o, const struct op_arg *g, int value);
 /* An ARG_ENUM value's name, or NULL where it has none. */

@@ -14,8 +14,8 @@
 #define PROG_MAX_OPS      256
 #define PROG_MAX_MAPS     255
 #define PROG_MAX_EXPECT   32
-#define OP_BYTES          10
-#define OP_FIELDS         4 /* x, y, z, w: an op's small arguments */
+#define OP_BYTES          11
+#define OP_FIELDS         5 /* x, y, z, w, v: an op's small arguments */
 #define PREEMPT_BYTES     5
 #define PCT_CHANGE_BYTES  2  /* the byte form's PCT schedule: bytes per change point */
 #define PREEMPT_MAX_POINT 32 /* a preemption names a point 1..32 within an op */
@@ -67,6 +67,7 @@ struct op {
 	bool each_page;     /* repeat over every page of a's mapping from a on; each run counts
 			       as an op of its own for preemptions */
 	uint8_t x, y, z, w; /* kind-specific small arguments, see prog/codec.c */
+	uint8_t v;          /* and flags (FUTEX_PRIVATE_FLAG) */
 };
 
 struct expectation {

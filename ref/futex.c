@@ -661,7 +661,7 @@ long do_futex(unsigned long uaddr, int op, int val, int64_t timeout, unsigned lo
 		wo_end(ret);
 		return ret;
 	}
-	default: /* FUTEX_FD is not modelled */
+	default: /* FUTEX_FD is not modelled; any command with FUTEX_PRIVATE_FLAG (2.6.22 on) */
 		return -ENOSYS;
 	}
 }

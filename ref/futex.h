@@ -11,6 +11,10 @@
 #define FUTEX_REQUEUE     3
 #define FUTEX_CMP_REQUEUE 4
 #define FUTEX_WAKE_OP     5 /* 2.6.14 on */
+/* include/linux/futex.h of 2.6.22: a process-private futex, keyed by (mm, address)
+ * without mmap_sem; ORed into the command. Before 2.6.22 do_futex()'s switch (op) has
+ * no case for it: -ENOSYS. */
+#define FUTEX_PRIVATE_FLAG 128
 
 /* FUTEX_WAKE_OP's encoded operation (include/linux/futex.h, 2.6.14): op in bits 28-31
  * (FUTEX_OP_OPARG_SHIFT: oparg is a shift count), cmp in bits 24-27, oparg in bits

@@ -91,6 +91,8 @@ struct kernel_config {
 	enum rwsem_policy rwsem;
 	/* PF_MMAP_SEM: a task holding mmap_sem is flagged; do_page_fault then takes no lock */
 	bool pf_mmap_sem;
+	/* FUTEX_PRIVATE_FLAG (2.6.22 on); a kernel without it refuses it: -ENOSYS */
+	bool private_futexes;
 	/* Test-only kernels are not listed or evaluated: they break the model on purpose to
 	 * show that ThreadSanitizer notices (futex_wake reading nqueued without the bucket
 	 * lock). */

@@ -88,6 +88,8 @@ malformed unknown-op-2 3 3 'task 1\n  mmap a\n  futex_wiat a val=1\n'
 malformed unknown-keyword 1 1 'tsak 1\n  mmap a\n'
 malformed unknown-arg 2 10 'task 1\n  mmap a bogus\n'
 malformed arg-of-other-op 3 10 'task 1\n  mmap a\n  load a val=1\n'
+# FUTEX_PRIVATE_FLAG belongs to the futex ops only
+malformed private-not-futex 3 10 'task 1\n  mmap a\n  load a private\n'
 malformed too-many-words 2 38 'task 1\n  mmap a x x x x x x x x x x x x x x x x x x x x\n'
 # bad numbers
 malformed bad-number 2 9 'task 1\n  sleep abc\n'

@@ -14,6 +14,7 @@
 #include <string.h>
 
 bool snafu_fuzz_all_ops, snafu_fuzz_pct = true, snafu_fuzz_crossover;
+uint8_t snafu_fuzz_flags;
 
 /* libFuzzer's byte mutation, which the mutator calls one time in twelve: none here */
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size)

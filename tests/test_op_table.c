@@ -30,12 +30,15 @@
  * every op record moved 6 bytes on, so the same strings are other programs, and the
  * text lines' programs encode with the table); all three again for FUTEX_WAKE_OP
  * (CODEC_REVISION 5: op records of 10 bytes, fields z and w, a new kind and weights;
- * the text lines draw its op and words). */
-#define WANT_BYTES 0x1721fa1c8e7a8ec5ull
-#define WANT_TEXT  0x08f42c29796d01c9ull
+ * the text lines draw its op and words); all three again for the flags byte
+ * (CODEC_REVISION 6: op records of 11 bytes, field v; the futex ops' `private`, which
+ * the text lines draw and the trace names FUTEX_WAIT_PRIVATE, ...). */
+#define WANT_BYTES 0x7e805990c8238055ull
+#define WANT_TEXT  0xe393ffb39d3dd6c6ull
 /* Recorded with the trace strings written by a switch in prog/exec.c, before the
- * table's syscall and trace fields; again for the file table and FUTEX_WAKE_OP (above). */
-#define WANT_TRACE 0x08ae2c622df9bdfeull
+ * table's syscall and trace fields; again for the file table, FUTEX_WAKE_OP and the
+ * flags byte (above). */
+#define WANT_TRACE 0xf54f6afd7407413full
 
 static uint64_t rng = 0x2545f4914f6cdd1dull; /* xorshift64()'s state */
 
@@ -240,17 +243,21 @@ static uint64_t text_digest(void)
 }
 
 /* An op with a system call has a trace string, whose {KEY}s are its arguments' names
- * (or x); one without has none. The minimizer's ARG_SHRINK arguments live in x or y. */
+ * (or x; {KEY:TEXT} a flag's); one without has none. The minimizer's ARG_SHRINK
+ * arguments live in a field. */
 static void check_trace(const struct op_desc *d)
 {
 	CHECK(!d->syscall == !d->trace, "%s: a trace string if and only if a syscall", d->name);
 	for (const char *t = d->trace; t && (t = strchr(t, '{')); t++) {
-		const char *end = strchr(t, '}');
+		const char *end = strchr(t, '}'),
+			   *colon = end ? memchr(t, ':', (size_t)(end - t)) : NULL;
+		const char *key_end = colon ? colon : end; /* {KEY:TEXT}: a flag's */
 		bool found = end && end - t == 2 && t[1] == 'x';
 		for (int i = 0; end && i < OP_MAX_ARGS && d->args[i].name; i++)
-			found |= strlen(d->args[i].name) == (size_t)(end - t - 1) &&
-				 !strncmp(d->args[i].name, t + 1, (size_t)(end - t - 1)) &&
-				 d->args[i].field != FIELD_NONE;
+			found |= strlen(d->args[i].name) == (size_t)(key_end - t - 1) &&
+				 !strncmp(d->args[i].name, t + 1, (size_t)(key_end - t - 1)) &&
+				 d->args[i].field != FIELD_NONE &&
+				 (!colon || d->args[i].type == ARG_FLAG);
 		CHECK(found, "%s: trace '%s': '%s' names none of its arguments", d->name, d->trace,
 		      t);
 	}
@@ -273,7 +280,7 @@ static void check_table(void)
 		sum += d->weight;
 		for (int j = 0; j < k; j++)
 			CHECK(strcmp(d->name, op_table[j].name), "%s twice", d->name);
-		unsigned used[FIELD_W + 1] = {0};
+		unsigned used[FIELD_V + 1] = {0};
 		for (int i = 0; i < OP_MAX_ARGS && d->args[i].name; i++) {
 			const struct op_arg *a = &d->args[i];
 			unsigned bits = ((1u << a->width) - 1) << a->shift;

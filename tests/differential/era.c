@@ -327,6 +327,15 @@ static bool wake_op_enosys_fault(const struct divergence *d, const struct host_i
 	return is_wake_op(d) && mret(d) == -EFAULT_ && hret(d) == -ENOSYS_;
 }
 
+static bool futex_private_flag(const struct divergence *d, const struct host_info *hi)
+{
+	const struct op *o = op_of(d);
+
+	(void)hi;
+	return is_futex(o->kind) && mret(d) == -ENOSYS_ && !d->kernel->private_futexes &&
+	       prog_futex_cmd(o, 0);
+}
+
 static bool mem_no_force(const struct divergence *d, const struct host_info *hi)
 {
 	int k = op_of(d)->kind;
@@ -489,6 +498,12 @@ const struct era_entry era_table[] = {
  "kernel/futex/waitwake.c, futex_wake_op(): fault_in_user_writeable() and retry "
  "(2.6.18: futex_handle_fault(), `attempt > 2`)", wake_op_second_fault, false,
  "2.6.14 2.6.17"},
+{"futex-private-flag", ENTRY_ERA,
+ "a futex op with FUTEX_PRIVATE_FLAG: -ENOSYS before 2.6.22; today a process-private "
+ "futex, keyed by (mm, address)",
+ "kernel/futex.c, do_futex(): switch (op) has no case for a command with bit 7 set",
+ "kernel/futex/syscalls.c, do_futex(): cmd = op & FUTEX_CMD_MASK, FLAGS_SHARED unless "
+ "FUTEX_PRIVATE_FLAG", futex_private_flag, true, NULL},
 {"mempolicy-node-no-read", ENTRY_ERA,
  "get_mempolicy(MPOL_F_NODE|MPOL_F_ADDR) on a mapped page of a VMA without VM_READ: "
  "-EFAULT in 2.6.11; today the node",

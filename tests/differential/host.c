@@ -5,7 +5,8 @@
  * address it returned), so every address the program names means the same on both
  * sides. Loads and stores are single movl instructions with SIGSEGV and SIGBUS caught
  * (sigsetjmp/siglongjmp): a fault is -EFAULT, as user_load()/user_store() return it.
- * Futexes are shared-keyed (no FUTEX_PRIVATE_FLAG, which 2.6.11 did not have); a tick
+ * Futexes are shared-keyed unless the op says `private` (FUTEX_PRIVATE_FLAG, 2.6.22
+ * on: never generated for a kernel without it); a tick
  * of the model's clock is a microsecond here, and a futex_wait the model runs without a
  * timeout gets 100 ms anyway, so a disagreement can never hang the test.
  */
@@ -163,21 +164,23 @@ static long host_op(const struct op *o, unsigned long a, unsigned long b, long m
 		return guarded(a, true, o->x);
 	case OP_FUTEX_WAIT:
 		ts.tv_nsec = o->y ? o->y * 1000L : 100 * 1000000L;
-		return host_futex(a, FUTEX_WAIT, o->x, &ts, 0, 0);
+		return host_futex(a, prog_futex_cmd(o, FUTEX_WAIT), o->x, &ts, 0, 0);
 	case OP_FUTEX_WAKE:
-		return host_futex(a, FUTEX_WAKE, o->x, NULL, 0, 0);
+		return host_futex(a, prog_futex_cmd(o, FUTEX_WAKE), o->x, NULL, 0, 0);
 	case OP_FUTEX_REQUEUE:
 	case OP_FUTEX_CMP_REQUEUE:
 		/* the fourth argument is nr_requeue, passed where the timeout goes */
-		return sys(syscall(SYS_futex, a,
-				   o->kind == OP_FUTEX_REQUEUE ? FUTEX_REQUEUE : FUTEX_CMP_REQUEUE,
-				   o->x & 15, (unsigned long)(o->x >> 4), b, o->y));
+		return sys(
+		    syscall(SYS_futex, a,
+			    prog_futex_cmd(o, o->kind == OP_FUTEX_REQUEUE ? FUTEX_REQUEUE
+									  : FUTEX_CMP_REQUEUE),
+			    o->x & 15, (unsigned long)(o->x >> 4), b, o->y));
 	case OP_FUTEX_WAKE_OP: {
 		int nr_wake, nr_wake2;
 		int encoded = prog_wake_op_args(o, &nr_wake, &nr_wake2);
 		/* nr_wake2 where the timeout goes, as FUTEX_REQUEUE's nr_requeue */
-		return sys(syscall(SYS_futex, a, FUTEX_WAKE_OP, nr_wake, (unsigned long)nr_wake2, b,
-				   encoded));
+		return sys(syscall(SYS_futex, a, prog_futex_cmd(o, FUTEX_WAKE_OP), nr_wake,
+				   (unsigned long)nr_wake2, b, encoded));
 	}
 	case OP_GET_MEMPOLICY:
 		return sys(syscall(SYS_get_mempolicy, a, o->x ? a + 8 : 0, o->x ? 64 : 0,
