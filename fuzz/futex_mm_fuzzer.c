@@ -327,10 +327,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		fprintf(stderr, "\n");
 		exit(2);
 	}
-	if (kernel->private_futexes) { /* the bit of `private`, as the op table has it */
-		const struct op_arg *g = op_arg_named(OP_FUTEX_WAIT, "private", 7);
-		snafu_fuzz_flags = (uint8_t)(1u << g->shift);
-	}
+	if (kernel->private_futexes) /* the bit of `private`, as the op table has it */
+		snafu_fuzz_flags = (uint8_t)(1u << op_arg_private.shift);
 	char names[256];
 	all_oracles = oracles ? oracles : ORACLES_DEFAULT;
 	fprintf(stderr, "futex_mm_fuzzer: kernel %s\n", kernel->name);

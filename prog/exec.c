@@ -79,9 +79,7 @@ int prog_wake_op_args(const struct op *o, int *nr_wake, int *nr_wake2)
 
 int prog_futex_cmd(const struct op *o, int cmd)
 {
-	const struct op_arg *g = op_arg_named(o->kind, "private", 7);
-
-	return cmd | (op_arg_get(o, g) ? FUTEX_PRIVATE_FLAG : 0);
+	return cmd | (op_arg_get(o, &op_arg_private) ? FUTEX_PRIVATE_FLAG : 0);
 }
 
 static long run_op(const struct op *o, int idx, unsigned long a)

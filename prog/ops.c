@@ -42,6 +42,7 @@
 	 .lo = -128, .hi = 127}
 /* FUTEX_PRIVATE_FLAG (include/linux/futex.h, 2.6.22), on every futex op */
 #define PRIVATE FLAG("private", FIELD_V, 0, NULL, ARG_SHRINK)
+const struct op_arg op_arg_private = PRIVATE;
 #define TASK \
 	{.name = "a task number", .type = ARG_NUM, .code = CODE_TASK, .flags = ARG_POS, \
 	 .field = FIELD_X, .width = 8, .lo = 1, .hi = PROG_MAX_TASKS, .def = 1, .bias = 1}

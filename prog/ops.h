@@ -91,6 +91,9 @@ const struct op_arg *op_arg_named(int kind, const char *key, size_t klen);
 uint8_t *op_field(struct op *o, int field); /* x, y, z, w or v; NULL for FIELD_NONE */
 int op_arg_get(const struct op *o, const struct op_arg *g);
 void op_arg_set(struct op *o, const struct op_arg *g, int value);
+/* `private` (FUTEX_PRIVATE_FLAG), the same argument on every futex op: read without a
+ * lookup by name where an op runs */
+extern const struct op_arg op_arg_private;
 /* An ARG_ENUM value's name, or NULL where it has none. */
 const char *op_enum_name(const struct op_arg *g, int value);
 /* The op's trace string (its entry's trace, filled in); "" for an op without a call. */
