@@ -327,7 +327,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		fprintf(stderr, "\n");
 		exit(2);
 	}
-	if (kernel->private_futexes) /* the bit of `private`, as the op table has it */
+	if (kernel_private_futexes(kernel)) /* the bit of `private`, as the op table has it */
 		snafu_fuzz_flags = (uint8_t)(1u << op_arg_private.shift);
 	char names[256];
 	all_oracles = oracles ? oracles : ORACLES_DEFAULT;

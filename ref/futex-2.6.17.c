@@ -75,9 +75,9 @@ retry:
 		goto retryfull;
 	}
 
-	ret = futex_wake_chain("FUTEX_WAKE_OP", uaddr1, bh1, &key1, nr_wake, ret);
+	ret = futex_wake_chain(KFUNC, "FUTEX_WAKE_OP", uaddr1, bh1, &key1, nr_wake, ret);
 	if (op_ret > 0)
-		ret += futex_wake_chain("FUTEX_WAKE_OP", uaddr2, bh2, &key2, nr_wake2, 0);
+		ret += futex_wake_chain(KFUNC, "FUTEX_WAKE_OP", uaddr2, bh2, &key2, nr_wake2, 0);
 
 	unlock_two_buckets(bh1, bh2);
 out:

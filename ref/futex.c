@@ -409,11 +409,12 @@ int futex_atomic_op_inuser(int encoded_op, unsigned long uaddr)
 	return ret;
 }
 
-/* futex_wake_op()'s walk of one chain, with its bucket lock held: wake the waiters on
- * key, from the (ret + 1)-th on, until ++ret >= nr (so one even where nr is 0); the
- * oracles count them as a wake of their own (name: the op). Returns ret. */
-int futex_wake_chain(const char *name, unsigned long uaddr, struct futex_hash_bucket *bh,
-		     const struct futex_key *key, int nr, int ret)
+/* futex_wake_op()'s walk of one chain (and 2.6.22's futex_wake()'s), with its bucket
+ * lock held: wake the waiters on key, from the (ret + 1)-th on, until ++ret >= nr (so
+ * one even where nr is 0); the oracles count them as a wake of their own (name: the
+ * op; fn: the kernel function, for a touch of a futex_q gone). Returns ret. */
+int futex_wake_chain(const char *fn, const char *name, unsigned long uaddr,
+		     struct futex_hash_bucket *bh, const struct futex_key *key, int nr, int ret)
 {
 	struct futex_q *this, *next;
 	int first = ret;
@@ -421,7 +422,7 @@ int futex_wake_chain(const char *name, unsigned long uaddr, struct futex_hash_bu
 	fo_wake_begin(name, uaddr, key, nr > 1 ? nr : 1);
 	list_for_each_entry_safe(this, next, &bh->chain, list, struct futex_q)
 	{
-		futex_q_touch(this, "futex_wake_op");
+		futex_q_touch(this, fn);
 		if (match_futex(&this->key, key)) {
 			wake_futex(this);
 			if (++ret >= nr)
@@ -477,7 +478,11 @@ int futex_wait_sleep(struct futex_q *q, unsigned long uaddr, int64_t time)
 	/* Now the futex is queued and we have checked the data, we don't want to hold
 	 * mmap_sem while we sleep. */
 	up_read(&mm->mmap_sem);
+	return futex_wait_queued(q, uaddr, time);
+}
 
+int futex_wait_queued(struct futex_q *q, unsigned long uaddr, int64_t time)
+{
 	set_current_state(TASK_INTERRUPTIBLE);
 	q->waiter = current;                            /* add_wait_queue(&q.waiters, &wait) */
 	if (likely(!data_race(list_empty(&q->list)))) { /* "safe here without any lock" */
@@ -495,7 +500,10 @@ int futex_wait_sleep(struct futex_q *q, unsigned long uaddr, int64_t time)
 		return 0;
 	if (time == 0)
 		return -ETIMEDOUT;
-	/* We expect signal_pending(current), but another thread may have handled it. */
+	/* We expect signal_pending(current), but another thread may have handled it.
+	 * (2.6.22 returns -ERESTARTSYS, -ERESTART_RESTARTBLOCK with a timeout: the
+	 * model's signal has a handler without SA_RESTART, for which do_signal() makes
+	 * either -EINTR, as the user sees it here.) */
 	return -EINTR;
 }
 
@@ -632,36 +640,53 @@ int futex_requeue_waiters(unsigned long uaddr1, const struct futex_key *key1,
 #undef KFUNC
 #define KFUNC __func__
 
-/* do_futex(): the kernel's futex_wait and futex_requeue, those of the release that
- * kcfg->futex names */
+/* do_futex(): the kernel's futex paths, those of the release that kcfg->futex names.
+ * From 2.6.22 the command is op & FUTEX_CMD_MASK, and the paths take fshared: NULL
+ * where FUTEX_PRIVATE_FLAG is set ("if (!(op & FUTEX_PRIVATE_FLAG)) fshared =
+ * &current->mm->mmap_sem"); before, the flag makes a command no case knows. */
 long do_futex(unsigned long uaddr, int op, int val, int64_t timeout, unsigned long uaddr2, int val2,
 	      int val3)
 {
 	kframe(); /* kernel/futex.c, do_futex() */
-	switch (op) {
+	const struct futex_paths *f = kcfg->futex;
+	struct rw_semaphore *fshared = &current->mm->mmap_sem;
+	int cmd = op, ret;
+
+	if (f->wait_fshared) {
+		cmd = op & FUTEX_CMD_MASK;
+		if (op & FUTEX_PRIVATE_FLAG)
+			fshared = NULL;
+	}
+	switch (cmd) {
 	case FUTEX_WAIT: {
 		struct futex_q *q = futex_q_get();
 		fo_wait_begin(uaddr, val);
-		int ret = kcfg->futex->wait(q, uaddr, val, timeout);
+		ret = f->wait_fshared ? f->wait_fshared(q, uaddr, fshared, val, timeout)
+				      : f->wait(q, uaddr, val, timeout);
 		futex_q_put(q);
 		fo_wait_end(ret);
 		return ret;
 	}
 	case FUTEX_WAKE:
-		return futex_wake(uaddr, val);
+		return f->wake_fshared ? f->wake_fshared(uaddr, fshared, val)
+				       : futex_wake(uaddr, val);
 	case FUTEX_REQUEUE:
-		return kcfg->futex->requeue(uaddr, uaddr2, val, val2, NULL);
-	case FUTEX_CMP_REQUEUE:
-		return kcfg->futex->requeue(uaddr, uaddr2, val, val2, &val3);
-	case FUTEX_WAKE_OP: {
-		if (!kcfg->futex->wake_op)
+	case FUTEX_CMP_REQUEUE: {
+		const int *cmpval = cmd == FUTEX_CMP_REQUEUE ? &val3 : NULL;
+		return f->requeue_fshared
+			   ? f->requeue_fshared(uaddr, fshared, uaddr2, val, val2, cmpval)
+			   : f->requeue(uaddr, uaddr2, val, val2, cmpval);
+	}
+	case FUTEX_WAKE_OP:
+		if (!f->wake_op && !f->wake_op_fshared)
 			return -ENOSYS; /* before 2.6.14: do_futex()'s default */
 		wo_begin(uaddr, uaddr2, val3);
-		int ret = kcfg->futex->wake_op(uaddr, uaddr2, val, val2, val3);
+		ret = f->wake_op_fshared
+			  ? f->wake_op_fshared(uaddr, fshared, uaddr2, val, val2, val3)
+			  : f->wake_op(uaddr, uaddr2, val, val2, val3);
 		wo_end(ret);
 		return ret;
-	}
-	default: /* FUTEX_FD is not modelled; any command with FUTEX_PRIVATE_FLAG (2.6.22 on) */
+	default: /* FUTEX_FD is not modelled; FUTEX_PRIVATE_FLAG before 2.6.22 */
 		return -ENOSYS;
 	}
 }

@@ -15,6 +15,7 @@
  * without mmap_sem; ORed into the command. Before 2.6.22 do_futex()'s switch (op) has
  * no case for it: -ENOSYS. */
 #define FUTEX_PRIVATE_FLAG 128
+#define FUTEX_CMD_MASK     ~FUTEX_PRIVATE_FLAG
 
 /* FUTEX_WAKE_OP's encoded operation (include/linux/futex.h, 2.6.14): op in bits 28-31
  * (FUTEX_OP_OPARG_SHIFT: oparg is a shift count), cmp in bits 24-27, oparg in bits

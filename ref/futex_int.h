@@ -111,8 +111,8 @@ void lock_two_buckets(struct futex_hash_bucket *bh1, struct futex_hash_bucket *b
 /* FUTEX_WAKE_OP's parts (2.6.14 on): futex_atomic_op_inuser() (include/asm-i386/futex.h)
  * and the walk of one chain (ref/futex.c says what each returns) */
 int futex_atomic_op_inuser(int encoded_op, unsigned long uaddr);
-int futex_wake_chain(const char *name, unsigned long uaddr, struct futex_hash_bucket *bh,
-		     const struct futex_key *key, int nr, int ret);
+int futex_wake_chain(const char *fn, const char *name, unsigned long uaddr,
+		     struct futex_hash_bucket *bh, const struct futex_key *key, int nr, int ret);
 void unlock_two_buckets(struct futex_hash_bucket *bh1, struct futex_hash_bucket *bh2);
 
 /* The parts of futex_wait() and futex_requeue() that every release here has the same
@@ -120,7 +120,8 @@ void unlock_two_buckets(struct futex_hash_bucket *bh1, struct futex_hash_bucket 
  *   futex_wait_key()       get_futex_key() of the word into q->key (ret != 0: no such
  *                          futex); the oracles told that a round of waiting begins
  *   futex_wait_sleep()     from "Now the futex is queued and we have checked the data"
- *                          to the end: drop mmap_sem, sleep, unqueue_me()
+ *                          to the end: drop mmap_sem, then futex_wait_queued()
+ *   futex_wait_queued()    the rest, with no mmap_sem held: sleep, unqueue_me()
  *   futex_wait_unqueue()   its out_unqueue: unqueue_me() (0 if a waker got q first,
  *                          else ret), drop mmap_sem
  *   futex_wait_compare()   queued q, read the word (curval): compare with val, then
@@ -137,6 +138,7 @@ void unlock_two_buckets(struct futex_hash_bucket *bh1, struct futex_hash_bucket 
  *                          returns how many (cmp: FUTEX_CMP_REQUEUE) */
 int futex_wait_key(unsigned long uaddr, struct futex_q *q);
 int futex_wait_sleep(struct futex_q *q, unsigned long uaddr, int64_t time);
+int futex_wait_queued(struct futex_q *q, unsigned long uaddr, int64_t time);
 int futex_wait_unqueue(struct futex_q *q, int ret);
 int futex_wait_compare(struct futex_q *q, unsigned long uaddr, int val, uint32_t curval,
 		       int64_t time);

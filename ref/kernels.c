@@ -147,6 +147,18 @@ const struct kernel_config kernels[] = {
 	.mempolicy_up_read_first = true,
     },
     {
+	.name = "2.6.22",
+	.summary = "FUTEX_PRIVATE_FLAG: a private futex's key is (mm, address), and its "
+		   "paths take no mmap_sem; futex_handle_fault() takes it itself",
+	.source = "torvalds/linux kernel/futex.c at bd197234b0a6 (2.6.22-rc): the PROCESS_PRIVATE "
+		  "futexes of Eric Dumazet (message-id not known here); PI futexes and "
+		  "FUTEX_FD left out; get_user_pages() as 2.6.13, mincore() as 2.6.20 "
+		  "(2f77d107050a, 4fb23e439ce0)",
+	.futex = &futex_paths_2_6_22,
+	.mm = &mm_paths_2_6_20,
+	.mempolicy_up_read_first = true,
+    },
+    {
 	.name = "test-futex-wake-unlocked",
 	.summary =
 	    "TEST ONLY: 2.6.11 with futex_wake reading the bucket's nqueued without its lock",
@@ -206,6 +218,8 @@ const char *kernel_fn(const struct kernel_config *k, const char *fn)
 		return k->futex->requeue_fn;
 	if (!strcmp(fn, "futex_wake_op") && k->futex->wake_op_fn)
 		return k->futex->wake_op_fn;
+	if (!strcmp(fn, "futex_wake") && k->futex->wake_fn)
+		return k->futex->wake_fn;
 	if (!strcmp(fn, "get_user_pages"))
 		return k->mm->get_user_pages_fn;
 	return fn;

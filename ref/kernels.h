@@ -4,6 +4,7 @@
 #define SNAFU_KERNELS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* How futex_wait and FUTEX_CMP_REQUEUE read the user's futex word: what tests and docs
@@ -21,6 +22,7 @@ enum futex_read {
  * kernel's. `read` and `wait_reads_first` describe that code, for tests and docs; the
  * model reads neither. */
 struct futex_q;
+struct rw_semaphore;
 struct futex_paths {
 	const char *release; /* the release (or patch) whose code it is */
 	enum futex_read read;
@@ -38,15 +40,30 @@ struct futex_paths {
 	/* FUTEX_WAKE_OP (2.6.14 on; NULL before: -ENOSYS, as do_futex()'s default) */
 	int (*wake_op)(unsigned long uaddr1, unsigned long uaddr2, int nr_wake, int nr_wake2,
 		       int op);
-	/* the C names of wait, requeue and wake_op, for a debugger (snafu record's
-	 * breakpoints): reports name the kernel's function, futex_wait, not the release's */
-	const char *wait_fn, *requeue_fn, *wake_op_fn;
+	/* 2.6.22 on, the paths take fshared as the release's own do: &mm->mmap_sem for a
+	 * shared futex, NULL for a process-private one (FUTEX_PRIVATE_FLAG), which takes
+	 * no mmap_sem; futex_wake is the release's too. A release has these four or the
+	 * three above, never both; with these, do_futex() reads the command from
+	 * op & FUTEX_CMD_MASK. */
+	int (*wait_fshared)(struct futex_q *q, unsigned long uaddr, struct rw_semaphore *fshared,
+			    int val, int64_t time);
+	int (*wake_fshared)(unsigned long uaddr, struct rw_semaphore *fshared, int nr_wake);
+	int (*requeue_fshared)(unsigned long uaddr1, struct rw_semaphore *fshared,
+			       unsigned long uaddr2, int nr_wake, int nr_requeue, const int *valp);
+	int (*wake_op_fshared)(unsigned long uaddr1, struct rw_semaphore *fshared,
+			       unsigned long uaddr2, int nr_wake, int nr_wake2, int op);
+	/* the C names of the paths, for a debugger (snafu record's breakpoints): reports
+	 * name the kernel's function, futex_wait, not the release's (wake_fn: NULL for
+	 * ref/futex.c's futex_wake) */
+	const char *wait_fn, *requeue_fn, *wake_op_fn, *wake_fn;
 };
-/* A path of struct futex_paths and its C name: FUTEX_PATH(wait, futex_wait_2_6_11). */
-#define FUTEX_PATH(path, fn) .path = fn, .path##_fn = #fn
+/* A path of struct futex_paths and its C name: FUTEX_PATH(wait, futex_wait_2_6_11);
+ * FUTEX_PATH_FSHARED(wait, futex_wait_2_6_22) for the paths that take fshared. */
+#define FUTEX_PATH(path, fn)         .path = fn, .path##_fn = #fn
+#define FUTEX_PATH_FSHARED(path, fn) .path##_fshared = fn, .path##_fn = #fn
 extern const struct futex_paths futex_paths_2_6_10_seto, futex_paths_2_6_11_rc4,
     futex_paths_olof_rfc, futex_paths_2_6_11, futex_paths_2_6_12_jj, futex_paths_2_6_14,
-    futex_paths_2_6_17, futex_paths_2_6_18, futex_paths_test_wake_op_retry;
+    futex_paths_2_6_17, futex_paths_2_6_18, futex_paths_2_6_22, futex_paths_test_wake_op_retry;
 
 /* A release's get_user_pages() (mm/memory.c), in ref/memory-RELEASE.c, and what of the
  * fault paths changed with it: 2.6.13's fix for Robin Holt's race ("get_user_pages() with
@@ -64,8 +81,12 @@ struct mm_paths {
 	/* do_wp_page() reuses only an anonymous page, and says VM_FAULT_WRITE when it broke
 	 * COW or needed not (2.6.13) */
 	bool vm_fault_write;
+	/* sys_mincore() answers into a kernel page under mmap_sem and copies it out after
+	 * up_read(), and a hole is -ENOMEM at once (2.6.20: 2f77d107050a, CVE-2006-4814;
+	 * 4fb23e439ce0) */
+	bool mincore_copy_unlocked;
 };
-extern const struct mm_paths mm_paths_2_6_11, mm_paths_2_6_13;
+extern const struct mm_paths mm_paths_2_6_11, mm_paths_2_6_13, mm_paths_2_6_20;
 
 /* Who an rwsem admits (lib/rwsem-spinlock.c and the alternatives argued in 2005). */
 enum rwsem_policy {
@@ -91,8 +112,6 @@ struct kernel_config {
 	enum rwsem_policy rwsem;
 	/* PF_MMAP_SEM: a task holding mmap_sem is flagged; do_page_fault then takes no lock */
 	bool pf_mmap_sem;
-	/* FUTEX_PRIVATE_FLAG (2.6.22 on); a kernel without it refuses it: -ENOSYS */
-	bool private_futexes;
 	/* Test-only kernels are not listed or evaluated: they break the model on purpose to
 	 * show that ThreadSanitizer notices (futex_wake reading nqueued without the bucket
 	 * lock). */
@@ -117,6 +136,20 @@ int kernel_count(void);
 /* for_each_kernel(k) { ... }: k runs over the listed kernels, in table order. */
 #define for_each_kernel(k) \
 	for (const struct kernel_config *k = kernel_next(NULL); k; k = kernel_next(k))
+
+/* FUTEX_PRIVATE_FLAG (2.6.22 on): the kernel's futex paths take fshared. A kernel
+ * without it refuses the flag as do_futex()'s switch (op) refuses any unknown command:
+ * -ENOSYS. */
+static inline bool kernel_private_futexes(const struct kernel_config *k)
+{
+	return k->futex->wait_fshared != NULL;
+}
+
+/* FUTEX_WAKE_OP (2.6.14 on): the kernel's futex paths have one, with fshared or without. */
+static inline bool kernel_wake_op(const struct kernel_config *k)
+{
+	return k->futex->wake_op || k->futex->wake_op_fshared;
+}
 
 /* The kernel the model runs now (set before each run). */
 extern const struct kernel_config *kcfg;

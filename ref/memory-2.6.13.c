@@ -86,3 +86,12 @@ const struct mm_paths mm_paths_2_6_13 = {
     .get_user_pages_fn = "get_user_pages_2_6_13",
     .vm_fault_write = true,
 };
+
+/* 2.6.20: the same get_user_pages() and fault paths, and mincore() fixed (ref/mincore.c) */
+const struct mm_paths mm_paths_2_6_20 = {
+    .release = "2.6.20",
+    .get_user_pages = get_user_pages_2_6_13,
+    .get_user_pages_fn = "get_user_pages_2_6_13",
+    .vm_fault_write = true,
+    .mincore_copy_unlocked = true,
+};

@@ -1,4 +1,5 @@
-/* mm/mincore.c, 2.6.11: sys_mincore().
+/* mm/mincore.c, 2.6.11: sys_mincore(); 2.6.20's at the end of the file, for the kernels
+ * whose mm paths say mincore_copy_unlocked (ref/kernels.h).
  *
  * The whole walk runs under mmap_sem for read, and mincore_vma() copies each piece of
  * the result to user memory with copy_to_user() inside it: a fault on the result
@@ -8,6 +9,7 @@
  * -ENOMEM. Checked against mm/mincore.c of the 2.6.9 tree (dduval/kernel-rhel4),
  * unchanged up to 2.6.11.
  */
+#include "kernels.h"
 #include "mm.h"
 #include "uaccess.h"
 
@@ -43,7 +45,10 @@ static long mincore_vma(struct vm_area_struct *vma, unsigned long start, unsigne
 	return 0;
 }
 
-long sys_mincore(unsigned long start, unsigned long len, unsigned long vec)
+#undef KFUNC
+#define KFUNC "sys_mincore" /* the release's sys_mincore(), under its kernel name */
+
+static long sys_mincore_2_6_11(unsigned long start, unsigned long len, unsigned long vec)
 {
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
@@ -94,4 +99,84 @@ long sys_mincore(unsigned long start, unsigned long len, unsigned long vec)
 out:
 	up_read(&mm->mmap_sem);
 	return error;
+}
+
+/* ---- mm/mincore.c of 2.6.20: Linus Torvalds's "Fix incorrect user space access locking
+ * in mincore()" (2f77d107050a, CVE-2006-4814) and his "Fix up mincore() semantics"
+ * (4fb23e439ce0, after Hugh Dickins: a hole is -ENOMEM, a failed allocation -EAGAIN).
+ * Each chunk of at most PAGE_SIZE answers is found under mmap_sem into a kernel page,
+ * and copied to the user after up_read(): a fault on the vector takes mmap_sem with
+ * nothing held. Anonymous memory is still -ENOMEM ("our stupid historical lack of
+ * support for anonymous mappings"). The loop asks do_mincore() for min(pages,
+ * PAGE_SIZE) answers as later trees have it (2f77d107050a's own line says max). ---- */
+
+#undef KFUNC
+#define KFUNC __func__
+
+/* A chunk of sys_mincore(), with mmap_sem held: how many pages it answered into vec,
+ * a kernel buffer, or -ENOMEM */
+static long do_mincore(unsigned long addr, unsigned char *vec, unsigned long pages)
+{
+	struct vm_area_struct *vma = find_vma(current->mm, addr);
+	unsigned long i, nr, pgoff;
+
+	/* nothing above us, or an unmapped hole in the address space */
+	if (!vma || addr < vma->vm_start)
+		return -ENOMEM;
+	if (!vma->vm_file)
+		return -ENOMEM;
+	nr = (vma->vm_end - addr) >> PAGE_SHIFT;
+	if (nr > pages)
+		nr = pages;
+	pgoff = ((addr - vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff;
+	for (i = 0; i < nr; i++, pgoff++)
+		vec[i] = mincore_page(vma, pgoff);
+	return (long)nr;
+}
+
+#undef KFUNC
+#define KFUNC "sys_mincore"
+
+static long sys_mincore_2_6_20(unsigned long start, unsigned long len, unsigned long vec)
+{
+	unsigned char tmp[PAGE_SIZE]; /* __get_free_page(GFP_USER) */
+	unsigned long pages;
+	long retval;
+
+	if (start & ~PAGE_MASK)
+		return -EINVAL;
+	if (!access_ok(start, len)) /* VERIFY_READ */
+		return -ENOMEM;
+	pages = len >> PAGE_SHIFT;
+	pages += (len & ~PAGE_MASK) != 0;
+	if (!access_ok(vec, pages)) /* VERIFY_WRITE */
+		return -EFAULT;
+
+	retval = 0;
+	while (pages) {
+		down_read(&current->mm->mmap_sem);
+		retval = do_mincore(start, tmp, pages < PAGE_SIZE ? pages : PAGE_SIZE);
+		up_read(&current->mm->mmap_sem);
+
+		if (retval <= 0)
+			break;
+		if (copy_to_user(vec, tmp, (unsigned long)retval)) {
+			retval = -EFAULT;
+			break;
+		}
+		pages -= (unsigned long)retval;
+		vec += (unsigned long)retval;
+		start += (unsigned long)retval << PAGE_SHIFT;
+		retval = 0;
+	}
+	return retval;
+}
+
+#undef KFUNC
+#define KFUNC __func__
+
+long sys_mincore(unsigned long start, unsigned long len, unsigned long vec)
+{
+	return kcfg->mm->mincore_copy_unlocked ? sys_mincore_2_6_20(start, len, vec)
+					       : sys_mincore_2_6_11(start, len, vec);
 }

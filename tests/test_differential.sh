@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The differential test (docs/differential.md): 5000 seeded random programs on the model
-# (kernel 2.6.11; then 2.6.14, 2.6.17 and 2.6.18, whose programs have futex_wake_op)
+# (kernel 2.6.11; then 2.6.14, 2.6.17 and 2.6.18, whose programs have futex_wake_op,
+# and 2.6.22, whose futex ops are private half the time)
 # and, op by op, with real system calls on this machine's kernel. Fails on
 # any disagreement the table of known differences (tests/differential/era.c) does not
 # explain: a DEFECT, printed with its program. Known model defects (KNOWN rows) are
@@ -36,8 +37,8 @@ check "5000 programs: every disagreement is in the table (exit $rc)" [ $rc = 0 ]
 check "the summary counts programs" grep -q '^differential: programs: [0-9]* agree' "$tmp/out"
 
 # the kernels with FUTEX_WAKE_OP: every encoding, and each kernel's own differences
-# (an entry's count is the third field of its row)
-for k in 2.6.14 2.6.17 2.6.18; do
+# (an entry's count is the third field of its row); 2.6.22 with private futexes too
+for k in 2.6.14 2.6.17 2.6.18 2.6.22; do
 	"$diff" --kernel=$k --programs=5000 --seed=1 --print=3 >"$tmp/out.$k" 2>&1
 	rc=$?
 	cat "$tmp/out.$k"
@@ -51,6 +52,10 @@ check "2.6.14: a refused encoding is -EFAULT ($(count 2.6.14 wake-op-enosys-faul
 check "2.6.18: neither (fixed)" [ "$(count 2.6.18 wake-op-second-fault)$(count 2.6.18 wake-op-enosys-fault)" = 00 ]
 check "2.6.18: futex_wake_op keys its second word for reading ($(count 2.6.18 wake-op-key-write))" \
 	[ "$(count 2.6.18 wake-op-key-write)" -gt 0 ]
+check "2.6.22: private futexes, whose read of a write-only word faults ($(count 2.6.22 futex-private-write-only))" \
+	[ "$(count 2.6.22 futex-private-write-only)" -gt 0 ]
+check "2.6.22: FUTEX_PRIVATE_FLAG is no unknown command ($(count 2.6.22 futex-private-flag))" \
+	[ "$(count 2.6.22 futex-private-flag)" = 0 ]
 "$diff" --kernel=2.6.99 --programs=1 >/dev/null 2>"$tmp/err"
 rc=$?
 check "--kernel=2.6.99: exit 2 (exit $rc)" [ $rc = 2 ]

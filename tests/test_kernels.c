@@ -45,8 +45,16 @@ int main(void)
 		CHECK(strlen(k->name) < sizeof(((struct expectation *)0)->kernel),
 		      "%s fits an expect line", k->name);
 		CHECK(strcmp(k->name, EXPECT_ANY_KERNEL), "a kernel named %s", k->name);
-		CHECK(k->futex && k->futex->release && k->futex->wait && k->futex->requeue,
-		      "%s runs a release's futex_wait and futex_requeue", k->name);
+		CHECK(k->futex && k->futex->release &&
+			  ((k->futex->wait && k->futex->requeue && !k->futex->wait_fshared &&
+			    !k->futex->wake_fshared && !k->futex->requeue_fshared &&
+			    !k->futex->wake_op_fshared) ||
+			   (!k->futex->wait && !k->futex->requeue && !k->futex->wake_op &&
+			    k->futex->wait_fshared && k->futex->wake_fshared &&
+			    k->futex->requeue_fshared && k->futex->wake_op_fshared)),
+		      "%s runs a release's futex_wait and futex_requeue, with fshared or "
+		      "without",
+		      k->name);
 		CHECK(!k->futex || !k->futex->wait_reads_first ||
 			  k->futex->read == FUTEX_READ_GET_USER,
 		      "%s: a futex_wait that reads first reads with get_user()", k->name);

@@ -141,7 +141,10 @@ static void shadow_op(struct shadow *s, const struct program *p, const struct ke
 	case OP_FUTEX_REQUEUE:
 	case OP_FUTEX_CMP_REQUEUE:
 	case OP_FUTEX_WAKE_OP:
-		for (int key = 0; key < 1 + op_uses_b(o->kind); key++) {
+		/* a private key (2.6.22's and today's) is (mm, address): no page taken; the
+		 * word's reads fault it in alike on both sides */
+		for (int key = 0; key < 1 + op_uses_b(o->kind) && !op_arg_get(o, &op_arg_private);
+		     key++) {
 			uint16_t *pg = page_of(s, key ? b : a);
 			if ((*pg & (SH_MAPPED | SH_SHARED)) == (SH_MAPPED | SH_SHARED))
 				*pg |= SH_FUTEX_IN;

@@ -44,7 +44,13 @@ enum {
 /* gen.c: a program of one task (plus an idle task 2, as the text form has at least
  * two), the same for the same seed. reclaim is never generated: it has no system call
  * on the host; futex_wake_op only where the kernel has FUTEX_WAKE_OP (wake_op). */
-void diff_generate(uint64_t seed, bool wake_op, struct program *p);
+/* The futex ops: a sys_futex() call, which may carry FUTEX_PRIVATE_FLAG (`private`). */
+static inline bool diff_is_futex(int kind)
+{
+	return (kind >= OP_FUTEX_WAIT && kind <= OP_FUTEX_CMP_REQUEUE) || kind == OP_FUTEX_WAKE_OP;
+}
+
+void diff_generate(uint64_t seed, bool wake_op, bool priv, struct program *p);
 
 /* host.c */
 struct host_result {

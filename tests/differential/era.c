@@ -36,11 +36,6 @@ static long hret(const struct divergence *d)
 	return d->h->ret[d->op];
 }
 
-static bool is_futex(int kind)
-{
-	return (kind >= OP_FUTEX_WAIT && kind <= OP_FUTEX_CMP_REQUEUE) || kind == OP_FUTEX_WAKE_OP;
-}
-
 /* --- futex keys: 2.6.11's get_futex_key() against today's ----------------------------- */
 
 static long key_2611(const struct shadow *s, unsigned long addr)
@@ -87,7 +82,7 @@ static unsigned long futex_key_page(const struct divergence *d)
 	unsigned long addr[2] = {d->a, d->b};
 	int n = 1 + op_uses_b(o->kind);
 
-	if (!is_futex(o->kind))
+	if (!diff_is_futex(o->kind))
 		return 0;
 	for (int either = 0; either < 4; either++) { /* bit k: how page k answers today */
 		unsigned long page = 0;
@@ -271,7 +266,7 @@ static bool futex_past_eof(const struct divergence *d, const struct host_info *h
 	const struct op *o = op_of(d);
 
 	(void)hi;
-	return is_futex(o->kind) && hret(d) == -EFAULT_ &&
+	return diff_is_futex(o->kind) && hret(d) == -EFAULT_ &&
 	       ((shadow_page(&d->before, d->a) & SH_PAST_EOF) ||
 		(op_uses_b(o->kind) && (shadow_page(&d->before, d->b) & SH_PAST_EOF)));
 }
@@ -332,8 +327,23 @@ static bool futex_private_flag(const struct divergence *d, const struct host_inf
 	const struct op *o = op_of(d);
 
 	(void)hi;
-	return is_futex(o->kind) && mret(d) == -ENOSYS_ && !d->kernel->private_futexes &&
-	       prog_futex_cmd(o, 0);
+	return diff_is_futex(o->kind) && mret(d) == -ENOSYS_ &&
+	       !kernel_private_futexes(d->kernel) && prog_futex_cmd(o, 0);
+}
+
+/* A private futex (2.6.22) reads its word with get_user() after a fault with no VMA
+ * check of its own: futex_wait's and FUTEX_CMP_REQUEUE's first word, FUTEX_WAKE_OP's
+ * second (the read fault-in after its atomic write faulted) */
+static bool futex_private_write_only(const struct divergence *d, const struct host_info *hi)
+{
+	const struct op *o = op_of(d);
+	unsigned long word = o->kind == OP_FUTEX_WAKE_OP ? d->b : d->a;
+	uint16_t pg = shadow_page(&d->before, word);
+
+	(void)hi;
+	return d->kind == DIV_RET && diff_is_futex(o->kind) && o->kind != OP_FUTEX_WAKE &&
+	       op_arg_get(o, &op_arg_private) && mret(d) == -EFAULT_ && hret(d) != -EFAULT_ &&
+	       !(word % 4) && (pg & (SH_MAPPED | PROT_R | PROT_W | PROT_X)) == (SH_MAPPED | PROT_W);
 }
 
 static bool mem_no_force(const struct divergence *d, const struct host_info *hi)
@@ -481,7 +491,7 @@ const struct era_entry era_table[] = {
  "futex_atomic_op_inuser(), whose switch refuses the operation before any write",
  "kernel/futex/waitwake.c, futex_wake_op(): get_futex_key(uaddr2, ..., FUTEX_WRITE) "
  "first (get_user_pages_fast() with FOLL_WRITE)", wake_op_key_write, true,
- "2.6.14 2.6.17 2.6.18"},
+ "2.6.14 2.6.17 2.6.18 2.6.22"},
 {"wake-op-enosys-fault", ENTRY_ERA,
  "futex_wake_op with an operation or comparison the kernel refuses: -EFAULT in 2.6.14 "
  "(a refused comparison after the operation was done twice); -ENOSYS today",
@@ -504,6 +514,14 @@ const struct era_entry era_table[] = {
  "kernel/futex.c, do_futex(): switch (op) has no case for a command with bit 7 set",
  "kernel/futex/syscalls.c, do_futex(): cmd = op & FUTEX_CMD_MASK, FLAGS_SHARED unless "
  "FUTEX_PRIVATE_FLAG", futex_private_flag, true, NULL},
+{"futex-private-write-only", ENTRY_ERA,
+ "a private futex op whose word lies in a write-only VMA, its page not yet readable: "
+ "-EFAULT in 2.6.22 (get_user()'s read fault refused); today the word is read",
+ "kernel/futex.c, futex_wait() (and futex_requeue(), futex_wake_op()): no VMA for a "
+ "private key, then get_user(); arch/i386/mm/fault.c, do_page_fault(): a read, not "
+ "present, needs VM_READ or VM_EXEC (as in v2.6.18.8's file, stored)",
+ "arch/x86/mm/fault.c, access_error(): a read needs VM_READ, VM_EXEC or VM_WRITE",
+ futex_private_write_only, false, "2.6.22"},
 {"mempolicy-node-no-read", ENTRY_ERA,
  "get_mempolicy(MPOL_F_NODE|MPOL_F_ADDR) on a mapped page of a VMA without VM_READ: "
  "-EFAULT in 2.6.11; today the node",

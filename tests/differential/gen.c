@@ -16,6 +16,8 @@
  * futex_wake_op (where the kernel has it) gets every encoding: the five operations
  * mostly, the three the kernel refuses sometimes, likewise the comparisons; oparg and
  * cmparg mostly small, then anything -128..127 (with shift: counts past 31 and below 0).
+ * Where the kernel has private futexes, every futex op is `private` half the time. A
+ * kernel without either feature gets the programs it got before the feature existed.
  */
 #include "diff.h"
 
@@ -26,6 +28,7 @@
 struct gen {
 	uint64_t s;
 	bool wake_op;  /* the kernel has FUTEX_WAKE_OP: generate it */
+	bool priv;     /* the kernel has FUTEX_PRIVATE_FLAG: put it on futex ops */
 	bool any_word; /* a futex_wake_op came before: a word may hold any value */
 	int nfiles;
 	const struct file_spec *files;
@@ -253,6 +256,8 @@ static void gen_op(struct gen *g, struct op *o)
 		o->x = (uint8_t)below(g, 4);
 		break;
 	}
+	if (g->priv && diff_is_futex(o->kind) && chance(g, 50))
+		op_arg_set(o, &op_arg_private, 1);
 	switch (o->kind) {
 	case OP_STORE:
 	case OP_POKEDATA:
@@ -281,9 +286,9 @@ static void gen_op(struct gen *g, struct op *o)
 	}
 }
 
-void diff_generate(uint64_t seed, bool wake_op, struct program *p)
+void diff_generate(uint64_t seed, bool wake_op, bool priv, struct program *p)
 {
-	struct gen g = {.s = seed * 0x2545f4914f6cdd1dULL + 1, .wake_op = wake_op};
+	struct gen g = {.s = seed * 0x2545f4914f6cdd1dULL + 1, .wake_op = wake_op, .priv = priv};
 
 	memset(p, 0, sizeof(*p));
 	p->ntasks = 2; /* task 2 idles: the text form has at least two tasks */

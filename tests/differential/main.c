@@ -314,7 +314,7 @@ static int run_many(void)
 			printf("skip: %s\n", why); /* the runtime moved in: results mean nothing */
 			return 77;
 		}
-		diff_generate(s, kernel->futex->wake_op != NULL, &p);
+		diff_generate(s, kernel_wake_op(kernel), kernel_private_futexes(kernel), &p);
 		if (!round_trips(&p))
 			return 1;
 		run_one(&p, &m, &h, &v);
