@@ -113,18 +113,40 @@ static void shift_maps(uint8_t *rec, int n, int idx)
 	}
 }
 
+/* A first byte of an op record of this kind, any of its slots and tasks alike: what
+ * drawing bytes until one names the kind gives, in one draw. */
+static uint8_t kind_byte(int kind)
+{
+	static uint8_t bytes[OP_NKINDS][256];
+	static int count[OP_NKINDS];
+	static bool ready;
+
+	if (!ready) { /* once: the bytes of every kind (each byte names one) */
+		for (int b = 0; b < 256; b++) {
+			int k = prog_kind_of((uint8_t)b);
+			bytes[k][count[k]++] = (uint8_t)b;
+		}
+		ready = true;
+	}
+	return bytes[kind][rnd((uint32_t)count[kind])]; /* every kind has a slot */
+}
+
 /* A fresh op record for a program whose op records are rec[0..n), biased like a person
  * would write one: half the time at an address another op uses, or at the start of a
  * mapping an mmap makes; else in a mapping (NULL one time in eight), page 0 (else
- * 1..3), word 0; one-page mappings, small values, mostly no timeout. */
-static void random_op(uint8_t *r, const uint8_t *rec, int n)
+ * 1..3), word 0; one-page mappings, small values, mostly no timeout. kind: the op's
+ * kind, or -1 for any the op set has. */
+static void random_op(uint8_t *r, const uint8_t *rec, int n, int kind)
 {
 	int nmaps = maps_before(rec, n);
 
 	for (int i = 0; i < OP_BYTES; i++)
 		r[i] = (uint8_t)rnd(256);
-	while (!snafu_fuzz_all_ops && op_table[prog_kind_of(r[0])].all_only)
-		r[0] = (uint8_t)rnd(256);
+	if (kind >= 0)
+		r[0] = kind_byte(kind);
+	else
+		while (!snafu_fuzz_all_ops && op_table[prog_kind_of(r[0])].all_only)
+			r[0] = (uint8_t)rnd(256);
 	r[1] = (uint8_t)(nmaps && rnd(8) ? rnd((uint32_t)nmaps) : (uint32_t)nmaps);
 	r[2] = (uint8_t)(rnd(2) ? 0 : rnd(4));
 	r[3] = rnd(8) ? 0 : r[3];
@@ -148,12 +170,12 @@ static void random_op(uint8_t *r, const uint8_t *rec, int n)
 	if (n && rnd(2)) {
 		int j = (int)rnd((uint32_t)n);
 		const uint8_t *o = rec + j * OP_BYTES;
-		int kind = prog_kind_of(o[0]);
-		if (op_uses_a(kind)) {
+		int other = prog_kind_of(o[0]);
+		if (op_uses_a(other)) {
 			r[1] = o[1];
 			r[2] = o[2];
 			r[3] = (uint8_t)(o[3] & 63); /* the word, not each-page */
-		} else if (kind == OP_MMAP) {
+		} else if (other == OP_MMAP) {
 			r[1] = (uint8_t)maps_before(rec, j);
 			r[2] = r[3] = 0;
 		}
@@ -163,9 +185,7 @@ static void random_op(uint8_t *r, const uint8_t *rec, int n)
 /* An op record of this kind in this task (0-based), as random_op makes one. */
 static void op_of_kind(uint8_t *r, const uint8_t *rec, int n, int kind, int task)
 {
-	do
-		random_op(r, rec, n);
-	while (prog_kind_of(r[0]) != kind);
+	random_op(r, rec, n, kind);
 	r[0] = (uint8_t)((r[0] & ~3) | task);
 }
 
@@ -282,7 +302,7 @@ static size_t fresh_program(uint8_t *buf, size_t n, size_t ops, int nops)
 	set_ntasks(buf, 2 + (int)rnd(3)); /* two to four tasks */
 	fresh_files(buf);
 	for (int k = 2 + (int)rnd(4), i = 0; i < k; i++) {
-		random_op(rec, buf + ops, i);
+		random_op(rec, buf + ops, i, -1);
 		while (!i && prog_kind_of(rec[0]) != OP_MMAP)
 			rec[0] = (uint8_t)rnd(256);
 		n = insert_op(buf, n, ops, i, i ? (int)rnd((uint32_t)i + 1) : 0, rec);
@@ -431,7 +451,7 @@ static size_t role_program(uint8_t *buf, size_t n, size_t ops, int nops)
 			    scene && t < (int)NCONTENDED ? &roles[cast[t]] : draw_role();
 			for (const struct role_op *o = r->ops; o < r->ops + r->nops; o++) {
 				if (o->kind == OP_NKINDS) {
-					random_op(rec, buf + ops, k);
+					random_op(rec, buf + ops, k, -1);
 					rec[0] = (uint8_t)((rec[0] & ~3) | t);
 				} else
 					op_of_kind(rec, buf + ops, k, o->kind, t);
@@ -468,7 +488,7 @@ static size_t mutate_ops(const struct program *p, uint8_t *buf, size_t n, size_t
 	case 8:
 		if (!room)
 			break;
-		random_op(rec, o, nops);
+		random_op(rec, o, nops, -1);
 		return insert_op(buf, n, ops, nops, at, rec);
 	case 2: /* delete an op */
 		at = (int)rnd((uint32_t)nops);

@@ -64,6 +64,7 @@ struct kind_coding {
 	bool uses_a, uses_b, big_pages;
 	/* x, y, z, w, v (bytes 6 to 10): enum arg_code, bits */
 	uint8_t code[OP_FIELDS], mask[OP_FIELDS];
+	const struct op_arg *file; /* its ARG_FILE argument (mmap's file=), or NULL */
 };
 /* Bump when this file's coding changes in a way the op table does not show (small(),
  * the record layout, how preemptions are read). */
@@ -94,6 +95,8 @@ static void init_tables(void)
 			const struct op_arg *a = &op_table[k].args[i];
 			c->uses_a |= a->type == ARG_A;
 			c->uses_b |= a->type == ARG_B;
+			if (a->type == ARG_FILE)
+				c->file = a;
 			if (a->field != FIELD_NONE) {
 				c->code[a->field - FIELD_X] = a->code;
 				c->mask[a->field - FIELD_X] |=
@@ -308,11 +311,10 @@ static uint8_t decode_field(const struct kind_coding *c, int f, const uint8_t *r
  * as a mapping reference is, so every byte string names a file the program has. */
 static void decode_files(int nfiles, struct op *o)
 {
-	for (int i = 0; i < OP_MAX_ARGS && op_table[o->kind].args[i].name; i++) {
-		const struct op_arg *g = &op_table[o->kind].args[i];
-		if (g->type == ARG_FILE)
-			op_arg_set(o, g, op_arg_get(o, g) % (nfiles + 1));
-	}
+	const struct op_arg *g = coding[o->kind].file;
+
+	if (g)
+		op_arg_set(o, g, op_arg_get(o, g) % (nfiles + 1));
 }
 
 static void decode_op(const uint8_t *r, int nmaps, int ntasks, struct op *o)
