@@ -64,8 +64,8 @@ struct kind_coding {
 	bool uses_a, uses_b, big_pages;
 	/* x, y, z, w, v (bytes 6 to 10): enum arg_code, bits */
 	uint8_t code[OP_FIELDS], mask[OP_FIELDS];
-	const struct op_arg
-	    *file; /* its ARG_FILE argument (mmap's file=, the one kind with one), or NULL */
+	/* its ARG_FILE argument (mmap's file=, the one kind with one), or NULL */
+	const struct op_arg *file;
 };
 /* Bump when this file's coding changes in a way the op table does not show (small(),
  * the record layout, how preemptions are read). */
