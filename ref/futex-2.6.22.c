@@ -64,6 +64,26 @@ static int get_futex_key_2_6_22(unsigned long uaddr, struct rw_semaphore *fshare
 	return ret;
 }
 
+/* Both keys of futex_wake_op() and futex_requeue() (ret != 0: no such futex) and their
+ * buckets, as ref/futex.c's futex_requeue_keys() does for the releases before */
+static int futex_two_keys(unsigned long uaddr1, unsigned long uaddr2, struct rw_semaphore *fshared,
+			  struct futex_key *key1, struct futex_key *key2,
+			  struct futex_hash_bucket **bh1, struct futex_hash_bucket **bh2)
+{
+	int ret;
+
+	ret = get_futex_key_2_6_22(uaddr1, fshared, key1);
+	if (unlikely(ret != 0))
+		return ret;
+	ret = get_futex_key_2_6_22(uaddr2, fshared, key2);
+	if (unlikely(ret != 0))
+		return ret;
+
+	*bh1 = hash_futex(key1);
+	*bh2 = hash_futex(key2);
+	return 0;
+}
+
 #undef KFUNC
 #define KFUNC "futex_handle_fault"
 
@@ -136,15 +156,9 @@ retryfull:
 	if (fshared)
 		down_read(fshared);
 
-	ret = get_futex_key_2_6_22(uaddr1, fshared, &key1);
+	ret = futex_two_keys(uaddr1, uaddr2, fshared, &key1, &key2, &bh1, &bh2);
 	if (unlikely(ret != 0))
 		goto out;
-	ret = get_futex_key_2_6_22(uaddr2, fshared, &key2);
-	if (unlikely(ret != 0))
-		goto out;
-
-	bh1 = hash_futex(&key1);
-	bh2 = hash_futex(&key2);
 
 retry:
 	lock_two_buckets(bh1, bh2); /* double_lock_hb() */
@@ -206,15 +220,9 @@ retry:
 	if (fshared)
 		down_read(fshared);
 
-	ret = get_futex_key_2_6_22(uaddr1, fshared, &key1);
+	ret = futex_two_keys(uaddr1, uaddr2, fshared, &key1, &key2, &bh1, &bh2);
 	if (unlikely(ret != 0))
 		goto out;
-	ret = get_futex_key_2_6_22(uaddr2, fshared, &key2);
-	if (unlikely(ret != 0))
-		goto out;
-
-	bh1 = hash_futex(&key1);
-	bh2 = hash_futex(&key2);
 
 	lock_two_buckets(bh1, bh2); /* double_lock_hb() */
 

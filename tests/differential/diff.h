@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #define DIFF_KERNEL  "2.6.11"     /* the model's kernel the host is compared with, by default */
 #define DIFF_BASE    0x40000000UL /* TASK_UNMAPPED_BASE: where the model places mmaps */
@@ -44,10 +45,11 @@ enum {
 /* gen.c: a program of one task (plus an idle task 2, as the text form has at least
  * two), the same for the same seed. reclaim is never generated: it has no system call
  * on the host; futex_wake_op only where the kernel has FUTEX_WAKE_OP (wake_op). */
-/* The futex ops: a sys_futex() call, which may carry FUTEX_PRIVATE_FLAG (`private`). */
+/* The futex ops: a sys_futex() call (the op table says which), which may carry
+ * FUTEX_PRIVATE_FLAG (`private`). */
 static inline bool diff_is_futex(int kind)
 {
-	return (kind >= OP_FUTEX_WAIT && kind <= OP_FUTEX_CMP_REQUEUE) || kind == OP_FUTEX_WAKE_OP;
+	return op_table[kind].syscall && !strcmp(op_table[kind].syscall, "sys_futex");
 }
 
 void diff_generate(uint64_t seed, bool wake_op, bool priv, struct program *p);
