@@ -341,7 +341,9 @@ static bool futex_private_write_only(const struct divergence *d, const struct ho
 	uint16_t pg = shadow_page(&d->before, word);
 
 	(void)hi;
-	return d->kind == DIV_RET && diff_is_futex(o->kind) && o->kind != OP_FUTEX_WAKE &&
+	return d->kind == DIV_RET &&
+	       (o->kind == OP_FUTEX_WAIT || o->kind == OP_FUTEX_CMP_REQUEUE ||
+		o->kind == OP_FUTEX_WAKE_OP) &&
 	       op_arg_get(o, &op_arg_private) && mret(d) == -EFAULT_ && hret(d) != -EFAULT_ &&
 	       !(word % 4) && (pg & (SH_MAPPED | PROT_R | PROT_W | PROT_X)) == (SH_MAPPED | PROT_W);
 }
