@@ -657,6 +657,7 @@ long do_futex(unsigned long uaddr, int op, int val, int64_t timeout, unsigned lo
 		if (op & FUTEX_PRIVATE_FLAG)
 			fshared = NULL;
 	}
+	fo_call_begin(!fshared);
 	switch (cmd) {
 	case FUTEX_WAIT: {
 		struct futex_q *q = futex_q_get();

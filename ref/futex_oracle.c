@@ -17,7 +17,13 @@
  *    what S had read: it changed between S's read and the wake;
  * and in both, S is still asleep in that same futex_wait when the run ends; or
  *  - slept: it woke a waiter S that then went to sleep in that same round anyway, and S
- *    is still asleep when the run ends (2.6.11 sleeps only while still queued).
+ *    is still asleep when the run ends (2.6.11 sleeps only while still queued); or
+ *  - rekeyed: it woke fewer than its budget while a waiter S, queued with its val read,
+ *    waited on the same futex as the contract names it (contract_key(): the word's
+ *    address in a private mapping or for a private call, its file and offset in a shared
+ *    mapping), but under another kernel key (2.6.28 keys a word of a private file
+ *    mapping on the file's page until COW makes it anonymous), and S is still asleep
+ *    in that same futex_wait when the run ends.
  * Nothing here looks at time: only the order of the hooks' calls, the wake's budget and
  * return value, and the word's contents (peek_word()).
  *
@@ -62,10 +68,11 @@ struct fo_wait {
 	unsigned long uaddr;
 	int val;
 	const void *q;
-	struct futex_key key; /* now: a requeue changes it */
-	bool queued;          /* on a bucket list now */
-	bool round_queued;    /* queued at some moment of this round */
-	enum fo_read read;    /* this round's read */
+	struct futex_key key;  /* now: a requeue changes it */
+	struct futex_key ckey; /* the contract's key, as the round began (contract_key()) */
+	bool queued;           /* on a bucket list now */
+	bool round_queued;     /* queued at some moment of this round */
+	enum fo_read read;     /* this round's read */
 	uint32_t curval;
 	int woken_by; /* the wake record that woke it in this round; -1: none */
 	bool asleep;
@@ -93,12 +100,13 @@ struct fo_wake {
 	int task;
 	const char *op;
 	unsigned long uaddr;
-	struct futex_key key;
+	struct futex_key key, ckey; /* the kernel's and the contract's */
 	int budget;
 	struct fo_when at;
 	long ret;
-	int nwoken, nmoved, npassed, nmissed;
-	struct fo_ref woken[SIM_MAX_TASKS], passed[SIM_MAX_TASKS], missed[SIM_MAX_TASKS];
+	int nwoken, nmoved, npassed, nmissed, nrekeyed;
+	struct fo_ref woken[SIM_MAX_TASKS], passed[SIM_MAX_TASKS], missed[SIM_MAX_TASKS],
+	    rekeyed[SIM_MAX_TASKS];
 };
 
 struct fo_queue {
@@ -136,6 +144,7 @@ struct fo_eagain {
 static struct fo_books {
 	unsigned serials;
 	struct fo_wait wait[SIM_MAX_TASKS + 1];
+	bool private_call[SIM_MAX_TASKS + 1]; /* each task's futex call: FUTEX_PRIVATE_FLAG */
 	int nwakes;
 	struct fo_wake *cur; /* the wake call walking a bucket now (under its lock) */
 	int nqueues;
@@ -286,6 +295,39 @@ static bool peek_word(unsigned long uaddr, uint32_t *val)
 	return true;
 }
 
+/* The futex a call on uaddr names by the contract, whatever the release's key: what
+ * 2.6.11's get_futex_key() makes of the VMA (futex(2): a private mapping's word is its
+ * address in the process, a shared mapping's its file and offset), with bit 1 of the
+ * offset for a call that is not FUTEX_PRIVATE_FLAG's in a private mapping, so that a
+ * private and a shared call never meet (2.6.22's FUT_OFF_MMSHARED). No lock, as
+ * peek_word(); no VMA: the address alone. */
+static struct futex_key contract_key(unsigned long uaddr, bool private)
+{
+	sim_touch(SIM_TOUCH_PAGES_RD); /* the VMAs */
+	struct mm_struct *mm = current->mm;
+	struct futex_key k = {.offset = (int)(uaddr % PAGE_SIZE)};
+	unsigned long address = uaddr - (unsigned long)k.offset;
+	struct vm_area_struct *vma = mm && !private ? find_extend_vma(mm, address) : NULL;
+
+	if (!vma || !(vma->vm_flags & VM_MAYSHARE)) {
+		k.ptr = mm ? mm->id : 0;
+		k.word = address;
+		k.offset |= private ? 0 : 2;
+		return k;
+	}
+	k.ptr = vma->vm_file->i_ino;
+	k.word = ((address - vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff;
+	k.offset |= 1;
+	return k;
+}
+
+void fo_call_begin(bool private)
+{
+	FO_BEGIN();
+	fo.private_call[me()] = private;
+	FO_END();
+}
+
 void fo_reset(void)
 {
 	memset(&fo, 0, offsetof(struct fo_books, wakes));
@@ -311,6 +353,7 @@ void fo_wait_round(const void *q, const struct futex_key *key)
 	struct fo_wait *w = &fo.wait[me()];
 	w->q = q;
 	w->key = *key;
+	w->ckey = contract_key(w->uaddr, fo.private_call[me()]);
 	w->queued = w->round_queued = false;
 	w->read = FO_UNREAD;
 	w->woken_by = -1;
@@ -422,6 +465,7 @@ void fo_wake_begin(const char *op, unsigned long uaddr, const struct futex_key *
 					   .op = op,
 					   .uaddr = uaddr,
 					   .key = *key,
+					   .ckey = contract_key(uaddr, fo.private_call[me()]),
 					   .budget = budget,
 					   .at = now_at()};
 	}
@@ -488,6 +532,13 @@ void fo_wake_end(long ret)
 	r->ret = ret;
 	for (int t = 1; t <= SIM_MAX_TASKS; t++) {
 		struct fo_wait *w = &fo.wait[t];
+		if (w->active && w->read == FO_MATCH && w->queued && !same_key(&w->key, &r->key) &&
+		    same_key(&w->ckey, &r->ckey) && r->nwoken < r->budget) {
+			/* waiting on this futex by the contract, queued under another key */
+			r->rekeyed[r->nrekeyed++] =
+			    (struct fo_ref){.task = t, .serial = w->serial, .curval = w->curval};
+			continue;
+		}
 		if (!w->active || w->read != FO_MATCH || !same_key(&w->key, &r->key))
 			continue;
 		if (w->queued) { /* waiting, queued, and this call did not wake it */
@@ -691,6 +742,57 @@ static bool find_lost(const struct fo_wake **rp, const struct fo_ref **wp, const
 	return false;
 }
 
+/* The first wake record that woke fewer than it may while a waiter of its futex by the
+ * contract, queued under another kernel key, sleeps on in that futex_wait to the end
+ * (and under that other key still). */
+static bool find_rekeyed(const struct fo_wake **rp, const struct fo_ref **sp)
+{
+	for (int i = 0; i < fo.nwakes; i++) {
+		const struct fo_wake *r = &fo.wakes[i];
+		for (int k = 0; k < r->nrekeyed; k++) {
+			const struct fo_wait *w = &fo.wait[r->rekeyed[k].task];
+			if (w->active && w->serial == r->rekeyed[k].serial && w->asleep &&
+			    !same_key(&w->key, &r->key)) {
+				*rp = r;
+				*sp = &r->rekeyed[k];
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* A key as get_futex_key() made it: which kind, and its two words */
+static void key_line(const struct futex_key *k)
+{
+	if (k->offset & 1)
+		finding_printf("  its key: inode %lu, page %lu of its file\n", k->ptr, k->word);
+	else
+		finding_printf("  its key: mm %lu, address 0x%lx%s\n", k->ptr, k->word,
+			       k->offset & 2 ? " (a shared futex in private memory)" : "");
+}
+
+static void report_rekeyed(const struct fo_wake *r, const struct fo_ref *s)
+{
+	const struct fo_wait *w = &fo.wait[s->task];
+	const struct task_struct *st = task_of(s->task);
+
+	finding_begin("lost wake-up in futex_wait", "lost-wakeup--rekeyed--futex_wait");
+	finding_printf(OP_POINT_NOTE);
+	sleeper_lines(s, r);
+	finding_printf("  queued at %u.%u; still asleep when the run ended\n", w->queued_at.op,
+		       w->queued_at.point);
+	key_line(&w->key);
+	finding_call_trace(st);
+	wake_line(r);
+	key_line(&r->key);
+	finding_printf(
+	    "\nboth name the word at 0x%lx, one futex by the contract (futex(2)), but the "
+	    "kernel keyed them apart: the wake-up looked for waiters under a key %s "
+	    "was not queued on\n",
+	    r->uaddr, st->comm);
+}
+
 /* The first wake record that woke a waiter which then went to sleep anyway, and is
  * still asleep in that futex_wait when the run ends: 2.6.11's futex_wait() sleeps only
  * "if (likely(!list_empty(&q.list)))", after add_wait_queue(), so that a wake before
@@ -746,6 +848,10 @@ static bool judge_lost(void)
 	}
 	if (find_slept(&r, &s)) {
 		report_slept(r, s);
+		return true;
+	}
+	if (find_rekeyed(&r, &s)) {
+		report_rekeyed(r, s);
 		return true;
 	}
 	return false;

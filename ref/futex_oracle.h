@@ -25,6 +25,8 @@ struct futex_key {
 /* A run begins (futex_init()): forget the last one. */
 void fo_reset(void);
 
+/* A futex call begins (do_futex()): process-private (FUTEX_PRIVATE_FLAG) or not. */
+void fo_call_begin(bool private);
 /* futex_wait(uaddr, val) begins (once, before its retry label). */
 void fo_wait_begin(unsigned long uaddr, int val);
 /* A round of futex_wait: the key is known; the waiter q is not queued, has read nothing.

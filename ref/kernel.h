@@ -218,6 +218,7 @@ KFRAME_INLINE void kframe_pop(const char *const *name)
 	KSRC(futex_requeue, "kernel/futex.c")                                     \
 	KSRC(futex_wake_op, "kernel/futex.c")                                     \
 	KSRC(futex_handle_fault, "kernel/futex.c")                                \
+	KSRC(get_futex_key, "kernel/futex.c")                                     \
 	KSRC(queue_me, "kernel/futex.c")                                          \
 	KSRC(unqueue_me, "kernel/futex.c")                                        \
 	KSRC(wake_futex, "kernel/futex.c")                                        \
@@ -241,6 +242,8 @@ KFRAME_INLINE void kframe_pop(const char *const *name)
 	KSRC_MACRO(get_user, "include/asm-i386/uaccess.h")                        \
 	KSRC_MACRO(put_user, "include/asm-i386/uaccess.h")                        \
 	KSRC(copy_to_user, "arch/i386/lib/usercopy.c")                            \
+	/* 2.6.27 on (2.6.28's futex keys): arch/x86 merged i386 and x86_64 */    \
+	KSRC(get_user_pages_fast, "arch/x86/mm/gup.c")                            \
 	KSRC(clear_user, "arch/i386/lib/usercopy.c")                              \
 	/* mm/ */                                                                 \
 	KSRC(handle_mm_fault, "mm/memory.c")                                      \

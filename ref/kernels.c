@@ -159,6 +159,19 @@ const struct kernel_config kernels[] = {
 	.mempolicy_up_read_first = true,
     },
     {
+	.name = "2.6.28",
+	.summary = "a shared futex's key from its page (get_user_pages_fast(), no mmap_sem): "
+		   "an anonymous page's is (mm, address), a file page's (inode, index)",
+	.source = "Peter Zijlstra's series <20080926173219.885155151@twins.programming."
+		  "kicks-ass.net>: torvalds/linux 38d47c1b7075 and the posted \"reduce "
+		  "mmap_sem usage\", \"use fast_gup()\", \"cleanup fshared\"; "
+		  "get_user_pages() with FOLL_ANON, do_anonymous_page() without the ZERO_PAGE "
+		  "(557ed1fa2620); PI futexes left out",
+	.futex = &futex_paths_2_6_28,
+	.mm = &mm_paths_2_6_28,
+	.mempolicy_up_read_first = true,
+    },
+    {
 	.name = "test-futex-wake-unlocked",
 	.summary =
 	    "TEST ONLY: 2.6.11 with futex_wake reading the bucket's nqueued without its lock",

@@ -63,7 +63,8 @@ struct futex_paths {
 #define FUTEX_PATH_FSHARED(path, fn) .path##_fshared = fn, .path##_fn = #fn
 extern const struct futex_paths futex_paths_2_6_10_seto, futex_paths_2_6_11_rc4,
     futex_paths_olof_rfc, futex_paths_2_6_11, futex_paths_2_6_12_jj, futex_paths_2_6_14,
-    futex_paths_2_6_17, futex_paths_2_6_18, futex_paths_2_6_22, futex_paths_test_wake_op_retry;
+    futex_paths_2_6_17, futex_paths_2_6_18, futex_paths_2_6_22, futex_paths_2_6_28,
+    futex_paths_test_wake_op_retry;
 
 /* A release's get_user_pages() (mm/memory.c), in ref/memory-RELEASE.c, and what of the
  * fault paths changed with it: 2.6.13's fix for Robin Holt's race ("get_user_pages() with
@@ -85,8 +86,11 @@ struct mm_paths {
 	 * up_read(), and a hole is -ENOMEM at once (2.6.20: 2f77d107050a, CVE-2006-4814;
 	 * 4fb23e439ce0) */
 	bool mincore_copy_unlocked;
+	/* do_anonymous_page() gives a read fault a zeroed page of its own, not the ZERO_PAGE
+	 * (2.6.24 to 2.6.31: 557ed1fa2620 "remove ZERO_PAGE") */
+	bool anon_read_fault_allocates;
 };
-extern const struct mm_paths mm_paths_2_6_11, mm_paths_2_6_13, mm_paths_2_6_20;
+extern const struct mm_paths mm_paths_2_6_11, mm_paths_2_6_13, mm_paths_2_6_20, mm_paths_2_6_28;
 
 /* Who an rwsem admits (lib/rwsem-spinlock.c and the alternatives argued in 2005). */
 enum rwsem_policy {

@@ -184,6 +184,7 @@ struct page *find_or_read_page(struct inode *inode, unsigned long pgoff, int fil
 		if (fill)                   /* (zeroed already) */
 			memset(page->data, fill, PAGE_SIZE);
 		page->mapping = inode;
+		page->index = pgoff;
 		if (!atomic_compare_exchange_strong(&inode->pages[pgoff], &none, page)) {
 			put_page(page);
 			page = none;
@@ -234,7 +235,10 @@ static bool pte_none(const pte_t *pte)
 }
 
 /* do_anonymous_page: a read maps the ZERO_PAGE read-only; a write gets a zeroed page of
- * its own, writable where the VMA is, referenced (SetPageReferenced). Each of the fault
+ * its own, writable where the VMA is, referenced (SetPageReferenced). From 2.6.24 a
+ * read gets one too, made as a write's is ("Allocate our own private page."; Nick
+ * Piggin's 557ed1fa2620 "remove ZERO_PAGE"; a13ea5b75964 brought it back in 2.6.32):
+ * the kernels whose mm_paths say anon_read_fault_allocates. Each of the fault
  * paths below is entered with page_table_lock held (2.6.11 mm/memory.c: "We hold the mm
  * semaphore and the page_table_lock on entry") and sets the PTE under it. A write drops
  * it to allocate, and backs out if another fault set the PTE meanwhile: VM_FAULT_MINOR
@@ -243,7 +247,7 @@ static int do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, p
 			     bool write)
 {
 	kframe(); /* mm/memory.c, do_anonymous_page() */
-	if (!write) {
+	if (!write && !kcfg->mm->anon_read_fault_allocates) {
 		set_pte(mm, pte, ZERO_PAGE(0),
 			pte_flags_for(vma->vm_flags) & ~(unsigned)_PAGE_RW); /* wrprotect */
 		return VM_FAULT_MINOR;

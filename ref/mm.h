@@ -78,6 +78,7 @@ struct page {
 	 * drops it). The ZERO_PAGE is PageReserved: never counted. */
 	_Atomic int _count;
 	struct inode *mapping; /* the shmem inode whose page cache holds it; NULL: anonymous */
+	unsigned long index;   /* its offset in mapping, in pages (a page-cache page's) */
 	struct page *live_prev, *live_next; /* the live pages' list (ref/memory.c) */
 };
 
@@ -94,6 +95,20 @@ static inline void page_data_written(const struct page *page)
 {
 	if (page == ZERO_PAGE(0))
 		__atomic_store_n(&empty_zero_page_written, true, __ATOMIC_RELAXED);
+}
+
+/* PageAnon(): a page of private anonymous memory or a COW copy. Linux's page->mapping
+ * of such a page is its anon_vma (with PAGE_MAPPING_ANON), never NULL; the model's is
+ * NULL, and the ZERO_PAGE, whose mapping is NULL in Linux too, is no anonymous page.
+ * page_has_mapping(): whether Linux's page->mapping is set, i.e. not the ZERO_PAGE (the
+ * model never takes a page out of its page cache: no truncate, no swap cache). */
+static inline bool PageAnon(const struct page *page)
+{
+	return !page->mapping && page != ZERO_PAGE(0);
+}
+static inline bool page_has_mapping(const struct page *page)
+{
+	return page->mapping || PageAnon(page);
 }
 
 /* The shmem object behind a MAP_SHARED /dev/zero mapping, or one of the run's files
@@ -288,6 +303,10 @@ int check_user_page_readable(struct mm_struct *mm, unsigned long addr);
  * holds mmap_sem. pages[]: a reference to each page (put_page() it); vmas[]: its VMA. */
 int get_user_pages(struct task_struct *tsk, struct mm_struct *mm, unsigned long start, int len,
 		   int write, int force, struct page **pages, struct vm_area_struct **vmas);
+/* get_user_pages_fast() (arch/x86/mm/gup.c, 2.6.27 on; ref/memory-2.6.28.c): the caller
+ * holds no mmap_sem; the page table walk takes none, falling back to get_user_pages()
+ * under it. nr_pages is 1 in the model (its only caller is get_futex_key()). */
+int get_user_pages_fast(unsigned long start, int nr_pages, int write, struct page **pages);
 /* for the releases' get_user_pages() (ref/memory-RELEASE.c): follow_page() (the page
  * mapped at addr if its PTE allows a write, or any present one; marks it accessed; the
  * caller holds page_table_lock) and untouched_anonymous_page() */

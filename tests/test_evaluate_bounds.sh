@@ -31,7 +31,9 @@ check "--seeds=3: exit 0 (got $rc)" test "$rc" = 0
 rows "$tmp/out" >"$tmp/s.rows"
 check "--seeds=3: the header" grep -qx 'kernel  *deadlock  *lockdep' "$tmp/out"
 check "--seeds=3: a row per kernel" test "$(wc -l <"$tmp/s.rows")" = ${#kernels[@]}
-form='^(none in 3 x 300|[a-z_-]*--[a-z_-]*--[a-z_-]*( \(\+[0-9]+ others?\))? found by ([23] of 3 seeds, median|1 of 3 seeds, after) [0-9][0-9,]*(, confirmed|, predicted only|, confirmed for [0-9]+ of [0-9]+)?)$'
+# a signature: KIND--DETAIL--FUNCTION, or KIND--CALL (livelock--futex_wait, docs/triage.md)
+token_re='[a-z_-]+--[a-z_-]+(--[a-z_-]+)?'
+form='^(none in 3 x 300|'"$token_re"'( \(\+[0-9]+ others?\))? found by ([23] of 3 seeds, median|1 of 3 seeds, after) [0-9][0-9,]*(, confirmed|, predicted only|, confirmed for [0-9]+ of [0-9]+)?)$'
 for k in "${kernels[@]}"; do
 	for c in 2 3; do
 		v=$(cell "$tmp/s.rows" "$k" $c)
@@ -124,7 +126,7 @@ check "explore: the command line" \
 # cells: the fuzzer's over two seeds; explore's: signatures with their programs, then the
 # bound of the programs without a finding, or the bound alone
 bound='no finding in [0-9][0-9,]* traces? \((unbounded|to [0-9]+ preemptions?|cut at 20 schedules|unbounded for [0-9]+ of [0-9]+ programs, .*|to [0-9]+ preemptions? for [0-9]+ of [0-9]+ programs, .*)\)'
-sigs='[a-z_-]*--[a-z_-]*--[a-z_-]* \([0-9]+ programs?\)(, [a-z_-]*--[a-z_-]*--[a-z_-]* \([0-9]+\))*'
+sigs="$token_re \\([0-9]+ programs?\\)(, $token_re \\([0-9]+\\))*"
 sed -n '3,$p' "$tmp/md1" | while IFS='|' read -r _ k fz ex_cell _; do
 	k=${k//[ \`]/} fz=${fz# } fz=${fz% } ex_cell=${ex_cell# } ex_cell=${ex_cell% }
 	grep -qE '^(none in 2 x 200|.* found by [12] of 2 seeds, (median|after) [0-9,]+)$' <<<"$fz" ||
