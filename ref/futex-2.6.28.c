@@ -24,9 +24,12 @@
  * Everything else is 2.6.22's.
  *
  * Left out, as in 2.6.22 (PI futexes, FUTEX_FD, key reference counts, the plist's
- * priorities), and lock_page() around the key: nothing in the model takes a page lock
- * or changes page->mapping (no truncate, no swap cache, no migration), which is what it
- * guards here, and the model's fault paths are 2.6.13's, which lock no page. Also
+ * priorities), and lock_page() around the key. What it guards here is page->mapping,
+ * which the model changes in one place, when a shmem object's last VMA goes and its
+ * pages leave the page cache (mapping NULL, as remove_from_page_cache() leaves it): that
+ * is one step, and the key's test of page->mapping and its use of it are one step (no
+ * scheduling point between), so the two cannot interleave, as lock_page() makes sure;
+ * and the model's fault paths are 2.6.13's, which lock no page. Also
  * FUTEX_WAIT_BITSET and the bitset (2.6.25): the model's ops wake any waiter, as
  * FUTEX_BITSET_MATCH_ANY does.
  *
@@ -291,6 +294,7 @@ retry:
 const struct futex_paths futex_paths_2_6_28 = {
     .release = "2.6.28",
     .read = FUTEX_READ_BUCKET_LOCKED,
+    .key_from_page = true,
     FUTEX_PATH_FSHARED(wait, futex_wait_2_6_28),
     FUTEX_PATH_FSHARED(wake, futex_wake_2_6_28),
     FUTEX_PATH_FSHARED(requeue, futex_requeue_2_6_28),

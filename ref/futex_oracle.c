@@ -38,6 +38,7 @@
  *  - futex_wait: a waiter that a wake call woke (and counted) returned anything but 0.
  */
 #include "futex_oracle.h"
+#include "kernels.h"
 #include "mm.h"
 #include "report.h"
 #include "../sim/icov.h"
@@ -321,6 +322,14 @@ static struct futex_key contract_key(unsigned long uaddr, bool private)
 	return k;
 }
 
+/* The contract's key of a call on uaddr whose kernel key is KEY: KEY itself where the
+ * release makes keys from the VMA as 2.6.11 does (struct futex_paths, key_from_page),
+ * and so no look at the VMAs for snafu explore to order. */
+static struct futex_key key_of_contract(unsigned long uaddr, const struct futex_key *key)
+{
+	return kcfg->futex->key_from_page ? contract_key(uaddr, fo.private_call[me()]) : *key;
+}
+
 void fo_call_begin(bool private)
 {
 	FO_BEGIN();
@@ -353,7 +362,7 @@ void fo_wait_round(const void *q, const struct futex_key *key)
 	struct fo_wait *w = &fo.wait[me()];
 	w->q = q;
 	w->key = *key;
-	w->ckey = contract_key(w->uaddr, fo.private_call[me()]);
+	w->ckey = key_of_contract(w->uaddr, key);
 	w->queued = w->round_queued = false;
 	w->read = FO_UNREAD;
 	w->woken_by = -1;
@@ -465,7 +474,7 @@ void fo_wake_begin(const char *op, unsigned long uaddr, const struct futex_key *
 					   .op = op,
 					   .uaddr = uaddr,
 					   .key = *key,
-					   .ckey = contract_key(uaddr, fo.private_call[me()]),
+					   .ckey = key_of_contract(uaddr, key),
 					   .budget = budget,
 					   .at = now_at()};
 	}
@@ -513,6 +522,7 @@ void fo_requeued(const void *q, const struct futex_key *key2)
 	if (w) {
 		sim_touch_rec((int)(w - fo.wait));
 		w->key = *key2;
+		w->ckey = *key2; /* the requeue names its futex: the contract's key is its */
 		if (sim_icov)
 			feature(FE_REQUEUED, (uint32_t)w->read | w->asleep << 2);
 	}

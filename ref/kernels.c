@@ -172,6 +172,18 @@ const struct kernel_config kernels[] = {
 	.mempolicy_up_read_first = true,
     },
     {
+	.name = "2.6.30",
+	.summary = "the fault logic without attempt counters (get_user() and go round "
+		   "again); FUTEX_WAKE_OP's second key taken for writing",
+	.source = "tag v2.6.30's kernel/futex.c (stored: keystargchy/linux-2.6.30 89a003f5df12): "
+		  "Darren Hart's e4dc5b7a36a4 \"futex: clean up fault logic\", Thomas "
+		  "Gleixner's 64d1304a64 \"futex: setup writeable mapping for futex ops which "
+		  "modify user space data\"; mm as 2.6.28; PI and requeue-PI left out",
+	.futex = &futex_paths_2_6_30,
+	.mm = &mm_paths_2_6_28,
+	.mempolicy_up_read_first = true,
+    },
+    {
 	.name = "test-futex-wake-unlocked",
 	.summary =
 	    "TEST ONLY: 2.6.11 with futex_wake reading the bucket's nqueued without its lock",

@@ -19,8 +19,8 @@ enum futex_read {
 /* A release's futex_wait and futex_requeue (kernel/futex.c): the code of each is in a file
  * named for the release, ref/futex-RELEASE.c, which defines its futex_paths_RELEASE
  * (docs/kernel-facts.md, "Where a release's futex code lives"); do_futex() runs the
- * kernel's. `read` and `wait_reads_first` describe that code, for tests and docs; the
- * model reads neither. */
+ * kernel's. `read`, `wait_reads_first` and `key_from_page` describe that code, for tests
+ * and docs; the model's kernel code reads none of them. */
 struct futex_q;
 struct rw_semaphore;
 struct futex_paths {
@@ -31,6 +31,11 @@ struct futex_paths {
 	 * Lokier, "Futex queue_me/get_user ordering", LKML 2004-11-14). Only with
 	 * FUTEX_READ_GET_USER, the way futex_wait read the word then. */
 	bool wait_reads_first;
+	/* get_futex_key() makes a shared key from the page get_user_pages_fast() returns,
+	 * not from the VMA (2.6.28 on: 38d47c1b7075): a word whose VMA cannot be read is
+	 * -EFAULT, not -EACCES. The futex oracles read it too: where keys come from the VMA,
+	 * the contract's key is the kernel's (ref/futex_oracle.c, contract_key()). */
+	bool key_from_page;
 	/* q: the waiter's futex_q; time: ticks of the virtual clock, MAX_SCHEDULE_TIMEOUT
 	 * for none */
 	int (*wait)(struct futex_q *q, unsigned long uaddr, int val, int64_t time);
@@ -64,7 +69,7 @@ struct futex_paths {
 extern const struct futex_paths futex_paths_2_6_10_seto, futex_paths_2_6_11_rc4,
     futex_paths_olof_rfc, futex_paths_2_6_11, futex_paths_2_6_12_jj, futex_paths_2_6_14,
     futex_paths_2_6_17, futex_paths_2_6_18, futex_paths_2_6_22, futex_paths_2_6_28,
-    futex_paths_test_wake_op_retry;
+    futex_paths_2_6_30, futex_paths_test_wake_op_retry;
 
 /* A release's get_user_pages() (mm/memory.c), in ref/memory-RELEASE.c, and what of the
  * fault paths changed with it: 2.6.13's fix for Robin Holt's race ("get_user_pages() with

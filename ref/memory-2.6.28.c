@@ -3,11 +3,12 @@
  *
  * get_user_pages() against 2.6.13's (ref/memory-2.6.13.c), for what the model has:
  * - the ZERO_PAGE for an untouched page only where use_zero_page() says so (FOLL_ANON):
- *   not in a VM_LOCKED or VM_SHARED VMA, nor one with a ->fault method (a file's);
- *   follow_page() returns it only where there is no page table yet ("When core dumping
- *   an enormous anonymous area that nobody has touched so far, we don't want to allocate
- *   page tables"), as 2.6.11's untouched_anonymous_page() did. FOLL_ANON went in 2.6.31
- *   (Hugh Dickins, "mm: FOLL_DUMP replace FOLL_ANON");
+ *   not in a VM_LOCKED or VM_SHARED VMA, nor one with a ->fault method (a file's); and
+ *   follow_page() returns it where there is no page table yet ("When core dumping an
+ *   enormous anonymous area that nobody has touched so far, we don't want to allocate
+ *   page tables"), as 2.6.11's untouched_anonymous_page() did, and since 2.6.26 for a
+ *   none PTE in a page table too (no_page()). FOLL_ANON went in 2.6.31 (Hugh Dickins,
+ *   "mm: FOLL_DUMP replace FOLL_ANON");
  * - after VM_FAULT_WRITE the lookups go on as reads only in a VMA without VM_WRITE
  *   ("But only do so when looping for pte_write is futile": Hugh Dickins, linux-mm
  *   2008-06-18 <Pine.LNX.4.64.0806182209320.16252@blonde.site>, against 2.6.26-rc6,
@@ -47,6 +48,17 @@ static bool use_zero_page(const struct vm_area_struct *vma)
 	return !vma->vm_file;
 }
 
+/* follow_page()'s way to its ZERO_PAGE: no page table under addr (no_page_table:), or a
+ * none PTE in one (no_page:, "Fall through to ZERO_PAGE handling": Linus Torvalds's
+ * 89f5b7da2a6b "Reinstate ZERO_PAGE optimization in 'get_user_pages()' and fix XIP",
+ * 2.6.26 and 2.6.25.8); not a swapped-out page's PTE */
+static bool no_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr)
+{
+	pte_t *pte = pte_offset(mm, addr);
+
+	return untouched_anonymous_page(mm, vma, addr) || (pte && !pte->page && !pte->flags);
+}
+
 static int get_user_pages_2_6_28(struct task_struct *tsk, struct mm_struct *mm, unsigned long start,
 				 int len, int write, int force, struct page **pages,
 				 struct vm_area_struct **vmas)
@@ -72,7 +84,7 @@ static int get_user_pages_2_6_28(struct task_struct *tsk, struct mm_struct *mm, 
 			while (!(page = follow_page(mm, start, foll_write))) {
 				int ret;
 
-				if (foll_anon && untouched_anonymous_page(mm, vma, start)) {
+				if (foll_anon && no_page(mm, vma, start)) {
 					page = ZERO_PAGE(start); /* no_page_table: FOLL_ANON */
 					break;
 				}

@@ -520,14 +520,21 @@ int check_user_page_readable(struct mm_struct *mm, unsigned long addr)
 }
 
 /* The inode's last VMA went (the model has no other opener): its page cache goes with
- * it, each page when its last reference does. */
+ * it, each page when its last reference does; a page someone still holds (a
+ * get_user_pages() reference) is out of the page cache, its mapping NULL, as
+ * truncate_inode_pages()' remove_from_page_cache() leaves it. */
 static void free_inode_if_unmapped(struct inode *inode)
 {
 	if (--inode->i_mmap_count > 0)
 		return;
-	for (unsigned long i = 0; i < inode->npages; i++)
-		if (inode->pages[i])
-			page_cache_release(inode->pages[i]);
+	for (unsigned long i = 0; i < inode->npages; i++) {
+		struct page *page = inode->pages[i];
+		if (page) {
+			page->mapping = NULL;
+			page->removed = true;
+			page_cache_release(page);
+		}
+	}
 	free(inode);
 }
 

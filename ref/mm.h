@@ -79,6 +79,9 @@ struct page {
 	_Atomic int _count;
 	struct inode *mapping; /* the shmem inode whose page cache holds it; NULL: anonymous */
 	unsigned long index;   /* its offset in mapping, in pages (a page-cache page's) */
+	/* taken out of its page cache (its inode went): mapping NULL, as in Linux, and yet
+	 * no anonymous page */
+	bool removed;
 	struct page *live_prev, *live_next; /* the live pages' list (ref/memory.c) */
 };
 
@@ -99,12 +102,12 @@ static inline void page_data_written(const struct page *page)
 
 /* PageAnon(): a page of private anonymous memory or a COW copy. Linux's page->mapping
  * of such a page is its anon_vma (with PAGE_MAPPING_ANON), never NULL; the model's is
- * NULL, and the ZERO_PAGE, whose mapping is NULL in Linux too, is no anonymous page.
- * page_has_mapping(): whether Linux's page->mapping is set, i.e. not the ZERO_PAGE (the
- * model never takes a page out of its page cache: no truncate, no swap cache). */
+ * NULL, and the ZERO_PAGE and a page taken out of its page cache, whose mapping is NULL
+ * in Linux too, are no anonymous pages. page_has_mapping(): whether Linux's
+ * page->mapping is set. */
 static inline bool PageAnon(const struct page *page)
 {
-	return !page->mapping && page != ZERO_PAGE(0);
+	return !page->mapping && !page->removed && page != ZERO_PAGE(0);
 }
 static inline bool page_has_mapping(const struct page *page)
 {

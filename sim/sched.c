@@ -35,7 +35,11 @@ static struct sim_sched {
 	bool stopping;
 	uint64_t now;
 	uint64_t steps;
-	bool picked_timer;               /* stream_pick()'s pick is a timer that fired */
+	bool picked_timer; /* stream_pick()'s pick is a timer that fired */
+	/* past the step budget, the tasks take turns in rounds of a budget each, this one
+	 * from fair_start to fair_end (sim_point()) */
+	bool fair;
+	uint64_t fair_start, fair_end;
 	uint8_t prio[SIM_MAX_TASKS + 1]; /* PCT: the priorities now */
 } S;
 
@@ -88,6 +92,7 @@ void sim_init(const struct sim_config *cfg)
 	S.stopping = false;
 	S.now = 0;
 	S.steps = 0;
+	S.fair = false;
 	sim_cur = NULL;
 	memset(sim_touched, 0, sizeof(sim_touched));
 	memset(sim_touched_pages, 0, sizeof(sim_touched_pages));
@@ -131,6 +136,7 @@ struct sim_task *sim_spawn(struct sim_task *t, void (*fn)(struct sim_task *))
 	t->points = 0;
 	t->op = 0;
 	t->op_points = 0;
+	t->op_step = 0;
 	t->spinning_on = NULL;
 	t->trying = NULL;
 	t->timer_at = SIM_NO_DEADLINE;
@@ -213,6 +219,41 @@ static struct sim_task *fire_timer(void)
 	sim_trace(EV_TIMER, "timer", NULL, (long)S.now, 0);
 	sim_cur = saved;
 	return first;
+}
+
+#define SIM_FAIR_ROUNDS 8 /* rounds of turns past the step budget, at most */
+
+/* Whether a task other than t can run, or a timer can fire to let one. */
+static bool others_can_run(const struct sim_task *t)
+{
+	for (int i = 0; i < S.ntasks; i++)
+		if (S.tasks[i] != t && S.tasks[i]->state == SIM_RUNNABLE)
+			return true;
+	return earliest_timer() != NULL;
+}
+
+/* Whether a task that can run is still in a call it began before step `since` (one
+ * asleep there waits for another, which is the one to judge) */
+static bool in_call_since(uint64_t since)
+{
+	for (int i = 0; i < S.ntasks; i++)
+		if (S.tasks[i]->state == SIM_RUNNABLE && S.tasks[i]->op &&
+		    S.tasks[i]->op_step < since)
+			return true;
+	return false;
+}
+
+/* Taking turns: the next task after t (by id, round) that can run; when no other can, the
+ * earliest timer fires (virtual time moves on, as real time would); NULL: t runs on. */
+static struct sim_task *fair_pick(const struct sim_task *t)
+{
+	for (int k = 1; k < S.ntasks; k++) {
+		struct sim_task *u = S.tasks[(t->id - 1 + k) % S.ntasks];
+		if (u->state == SIM_RUNNABLE)
+			return u;
+	}
+	S.picked_timer = earliest_timer() != NULL;
+	return fire_timer();
 }
 
 /* The preemption the stream holds for this task at this point, if any: the first one
@@ -318,9 +359,33 @@ void sim_point(const char *site)
 	sim_trace(EV_POINT, site, NULL, 0, 0);
 	if (++S.steps == S.cfg.stop_at_step) /* 0: never (steps start at 1) */
 		sim_step_trap(S.steps, site);
-	if (S.steps > S.cfg.step_budget)
-		sim_stop(SIM_LIVELOCK);
-	if (sim_point_hook) {
+	/* The step budget. A task still in its call then may only be waiting for one that the
+	 * schedule never let run: here a task runs until it blocks, ends or is preempted,
+	 * where a kernel gives the others their turn (other CPUs, cond_resched(), the timer
+	 * tick). So unless nothing else can run, the tasks then take turns, timers firing
+	 * when nobody else can run, and no schedule stream, PCT or search decides, in rounds
+	 * of a budget each: a round at whose end a call is still running that began before
+	 * it is a livelock, a round in which every call began is progress, and another round
+	 * follows, up to SIM_FAIR_ROUNDS (then the run is a livelock all the same). */
+	if (S.steps > S.cfg.step_budget) {
+		if (!S.fair) {
+			if (!others_can_run(t))
+				sim_stop(SIM_LIVELOCK);
+			S.fair = true;
+			S.fair_start = S.steps;
+			S.fair_end = S.steps + S.cfg.step_budget;
+		} else if (S.steps > S.fair_end) {
+			if (in_call_since(S.fair_start) ||
+			    S.steps > S.cfg.step_budget * (SIM_FAIR_ROUNDS + 1))
+				sim_stop(SIM_LIVELOCK);
+			S.fair_start = S.steps;
+			S.fair_end = S.steps + S.cfg.step_budget;
+		}
+	}
+	S.picked_timer = false;
+	if (S.fair)
+		to = fair_pick(t);
+	else if (sim_point_hook) {
 		int d = sim_point_hook(t);
 		S.picked_timer = d == SIM_TO_TIMER;
 		to = d == SIM_HOOK_CONTINUE ? NULL : S.picked_timer ? fire_timer() : sim_task(d);
@@ -330,14 +395,15 @@ void sim_point(const char *site)
 		to = S.cfg.npreempts ? stream_pick(t) : NULL;
 	if (to) {
 		sim_trace(EV_PREEMPT, site, NULL, to->id, 0);
-		sim_last_preempt =
-		    (struct sim_decision){.step = S.steps,
-					  .from = t->id,
-					  .to = to->id,
-					  .op = t->op,
-					  .point = t->op_points,
-					  .why = S.picked_timer ? "timer" : "preempt",
-					  .site = site};
+		sim_last_preempt = (struct sim_decision){.step = S.steps,
+							 .from = t->id,
+							 .to = to->id,
+							 .op = t->op,
+							 .point = t->op_points,
+							 .why = S.picked_timer ? "timer"
+								: S.fair       ? "turn"
+									       : "preempt",
+							 .site = site};
 		S.next = to;
 		to_scheduler();
 	}
@@ -362,6 +428,7 @@ void sim_op_begin(void)
 {
 	sim_cur->op++;
 	sim_cur->op_points = 0;
+	sim_cur->op_step = S.steps;
 }
 
 void sim_block(void)

@@ -80,6 +80,7 @@ struct sim_task {
 	uint32_t points;    /* scheduling points passed */
 	uint16_t op;        /* operations begun (sim_op_begin) */
 	uint16_t op_points; /* scheduling points passed in the current operation */
+	uint64_t op_step;   /* the run's scheduling points when the current operation began */
 	uint64_t timer_at;  /* virtual time a timed sleep ends; SIM_NO_DEADLINE: none */
 	bool timed_out;
 	struct sim_spin *spinning_on; /* fibers: the spinlock this task waits for */

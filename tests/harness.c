@@ -4,6 +4,7 @@
 #include "../ref/mm.h"
 #include "../ref/report.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,6 +55,34 @@ void run_text(const char *text, const char *kernel, struct run_result *r)
 	 * every get_user() under mmap_sem makes on 2.6.11-rc4 and olof-rfc, has tests of
 	 * its own (tests/test_lockdep.c, the lockdep cases of repro/cases/). */
 	run_text_with(text, kernel, ORACLES_UNIT, r);
+}
+
+const char *harness_text_for(const char *text, const struct kernel_config *k)
+{
+	static char buf[4096];
+	size_t n = 0;
+
+	if (!k->futex->key_from_page)
+		return text;
+	for (const char *line = text; *line;) {
+		const char *end = strchr(line, '\n');
+		size_t l = end ? (size_t)(end - line) : strlen(line);
+		if (n + l + 10 >= sizeof(buf)) {
+			fprintf(stderr, "harness_text_for: a text of more than %zu bytes\n",
+				sizeof(buf) - 10);
+			abort();
+		}
+		memcpy(buf + n, line, l);
+		n += l;
+		if (!strncmp(line, "  futex_", 8)) {
+			memcpy(buf + n, " private", 8);
+			n += 8;
+		}
+		buf[n++] = '\n';
+		line += l + (end ? 1 : 0);
+	}
+	buf[n] = 0;
+	return buf;
 }
 
 bool want_ret(const struct run_result *r, int op, long want)

@@ -39,6 +39,15 @@ void harness_parse(const char *text, struct program *p);
 void run_text(const char *text, const char *kernel, struct run_result *r);
 void run_text_with(const char *text, const char *kernel, unsigned oracles, struct run_result *r);
 
+/* TEXT as a test of what futex ops do runs on kernel K: as it is, but on a kernel whose
+ * get_futex_key() makes a shared key from the page (2.6.28, 2.6.30), which loops on the
+ * ZERO_PAGE that get_user_pages() gives for a private anonymous word nobody has touched
+ * (docs/kernel-facts.md, "Keys from the page"), with FUTEX_PRIVATE_FLAG on every futex
+ * op, whose key takes no page: what those tests check is the same for a private futex
+ * (glibc's own since 2.6.22), so those kernels are checked too. A static buffer: the
+ * text holds until the next call. */
+const char *harness_text_for(const char *text, const struct kernel_config *k);
+
 /* A run_text() op's return value: `want` for op `op` (counted in the order written, all
  * of task 1's first), or NOT_RUN, the op never returned. */
 #define NOT_RUN 1000

@@ -198,7 +198,7 @@ static void test_reclaim_effects(void)
 
 	for_each_kernel (k) {
 		const char *kn = k->name;
-		run_text(text, kn, &r);
+		run_text(harness_text_for(text, k), kn, &r);
 		check_ok(&r, kn);
 		CHECK_RET(&r, 3, PAGE_ACTIVATE, kn, "first pass over a written private page");
 		CHECK_RET(&r, 4, SWAP_SUCCESS, kn, "second pass: to swap");
@@ -300,7 +300,7 @@ static void test_madvise_effects(void)
 
 	for_each_kernel (k) {
 		const char *kn = k->name;
-		run_text(text, kn, &r);
+		run_text(harness_text_for(text, k), kn, &r);
 		check_ok(&r, kn);
 		CHECK_RET(&r, 4, 0, kn, "madvise of the middle page");
 		CHECK_RET(&r, 5, -ETIMEDOUT, kn, "page below kept 5");
@@ -340,7 +340,7 @@ static void test_madvise_errors(void)
 
 	for_each_kernel (k) {
 		const char *kn = k->name;
-		run_text(text, kn, &r);
+		run_text(harness_text_for(text, k), kn, &r);
 		check_ok(&r, kn);
 		CHECK_RET(&r, 3, -EINVAL, kn, "misaligned start");
 		CHECK_RET(&r, 4, -ETIMEDOUT, kn, "nothing zapped");
@@ -423,7 +423,7 @@ static void test_mincore_copies_under_mmap_sem(void)
 
 	for_each_kernel (k) {
 		const char *kn = k->name;
-		run_text(text, kn, &r);
+		run_text(harness_text_for(text, k), kn, &r);
 		check_ok(&r, kn);
 		CHECK_RET(&r, 2, 0, kn, "mincore");
 		int d = find_event(0, 1, 3, EV_LOCK, "down_read");
@@ -467,7 +467,7 @@ static void test_mincore_case(void)
 
 	for_each_kernel (k) {
 		const char *kn = k->name;
-		run_text(text, kn, &r);
+		run_text(harness_text_for(text, k), kn, &r);
 		const char *want = reenters(k) || k->mm->mincore_copy_unlocked
 				       ? "ok"
 				       : "deadlock--do_page_fault--sys_mincore";
@@ -510,7 +510,7 @@ static void test_mincore_results(void)
 
 	for_each_kernel (k) {
 		const char *kn = k->name;
-		run_text(text, kn, &r);
+		run_text(harness_text_for(text, k), kn, &r);
 		check_ok(&r, kn);
 		CHECK_RET(&r, 3, 0, kn, "mincore of 2 shmem pages");
 		CHECK_RET(&r, 4, -ETIMEDOUT, kn, "vec {1, 0}");
@@ -739,7 +739,7 @@ static void test_article_case(void)
 
 	for_each_kernel (k) {
 		const char *kn = k->name;
-		run_text(text, kn, &r);
+		run_text(harness_text_for(text, k), kn, &r);
 		/* get_user() with mmap_sem held, a fair rwsem, a fault that takes it again */
 		const char *want = k->futex->read == FUTEX_READ_GET_USER && !reenters(k)
 				       ? "deadlock--do_page_fault--futex_wait"
@@ -783,7 +783,7 @@ static void test_jj_mismatch_does_not_queue(void)
 		int p1 = read_point(prog, kn, 1, 3);
 		CHECK(p1 > 0, "[%s] read point %d", kn, p1);
 		snprintf(text, sizeof(text), "%spreempt 1 at op 3 point %d to 2\n", prog, p1);
-		run_text(text, kn, &r);
+		run_text(text, kn, &r); /* f is touched: no ZERO_PAGE on any kernel */
 		check_ok(&r, kn);
 		CHECK(find_event(find_event(0, 2, 1, EV_SYSCALL, NULL), 1, 3, EV_UACCESS, NULL) > 0,
 		      "[%s] the wake ran before the wait's read", kn);
@@ -820,7 +820,7 @@ static void test_absorbed_wakeup(void)
 		snprintf(text, sizeof(text),
 			 "%spreempt 1 at op 3 point %d to 2\npreempt 2 at op 1 point %d to 3\n",
 			 prog, p1, p2);
-		run_text(text, kn, &r);
+		run_text(harness_text_for(text, k), kn, &r);
 		check_ok(&r, kn);
 		CHECK_RET(&r, 2, jj || seto ? -EWOULDBLOCK : 0, kn, "T1's mismatching wait");
 		CHECK_RET(&r, 3, jj ? 0 : NOT_RUN, kn, "T2's matching wait");
