@@ -62,7 +62,10 @@ enum fault_result do_page_fault(unsigned long address, unsigned long error_code)
 	} else {
 		if (error_code & PF_PROT)
 			goto bad_area; /* read, present: a protection fault */
-		if (!(vma->vm_flags & (VM_READ | VM_EXEC)))
+		/* 2.6.11: VM_READ | VM_EXEC; 2.6.19 on, VM_WRITE too ("make PROT_WRITE
+		 * imply PROT_READ", arch/i386/mm/fault.c of 2.6.20) */
+		if (!(vma->vm_flags &
+		      (VM_READ | VM_EXEC | (kcfg->mm->read_fault_write_only ? VM_WRITE : 0))))
 			goto bad_area;
 	}
 	if (handle_mm_fault(mm, vma, address, write) == VM_FAULT_SIGBUS)

@@ -264,6 +264,7 @@ const struct futex_paths futex_paths_2_6_30 = {
     .release = "2.6.30",
     .read = FUTEX_READ_BUCKET_LOCKED,
     .key_from_page = true,
+    .wake_op_key2_write = true,
     FUTEX_PATH_FSHARED(wait, futex_wait_2_6_30),
     FUTEX_PATH_FSHARED(wake, futex_wake_2_6_30),
     FUTEX_PATH_FSHARED(requeue, futex_requeue_2_6_30),

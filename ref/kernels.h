@@ -36,6 +36,10 @@ struct futex_paths {
 	 * -EFAULT, not -EACCES. The futex oracles read it too: where keys come from the VMA,
 	 * the contract's key is the kernel's (ref/futex_oracle.c, contract_key()). */
 	bool key_from_page;
+	/* futex_wake_op() takes the second word's key for writing (get_futex_key(uaddr2,
+	 * fshared, &key2, VERIFY_WRITE): 2.6.30, e4dc5b7a36a4), a get_user_pages_fast()
+	 * that faults it in writable */
+	bool wake_op_key2_write;
 	/* q: the waiter's futex_q; time: ticks of the virtual clock, MAX_SCHEDULE_TIMEOUT
 	 * for none */
 	int (*wait)(struct futex_q *q, unsigned long uaddr, int val, int64_t time);
@@ -94,6 +98,10 @@ struct mm_paths {
 	/* do_anonymous_page() gives a read fault a zeroed page of its own, not the ZERO_PAGE
 	 * (2.6.24 to 2.6.31: 557ed1fa2620 "remove ZERO_PAGE") */
 	bool anon_read_fault_allocates;
+	/* do_page_fault(): a read of a not-present page needs VM_READ, VM_EXEC or VM_WRITE,
+	 * so a write-only mapping reads (2.6.19: Jason Baron's "make PROT_WRITE imply
+	 * PROT_READ"; in 2.6.20's arch/i386/mm/fault.c, not in 2.6.18.8's) */
+	bool read_fault_write_only;
 };
 extern const struct mm_paths mm_paths_2_6_11, mm_paths_2_6_13, mm_paths_2_6_20, mm_paths_2_6_28;
 

@@ -87,11 +87,13 @@ const struct mm_paths mm_paths_2_6_13 = {
     .vm_fault_write = true,
 };
 
-/* 2.6.20: the same get_user_pages() and fault paths, and mincore() fixed (ref/mincore.c) */
+/* 2.6.20: the same get_user_pages(), mincore() fixed (ref/mincore.c), and a user read
+ * of a write-only mapping allowed (ref/fault.c) */
 const struct mm_paths mm_paths_2_6_20 = {
     .release = "2.6.20",
     .get_user_pages = get_user_pages_2_6_13,
     .get_user_pages_fn = "get_user_pages_2_6_13",
     .vm_fault_write = true,
     .mincore_copy_unlocked = true,
+    .read_fault_write_only = true,
 };

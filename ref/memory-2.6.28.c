@@ -157,4 +157,5 @@ const struct mm_paths mm_paths_2_6_28 = {
     .vm_fault_write = true,
     .mincore_copy_unlocked = true,
     .anon_read_fault_allocates = true,
+    .read_fault_write_only = true,
 };

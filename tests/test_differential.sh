@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The differential test (docs/differential.md): 5000 seeded random programs on the model
 # (kernel 2.6.11; then 2.6.14, 2.6.17 and 2.6.18, whose programs have futex_wake_op,
-# and 2.6.22, whose futex ops are private half the time)
+# and 2.6.22, 2.6.28 and 2.6.30, whose futex ops are private half the time)
 # and, op by op, with real system calls on this machine's kernel. Fails on
 # any disagreement the table of known differences (tests/differential/era.c) does not
 # explain: a DEFECT, printed with its program. Known model defects (KNOWN rows) are
@@ -37,8 +37,8 @@ check "5000 programs: every disagreement is in the table (exit $rc)" [ $rc = 0 ]
 check "the summary counts programs" grep -q '^differential: programs: [0-9]* agree' "$tmp/out"
 
 # the kernels with FUTEX_WAKE_OP: every encoding, and each kernel's own differences
-# (an entry's count is the third field of its row); 2.6.22 with private futexes too
-for k in 2.6.14 2.6.17 2.6.18 2.6.22; do
+# (an entry's count is the third field of its row); from 2.6.22 with private futexes too
+for k in 2.6.14 2.6.17 2.6.18 2.6.22 2.6.28 2.6.30; do
 	"$diff" --kernel=$k --programs=5000 --seed=1 --print=3 >"$tmp/out.$k" 2>&1
 	rc=$?
 	cat "$tmp/out.$k"
@@ -52,10 +52,17 @@ check "2.6.14: a refused encoding is -EFAULT ($(count 2.6.14 wake-op-enosys-faul
 check "2.6.18: neither (fixed)" [ "$(count 2.6.18 wake-op-second-fault)$(count 2.6.18 wake-op-enosys-fault)" = 00 ]
 check "2.6.18: futex_wake_op keys its second word for reading ($(count 2.6.18 wake-op-key-write))" \
 	[ "$(count 2.6.18 wake-op-key-write)" -gt 0 ]
-check "2.6.22: private futexes, whose read of a write-only word faults ($(count 2.6.22 futex-private-write-only))" \
-	[ "$(count 2.6.22 futex-private-write-only)" -gt 0 ]
+check "2.6.22: a user read of a write-only page is allowed, as today (2.6.19 on)" \
+	[ "$(count 2.6.22 load-write-only)" = 0 ]
 check "2.6.22: FUTEX_PRIVATE_FLAG is no unknown command ($(count 2.6.22 futex-private-flag))" \
 	[ "$(count 2.6.22 futex-private-flag)" = 0 ]
+check "2.6.28: keys from the page, which loop on the ZERO_PAGE ($(count 2.6.28 futex-zero-page-loop))" \
+	[ "$(count 2.6.28 futex-zero-page-loop)" -gt 0 -a "$(count 2.6.28 futex-page-no-read)" -gt 0 ]
+check "2.6.28: no key from the VMA ($(count 2.6.28 futex-no-read))" [ "$(count 2.6.28 futex-no-read)" = 0 ]
+check "2.6.30: FUTEX_WAKE_OP_PRIVATE's retry without the locks ($(count 2.6.30 wake-op-private-unlocked))" \
+	[ "$(count 2.6.30 wake-op-private-unlocked)" -gt 0 ]
+check "2.6.30: the second key taken for writing ($(count 2.6.30 wake-op-key-write))" \
+	[ "$(count 2.6.30 wake-op-key-write)" = 0 ]
 "$diff" --kernel=2.6.99 --programs=1 >/dev/null 2>"$tmp/err"
 rc=$?
 check "--kernel=2.6.99: exit 2 (exit $rc)" [ $rc = 2 ]

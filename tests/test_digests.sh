@@ -7,6 +7,9 @@
 # with the build before it. What a kernel added since gives is not recorded, and not
 # compared: its lines are counted and left out, and the show digest leaves out the expect
 # lines (those `snafu expect --write` adds for it; replay --check judges them).
+# LeakSanitizer looks at a file's replay on the first kernel only: its scan at exit is
+# two thirds of a replay's time here, and test_cli.sh replays every saved case on every
+# kernel with it.
 #
 #   bash tests/test_digests.sh BIN_DIR SRC_DIR [OTHER_BIN_DIR] [TSAN_BIN_DIR]
 #   bash tests/test_digests.sh BIN_DIR SRC_DIR --record   rewrites tests/digests.txt
@@ -39,9 +42,12 @@ one() { # one FILE [--input=bytes]: the lines of FILE's record
 	"$snafu" show "$@" --bytes -o "$tmp/out.bin" "$f" >/dev/null 2>&1
 	echo "$f bytes $(od -An -tx1 -v "$tmp/out.bin" | tr -d ' \n' | sha256sum | cut -c1-16)"
 	rm -f "$tmp/out.bin"
+	local lsan= # LeakSanitizer on the first kernel only (below)
 	for k in $kernels; do
-		"$snafu" replay "$@" --quiet --digest --kernel="$k" "$f" >"$tmp/r" 2>&1
+		ASAN_OPTIONS=${ASAN_OPTIONS:-}${lsan} \
+			"$snafu" replay "$@" --quiet --digest --kernel="$k" "$f" >"$tmp/r" 2>&1
 		echo "$f $k rc=$? $(tr '\n' '|' <"$tmp/r")"
+		lsan=${ASAN_OPTIONS:+:}detect_leaks=0
 	done
 }
 {

@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#define PROT_READ_  1
 #define PROT_WRITE_ 2
 
 unsigned long diff_uaddr(const unsigned long *map_addr, const struct uref *u)
@@ -23,15 +24,15 @@ unsigned long diff_len(const struct program *p, int op)
 	return op_has_pages(p->ops[op].kind) ? (p->ops[op].x + 1ul) * DIFF_PAGE : 0;
 }
 
-uint16_t shadow_page(const struct shadow *s, unsigned long addr)
+uint32_t shadow_page(const struct shadow *s, unsigned long addr)
 {
 	if (addr < DIFF_BASE || addr >= DIFF_BASE + DIFF_WINDOW)
 		return 0;
 	return s->pg[(addr - DIFF_BASE) / DIFF_PAGE];
 }
 
-bool shadow_any(const struct shadow *s, unsigned long start, unsigned long len, uint16_t mask,
-		uint16_t want)
+bool shadow_any(const struct shadow *s, unsigned long start, unsigned long len, uint32_t mask,
+		uint32_t want)
 {
 	for (unsigned long a = start & ~(DIFF_PAGE - 1); a < start + len; a += DIFF_PAGE)
 		if ((shadow_page(s, a) & mask) == want)
@@ -39,9 +40,9 @@ bool shadow_any(const struct shadow *s, unsigned long start, unsigned long len, 
 	return false;
 }
 
-static uint16_t *page_of(struct shadow *s, unsigned long addr)
+static uint32_t *page_of(struct shadow *s, unsigned long addr)
 {
-	static uint16_t outside;
+	static uint32_t outside;
 
 	outside = 0;
 	if (addr < DIFF_BASE || addr >= DIFF_BASE + DIFF_WINDOW)
@@ -49,16 +50,68 @@ static uint16_t *page_of(struct shadow *s, unsigned long addr)
 	return &s->pg[(addr - DIFF_BASE) / DIFF_PAGE];
 }
 
+long diff_key_then(const struct kernel_config *k, const struct shadow *s, unsigned long addr,
+		   bool write)
+{
+	uint32_t pg = shadow_page(s, addr);
+
+	if (addr % 4)
+		return -EINVAL_;
+	if (!(pg & SH_MAPPED))
+		return -EFAULT_;      /* find_extend_vma(); get_user_pages() finds no VMA either */
+	if (!k->futex->key_from_page) /* the key from the VMA: VM_READ, no page touched */
+		return (pg & PROT_READ_) ? 0 : -EACCES_;
+	if (write) /* get_user_pages_fast(write 1): VM_WRITE, and a page the fault can give */
+		return (pg & (PROT_WRITE_ | SH_PAST_EOF)) == PROT_WRITE_ ? 0 : -EFAULT_;
+	/* the lockless walk takes a mapped page whose PTE is present and user (not PROT_NONE)
+	 * without asking the VMA; every page the model maps has a ->mapping */
+	if ((pg & SH_PRESENT) && (pg & SH_PROT))
+		return 0;
+	/* get_user_pages(write 0): VM_READ, and a page filemap_fault() finds */
+	if (!(pg & PROT_READ_) || (pg & SH_PAST_EOF))
+		return -EFAULT_;
+	/* follow_page()'s FOLL_ANON gives an anonymous page never faulted in as the ZERO_PAGE
+	 * (use_zero_page(): not VM_LOCKED, not VM_SHARED), whose ->mapping is NULL */
+	if (!(pg & (SH_SHARED | SH_FILE | SH_LOCKED)))
+		return DIFF_KEY_LOOP;
+	return 0;
+}
+
+/* Can a read fault map a page in state pg on kernel k (do_page_fault())? */
+static bool user_reads(const struct kernel_config *k, uint32_t pg)
+{
+	return (pg & SH_MAPPED) && !(pg & SH_PAST_EOF) &&
+	       (pg & (PROT_READ_ | 4 | (k->mm->read_fault_write_only ? PROT_WRITE_ : 0)));
+}
+
+/* Does the model's kernel k take futex op o's keys (at a and b)? */
+static bool futex_keys(const struct kernel_config *k, const struct shadow *s, const struct op *o,
+		       unsigned long a, unsigned long b)
+{
+	if (op_arg_get(o, &op_arg_private))
+		return !(a % 4) && (!op_uses_b(o->kind) || !(b % 4));
+	return !diff_key_then(k, s, a, false) &&
+	       (!op_uses_b(o->kind) || !diff_key_then(k, s, b, diff_key2_write(k, o)));
+}
+
+/* An access faulted the pages of [lo, lo + n) in (n 0: none) */
+static void mark_present(struct shadow *s, unsigned long lo, unsigned long n)
+{
+	for (unsigned long x = lo & ~(DIFF_PAGE - 1); n && x < lo + n; x += DIFF_PAGE)
+		if (*page_of(s, x) & SH_MAPPED)
+			*page_of(s, x) |= SH_PRESENT;
+}
+
 /* mprotect and mlock as 2.6.11 does them: VMA by VMA from start, up to the first hole
  * (sys_mprotect(), do_mlock()); nothing if start is in a hole. */
-static void up_to_hole(struct shadow *s, unsigned long start, unsigned long len, uint16_t clear,
-		       uint16_t set)
+static void up_to_hole(struct shadow *s, unsigned long start, unsigned long len, uint32_t clear,
+		       uint32_t set)
 {
 	for (unsigned long a = start; a < start + len; a += DIFF_PAGE) {
-		uint16_t *pg = page_of(s, a);
+		uint32_t *pg = page_of(s, a);
 		if (!(*pg & SH_MAPPED))
 			return;
-		*pg = (uint16_t)((*pg & ~clear) | set);
+		*pg = (uint32_t)((*pg & ~clear) | set);
 	}
 }
 
@@ -68,11 +121,18 @@ static void up_to_hole(struct shadow *s, unsigned long start, unsigned long len,
 static void cow_written(struct shadow *s, unsigned long lo, unsigned long n, bool forced)
 {
 	for (unsigned long x = lo & ~(DIFF_PAGE - 1); n && x < lo + n; x += DIFF_PAGE) {
-		uint16_t *pg = page_of(s, x);
+		uint32_t *pg = page_of(s, x);
 		if ((*pg & (SH_MAPPED | SH_SHARED | SH_FILE)) == (SH_MAPPED | SH_FILE) &&
 		    (forced || (*pg & PROT_WRITE_)))
-			*pg = (uint16_t)((*pg | SH_COW) & ~SH_TODAY_COW);
+			*pg = (uint32_t)((*pg | SH_COW) & ~SH_TODAY_COW);
 	}
+}
+
+/* An answer that says the futex word was read: -EAGAIN (it differed), -ETIMEDOUT (it
+ * matched and the wait timed out), or a count (futex_cmp_requeue matched). */
+static bool value_answer(long ret)
+{
+	return ret == -EAGAIN_ || ret == -ETIMEDOUT_ || ret >= 0;
 }
 
 /* What op i (one run of it, at a and b) did to the address space, given its return. */
@@ -89,7 +149,7 @@ static void shadow_op(struct shadow *s, const struct program *p, const struct ke
 			for (unsigned long x = (unsigned long)ret; x < (unsigned long)ret + len;
 			     x += DIFF_PAGE)
 				*page_of(s, x) =
-				    (uint16_t)(SH_MAPPED | (o->y & 7) |
+				    (uint32_t)(SH_MAPPED | (o->y & 7) |
 					       ((o->y & 8) ? SH_SHARED : 0) | (f ? SH_FILE : 0) |
 					       (f && f->readonly ? SH_FILE_RO : 0) |
 					       (f && x >= (unsigned long)ret + f->pages * DIFF_PAGE
@@ -115,26 +175,31 @@ static void shadow_op(struct shadow *s, const struct program *p, const struct ke
 		if (ret == 0)
 			up_to_hole(s, a, len, SH_PROT | SH_MPROT_H, o->y & 7);
 		else if (ret == -ENOMEM_ && !(a & (DIFF_PAGE - 1))) /* a hole */
-			up_to_hole(s, a, len, SH_PROT, (uint16_t)((o->y & 7) | SH_MPROT_H));
+			up_to_hole(s, a, len, SH_PROT, (uint32_t)((o->y & 7) | SH_MPROT_H));
 		else if (ret == -EACCES_) /* the VMAs before the refused one changed */
 			for (unsigned long x = a; x < a + len; x += DIFF_PAGE) {
-				uint16_t *pg = page_of(s, x);
+				uint32_t *pg = page_of(s, x);
 				if (!(*pg & SH_MAPPED) ||
 				    ((*pg & (SH_SHARED | SH_FILE_RO)) == (SH_SHARED | SH_FILE_RO) &&
 				     (o->y & PROT_WRITE_)))
 					break;
-				*pg = (uint16_t)((*pg & ~SH_PROT) | (o->y & 7));
+				*pg = (uint32_t)((*pg & ~SH_PROT) | (o->y & 7));
 			}
 		break;
 	case OP_MLOCK: /* -ENOMEM: a hole; today's mlock faults nothing in then */
 		up_to_hole(s, a & ~(DIFF_PAGE - 1), len + (a & (DIFF_PAGE - 1)),
 			   ret == 0 ? SH_MLOCK_H : 0,
-			   (uint16_t)(SH_LOCKED | (ret == -ENOMEM_ ? SH_MLOCK_H : 0)));
+			   (uint32_t)(SH_LOCKED | (ret == -ENOMEM_ ? SH_MLOCK_H : 0)));
 		/* both fault the pages in for writing where the mapping is private and writable
 		 * (make_pages_present(): write = VM_WRITE; populate_vma_page_range(): FOLL_WRITE)
 		 */
 		if (ret == 0)
 			cow_written(s, a, len, false);
+		/* the model's mlock_fixup() faults in each VMA it locks, up to a hole */
+		for (unsigned long x = a & ~(DIFF_PAGE - 1);
+		     x < a + len && (*page_of(s, x) & SH_MAPPED); x += DIFF_PAGE)
+			if (ret == 0 || ret == -ENOMEM_)
+				*page_of(s, x) |= SH_PRESENT;
 		break;
 	case OP_FUTEX_WAIT: /* today's get_futex_key() takes the page: faults it in */
 	case OP_FUTEX_WAKE:
@@ -145,49 +210,86 @@ static void shadow_op(struct shadow *s, const struct program *p, const struct ke
 		 * word's reads fault it in alike on both sides */
 		for (int key = 0; key < 1 + op_uses_b(o->kind) && !op_arg_get(o, &op_arg_private);
 		     key++) {
-			uint16_t *pg = page_of(s, key ? b : a);
+			unsigned long x = key ? b : a;
+			uint32_t *pg = page_of(s, x);
+			bool w = key && diff_key2_write(k, o);
+			/* a key from the page (2.6.28 on) faults it in too, once the key before
+			 * it was taken */
+			if (k->futex->key_from_page && !(key && diff_key_then(k, s, a, false)) &&
+			    !diff_key_then(k, s, x, w))
+				*pg |= SH_PRESENT;
 			if ((*pg & (SH_MAPPED | SH_SHARED)) == (SH_MAPPED | SH_SHARED))
 				*pg |= SH_FUTEX_IN;
 			/* and with FOLL_WRITE, breaks COW of a private writable file page, once the
 			 * keys before it were taken (a misaligned address is -EINVAL first, a
-			 * hole -EFAULT) */
+			 * hole -EFAULT): on the model's kernel too where it takes that key for
+			 * writing */
 			if ((a % 4) || (key && (b % 4)) ||
 			    (key && !(shadow_page(s, a) & SH_MAPPED)))
 				break;
 			if ((*pg & (SH_MAPPED | SH_SHARED | SH_FILE | PROT_WRITE_ | SH_COW)) ==
 			    (SH_MAPPED | SH_FILE | PROT_WRITE_))
-				*pg |= SH_COW | SH_TODAY_COW;
+				*pg |= w ? SH_COW : SH_COW | SH_TODAY_COW;
 		}
 		/* the operation wrote B through a write fault on both kernels */
 		if (o->kind == OP_FUTEX_WAKE_OP && diff_wake_op_wrote(k, o, ret) > 0)
 			cow_written(s, b, 4, false);
+		/* the model's, once it has the keys: the operation wrote B, or faulted and its
+		 * fault path's get_user() read it (an operation refused, -ENOSYS, touches
+		 * nothing); the word's read (get_user()) faulted A in. (Per run: ret is only
+		 * the last's.) */
+		if (!futex_keys(k, s, o, a, b))
+			break;
+		if (o->kind == OP_FUTEX_WAKE_OP &&
+		    (diff_wake_op_wrote(k, o, ret) > 0 ||
+		     (ret != -ENOSYS_ && user_reads(k, shadow_page(s, b)))))
+			mark_present(s, b, 4);
+		if ((o->kind == OP_FUTEX_WAIT || o->kind == OP_FUTEX_CMP_REQUEUE) &&
+		    user_reads(k, shadow_page(s, a)))
+			mark_present(s, a, 4);
 		break;
 	case OP_STORE: /* a private page of a file: the task's own copy from now on */
 		/* (each-page: ret is the last page's; a page of the file it could write was) */
 		if (ret == 0 ||
 		    (o->each_page && (*page_of(s, a) & (PROT_WRITE_ | SH_PAST_EOF)) == PROT_WRITE_))
 			cow_written(s, a, 4, false);
+		if (ret == 0)
+			mark_present(s, a, 4);
 		break;
 	case OP_POKEDATA:
-		if (ret == 0)
+		if (ret == 0) {
 			cow_written(s, a, 4, true);
+			mark_present(s, a, 4);
+		}
+		break;
+	case OP_PEEKDATA: /* get_user_pages(force): an anonymous page not there is FOLL_ANON's
+			     ZERO_PAGE, never mapped */
+		if (ret == 0 && (*page_of(s, a) & (SH_SHARED | SH_FILE)))
+			mark_present(s, a, 4);
 		break;
 	case OP_GET_MEMPOLICY: /* the policy at A, the node mask at A+8 */
 		if (ret == 0) {
 			cow_written(s, a, 4, false);
 			cow_written(s, a + 8, o->x ? 8 : 0, false);
+			mark_present(s, a, 4);
+			mark_present(s, a + 8, o->x ? 8 : 0);
 		}
 		break;
 	case OP_MADVISE: /* MADV_DONTNEED: the copy goes, the file's page comes back (-ENOMEM:
 			    both kernels skip a hole, zap every VMA and say so at the end) */
-		if (ret == 0 || ret == -ENOMEM_)
-			for (unsigned long x = a; x < a + len; x += DIFF_PAGE)
-				*page_of(s, x) &= (uint16_t) ~(SH_COW | SH_TODAY_COW);
+		/* -EINVAL with a start in a page: a VM_LOCKED VMA, whose zap refuses; the VMAs
+		 * before it are zapped already (madvise_dontneed(), VMA by VMA) */
+		if (ret == 0 || ret == -ENOMEM_ || (ret == -EINVAL_ && !(a % DIFF_PAGE)))
+			for (unsigned long x = a; x < a + len && !(*page_of(s, x) & SH_LOCKED);
+			     x += DIFF_PAGE)
+				*page_of(s, x) &= (uint32_t) ~(SH_COW | SH_TODAY_COW | SH_PRESENT);
 		break;
 	case OP_LOAD: { /* today reads a write-only page: faults it in */
-		uint16_t *pg = page_of(s, a);
+		uint32_t *pg = page_of(s, a);
 		if ((*pg & (SH_MAPPED | SH_SHARED | SH_PROT)) == (SH_MAPPED | SH_SHARED | 2))
 			*pg |= SH_LOAD_IN;
+		if (ret == 0)
+			mark_present(s, a, 4);
 		break;
 	}
 	case OP_MINCORE: /* anonymous memory or a hole: the kernels write different bytes */
@@ -199,10 +301,12 @@ static void shadow_op(struct shadow *s, const struct program *p, const struct ke
 		 * the range starts in one */
 		if (ret == 0 || (ret == -ENOMEM_ && (shadow_page(s, a) & SH_MAPPED)))
 			cow_written(s, b, len / DIFF_PAGE, false);
+		if (ret == 0) /* (the model's -ENOMEM may have written some of it: not marked) */
+			mark_present(s, b, len / DIFF_PAGE);
 		if (ret != -EINVAL_ && (shadow_any(s, a, len, SH_MAPPED | SH_SHARED, SH_MAPPED) ||
 					shadow_any(s, a, len, SH_MAPPED, 0)))
 			for (unsigned long x = b; x < b + len / DIFF_PAGE; x++) {
-				uint16_t *pg = page_of(s, x);
+				uint32_t *pg = page_of(s, x);
 				if ((*pg & (SH_MAPPED | SH_SHARED)) == (SH_MAPPED | SH_SHARED))
 					*pg |= SH_VEC_IN;
 			}
@@ -318,13 +422,6 @@ static int find_writer(const struct program *p, const struct kernel_config *k,
 			map_addr[mmap_index_of(p, i)] = (unsigned long)m->ret[i];
 	}
 	return w;
-}
-
-/* An answer that says the futex word was read: -EAGAIN (it differed), -ETIMEDOUT (it
- * matched and the wait timed out), or a count (futex_cmp_requeue matched). */
-static bool value_answer(long ret)
-{
-	return ret == -EAGAIN_ || ret == -ETIMEDOUT_ || ret >= 0;
 }
 
 void diff_compare(const struct program *p, const struct kernel_config *k,

@@ -100,16 +100,32 @@ int host_check_window(char *why, size_t len);
 /* SH_COW on today's kernel only (its futex key or locked mprotect broke COW; 2.6.11
  * still maps the file's page, and sees the file's later changes) */
 #define SH_TODAY_COW 0x8000
+/* the model has the page mapped (a PTE): an access faulted it in, and nothing zapped it
+ * since. 2.6.28's get_user_pages_fast() takes such a page without asking the VMA. */
+#define SH_PRESENT 0x10000
 struct shadow {
-	uint16_t pg[DIFF_PAGES];
+	uint32_t pg[DIFF_PAGES];
 	/* a mincore vector went into a page of a file: its bytes differ (file-cached), and
 	 * every mapping of the file sees them, at addresses the pages above do not link */
 	bool file_vec;
 };
-uint16_t shadow_page(const struct shadow *s, unsigned long addr); /* 0 outside the window */
+uint32_t shadow_page(const struct shadow *s, unsigned long addr); /* 0 outside the window */
 /* Is some page of [start, start+len) in state (flags & mask) == want? */
-bool shadow_any(const struct shadow *s, unsigned long start, unsigned long len, uint16_t mask,
-		uint16_t want);
+bool shadow_any(const struct shadow *s, unsigned long start, unsigned long len, uint32_t mask,
+		uint32_t want);
+
+/* The key the model's kernel k takes for a shared futex word at addr, as the address
+ * space s before the op has it: 0, an errno, or DIFF_KEY_LOOP, never returning (2.6.28's
+ * get_futex_key() retries a page without ->mapping: the ZERO_PAGE). write: the key is
+ * taken for writing (diff_key2_write()). */
+#define DIFF_KEY_LOOP 1
+long diff_key_then(const struct kernel_config *k, const struct shadow *s, unsigned long addr,
+		   bool write);
+/* Does kernel k take futex op o's second key for writing (2.6.30's FUTEX_WAKE_OP)? */
+static inline bool diff_key2_write(const struct kernel_config *k, const struct op *o)
+{
+	return o->kind == OP_FUTEX_WAKE_OP && k->futex->wake_op_key2_write;
+}
 
 enum div_kind {
 	DIV_NONE,     /* every op agreed */
@@ -168,6 +184,9 @@ struct era_entry {
 	/* the model's kernels whose difference it is ("2.6.14 2.6.17"), where `then` is
 	 * their source; NULL: every kernel, `then` 2.6.11's (where the others have the same) */
 	const char *kernels;
+	/* it explains a model run that ended in a finding, the op never returning (DIV_FINDING);
+	 * no other entry sees one */
+	bool finding;
 };
 extern const struct era_entry era_table[];
 extern const int era_count;

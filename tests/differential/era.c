@@ -38,17 +38,6 @@ static long hret(const struct divergence *d)
 
 /* --- futex keys: 2.6.11's get_futex_key() against today's ----------------------------- */
 
-static long key_2611(const struct shadow *s, unsigned long addr)
-{
-	uint16_t pg = shadow_page(s, addr);
-
-	if (addr % 4)
-		return -EINVAL_;
-	if (!(pg & SH_MAPPED))
-		return -EFAULT_; /* find_extend_vma() */
-	return (pg & PROT_R) ? 0 : -EACCES_;
-}
-
 /* Today: get_user_pages_fast(FOLL_WRITE), else read-only, refused for an anonymous
  * page (or the ZERO_PAGE). The read-only try needs VM_READ, but its lockless walk
  * takes a page whose PTE is there and user-readable without looking at the VMA: so an
@@ -56,7 +45,7 @@ static long key_2611(const struct shadow *s, unsigned long addr)
  * `either` picks which (this file has no record of PTEs). */
 static long key_today(const struct shadow *s, unsigned long addr, bool either, bool write)
 {
-	uint16_t pg = shadow_page(s, addr);
+	uint32_t pg = shadow_page(s, addr);
 
 	if (addr % 4)
 		return -EINVAL_;
@@ -73,22 +62,23 @@ static long key_today(const struct shadow *s, unsigned long addr, bool either, b
 	return -EFAULT_;
 }
 
-/* The page whose key 2.6.11 and today's kernel answer differently, when that explains
- * both answers; 0 if none. The keys are taken in order (A, then B for a requeue), the
- * first error is the answer. */
+/* The page whose key the model's kernel and today's answer differently, when that
+ * explains both answers; 0 if none. The keys are taken in order (A, then B for a
+ * requeue), the first error is the answer. A private key is (mm, address) on both. */
 static unsigned long futex_key_page(const struct divergence *d)
 {
 	const struct op *o = op_of(d);
 	unsigned long addr[2] = {d->a, d->b};
 	int n = 1 + op_uses_b(o->kind);
 
-	if (!diff_is_futex(o->kind))
+	if (d->kind != DIV_RET || !diff_is_futex(o->kind) || op_arg_get(o, &op_arg_private))
 		return 0;
 	for (int either = 0; either < 4; either++) { /* bit k: how page k answers today */
 		unsigned long page = 0;
 		long then = 0, now = 0;
 		for (int k = 0; k < n; k++) {
-			long t = key_2611(&d->before, addr[k]);
+			long t = diff_key_then(d->kernel, &d->before, addr[k],
+					       k && diff_key2_write(d->kernel, o));
 			long w = key_today(&d->before, addr[k], either >> k & 1,
 					   k && o->kind == OP_FUTEX_WAKE_OP);
 			if (!page && t != w && !then && !now)
@@ -102,6 +92,7 @@ static unsigned long futex_key_page(const struct divergence *d)
 	return 0;
 }
 
+/* (2.6.11's keys from the VMA and 2.6.28's from the page have entries of their own) */
 static bool futex_no_read(const struct divergence *d, const struct host_info *hi)
 {
 	unsigned long page = futex_key_page(d);
@@ -116,6 +107,44 @@ static bool futex_ro_private(const struct divergence *d, const struct host_info 
 
 	(void)hi;
 	return page && (shadow_page(&d->before, page) & (PROT_R | PROT_W | SH_SHARED)) == PROT_R;
+}
+
+/* 2.6.28's key of an anonymous page never faulted in: FOLL_ANON's ZERO_PAGE, which has
+ * no ->mapping, and get_futex_key() goes `again` for ever; the keys before it taken. With
+ * each-page, in some run of the op (d->a is the last's). */
+static bool futex_zero_page_loop(const struct divergence *d, const struct host_info *hi)
+{
+	const struct op *o = op_of(d);
+	int runs = op_instances(d->p, d->op);
+
+	(void)hi;
+	if (!diff_is_futex(o->kind) || op_arg_get(o, &op_arg_private) ||
+	    strncmp(d->m->verdict, "livelock", 8))
+		return false;
+	for (int run = 0; run < runs; run++) {
+		unsigned long addr[2] = {d->a - (unsigned long)(runs - 1 - run) * DIFF_PAGE, d->b};
+		for (int k = 0; k < 1 + op_uses_b(o->kind); k++) {
+			long t = diff_key_then(d->kernel, &d->before, addr[k],
+					       k && diff_key2_write(d->kernel, o));
+			if (t == DIFF_KEY_LOOP)
+				return true;
+			if (t)
+				break;
+		}
+	}
+	return false;
+}
+
+/* 2.6.30's futex_wake_op() on a private futex whose second word faults: its label
+ * retry_private comes after double_lock_hb(), so after the fault it goes back with the
+ * buckets unlocked, wakes without their locks and unlocks them again */
+static bool wake_op_private_unlocked(const struct divergence *d, const struct host_info *hi)
+{
+	const struct op *o = op_of(d);
+
+	(void)hi;
+	return o->kind == OP_FUTEX_WAKE_OP && op_arg_get(o, &op_arg_private) &&
+	       !strcmp(d->m->verdict, "spinlock-wrong-owner");
 }
 
 /* --- mincore: the call, and the vector a later load reads --------------------------- */
@@ -136,7 +165,7 @@ static bool mincore_range(const struct divergence *d, const struct shadow **s, u
 }
 
 /* A mincore whose answer (or vector) differs, over pages in state `flag`. */
-static bool mincore_over(const struct divergence *d, uint16_t mask, uint16_t want)
+static bool mincore_over(const struct divergence *d, uint32_t mask, uint32_t want)
 {
 	const struct shadow *s;
 	unsigned long start, len;
@@ -146,9 +175,9 @@ static bool mincore_over(const struct divergence *d, uint16_t mask, uint16_t wan
 }
 
 /* A mincore that says a shared page is in core on one side only, because of `flag`. */
-static bool mincore_sees(const struct divergence *d, uint16_t flag)
+static bool mincore_sees(const struct divergence *d, uint32_t flag)
 {
-	uint16_t f = SH_MAPPED | SH_SHARED | flag;
+	uint32_t f = SH_MAPPED | SH_SHARED | flag;
 
 	return d->value && mincore_over(d, f, f);
 }
@@ -158,6 +187,8 @@ static bool mincore_sees(const struct divergence *d, uint16_t flag)
 static bool load_write_only(const struct divergence *d, const struct host_info *hi)
 {
 	(void)hi;
+	if (d->kernel->mm->read_fault_write_only)
+		return false; /* 2.6.19 on, as today */
 	if (mincore_sees(d, SH_LOAD_IN))
 		return true; /* the page today's read faulted in, as a later mincore tells */
 	return d->kind == DIV_RET && op_of(d)->kind == OP_LOAD && mret(d) == -EFAULT_ &&
@@ -177,6 +208,8 @@ static bool mlock_no_access(const struct divergence *d, const struct host_info *
 static bool mincore_hole(const struct divergence *d, const struct host_info *hi)
 {
 	(void)hi;
+	if (d->kernel->mm->mincore_copy_unlocked)
+		return false; /* 2.6.20 on: -ENOMEM at the hole, as today */
 	if (mincore_sees(d, SH_VEC_IN))
 		return true; /* a page an earlier mincore's vector faulted in on one side */
 	return mincore_over(d, SH_MAPPED, 0) &&
@@ -229,7 +262,7 @@ static bool mempolicy_node_no_read(const struct divergence *d, const struct host
 
 static bool poke_shared_no_write(const struct divergence *d, const struct host_info *hi)
 {
-	uint16_t pg = shadow_page(&d->before, d->a);
+	uint32_t pg = shadow_page(&d->before, d->a);
 
 	(void)hi;
 	return op_of(d)->kind == OP_POKEDATA && mret(d) == 0 && hret(d) == -EIO_ &&
@@ -293,7 +326,7 @@ static bool is_wake_op(const struct divergence *d)
 /* B's VMA is there and writable, within the file */
 static bool wake_op_b_writable(const struct divergence *d)
 {
-	uint16_t pg = shadow_page(&d->before, d->b);
+	uint32_t pg = shadow_page(&d->before, d->b);
 
 	return !(d->b % 4) && (pg & (SH_MAPPED | PROT_W | SH_PAST_EOF)) == (SH_MAPPED | PROT_W);
 }
@@ -331,23 +364,6 @@ static bool futex_private_flag(const struct divergence *d, const struct host_inf
 	       !kernel_private_futexes(d->kernel) && prog_futex_cmd(o, 0);
 }
 
-/* A private futex (2.6.22) reads its word with get_user() after a fault with no VMA
- * check of its own: futex_wait's and FUTEX_CMP_REQUEUE's first word, FUTEX_WAKE_OP's
- * second (the read fault-in after its atomic write faulted) */
-static bool futex_private_write_only(const struct divergence *d, const struct host_info *hi)
-{
-	const struct op *o = op_of(d);
-	unsigned long word = o->kind == OP_FUTEX_WAKE_OP ? d->b : d->a;
-	uint16_t pg = shadow_page(&d->before, word);
-
-	(void)hi;
-	return d->kind == DIV_RET &&
-	       (o->kind == OP_FUTEX_WAIT || o->kind == OP_FUTEX_CMP_REQUEUE ||
-		o->kind == OP_FUTEX_WAKE_OP) &&
-	       op_arg_get(o, &op_arg_private) && mret(d) == -EFAULT_ && hret(d) != -EFAULT_ &&
-	       !(word % 4) && (pg & (SH_MAPPED | PROT_R | PROT_W | PROT_X)) == (SH_MAPPED | PROT_W);
-}
-
 static bool mem_no_force(const struct divergence *d, const struct host_info *hi)
 {
 	int k = op_of(d)->kind;
@@ -379,36 +395,51 @@ const struct era_entry era_table[] = {
 {"no-numa", ENTRY_CONFIG,
  "get_mempolicy is -ENOSYS: the host kernel has no CONFIG_NUMA (the model is a NUMA kernel)",
  "kernel/sys_ni.c: cond_syscall(sys_get_mempolicy) without CONFIG_NUMA, as today",
- "kernel/sys_ni.c: COND_SYSCALL(get_mempolicy)", no_numa, false, NULL},
+ "kernel/sys_ni.c: COND_SYSCALL(get_mempolicy)", no_numa, false, NULL, false},
 {"task-policy", ENTRY_CONFIG,
  "get_mempolicy: this process runs with a NUMA policy of its own (numactl), not the default",
  "mm/mempolicy.c, sys_get_mempolicy(): current->mempolicy",
- "mm/mempolicy.c, do_get_mempolicy(): current->mempolicy", task_policy, false, NULL},
+ "mm/mempolicy.c, do_get_mempolicy(): current->mempolicy", task_policy, false, NULL, false},
 {"mem-no-force", ENTRY_CONFIG,
  "peekdata/pokedata: this host's /proc/PID/mem does not write with force (or is not "
  "there), so the forced accesses ptrace makes cannot be compared",
  "kernel/ptrace.c, access_process_vm(): get_user_pages(..., force = 1)",
  "fs/proc/base.c, proc_mem_foll_force(): proc_mem.force_override= or "
- "CONFIG_PROC_MEM_{ALWAYS_FORCE,FORCE_PTRACE,NO_FORCE}", mem_no_force, false, NULL},
+ "CONFIG_PROC_MEM_{ALWAYS_FORCE,FORCE_PTRACE,NO_FORCE}", mem_no_force, false, NULL, false},
 {"mlock-limit", ENTRY_CONFIG,
  "mlock refused by RLIMIT_MEMLOCK without CAP_IPC_LOCK: the model has no limit (docs/model.md)",
  "mm/mlock.c, sys_mlock(): can_do_mlock(), locked <= lock_limit || capable(CAP_IPC_LOCK)",
- "mm/mlock.c, do_mlock(): the same check", mlock_limit, false, NULL},
+ "mm/mlock.c, do_mlock(): the same check", mlock_limit, false, NULL, false},
+{"futex-page-no-read", ENTRY_ERA,
+ "a shared futex on a VMA without VM_READ: from 2.6.28 keyed if its page is mapped "
+ "already (the lockless walk asks no VMA), else -EFAULT; today keyed if writable, or "
+ "a shared page mapped already, else -EFAULT",
+ "kernel/futex.c, get_futex_key(): get_user_pages_fast(address, 1, 0, &page), whose "
+ "fallback get_user_pages() needs VM_READ (mm/memory.c); a mapped page it takes unasked",
+ "kernel/futex/core.c, get_futex_key(): get_user_pages_fast(FOLL_WRITE), then read-only, "
+ "refused for an anonymous page", futex_no_read, true, "2.6.28 2.6.30", false},
+{"futex-page-ro-private", ENTRY_ERA,
+ "a shared futex on a private mapping without PROT_WRITE: keyed from its page from "
+ "2.6.28 on (the anonymous page's mm and address, the file page's inode); -EFAULT today",
+ "kernel/futex.c, get_futex_key(): get_user_pages_fast(address, 1, 0, &page), then "
+ "PageAnon(page) or page->mapping->host",
+ "kernel/futex/core.c, get_futex_key(): \"A RO anonymous page will never change\": -EFAULT",
+ futex_ro_private, true, "2.6.28 2.6.30", false},
 {"futex-no-read", ENTRY_ERA,
  "futex on a VMA without VM_READ: -EACCES in 2.6.11; today -EFAULT, or it works if writable",
  "kernel/futex.c, get_futex_key(): (vma->vm_flags & (VM_IO|VM_READ)) != VM_READ gives -EACCES",
  "kernel/futex/core.c, get_futex_key(): no VMA check; get_user_pages_fast(FOLL_WRITE), "
- "then read-only (whose lockless walk takes a present exec-only PTE)", futex_no_read, true, NULL},
+ "then read-only (whose lockless walk takes a present exec-only PTE)", futex_no_read, true, NULL, false},
 {"futex-ro-private", ENTRY_ERA,
  "futex on a private mapping without PROT_WRITE: keyed in 2.6.11; -EFAULT today",
  "kernel/futex.c, get_futex_key(): VM_READ suffices; private keys are (mm, address)",
  "kernel/futex/core.c, get_futex_key(): \"A RO anonymous page will never change\": -EFAULT "
- "(the ZERO_PAGE has no mapping: -EFAULT too)", futex_ro_private, true, NULL},
+ "(the ZERO_PAGE has no mapping: -EFAULT too)", futex_ro_private, true, NULL, false},
 {"load-write-only", ENTRY_ERA,
  "a user read of a not-present page of a write-only VMA: SIGSEGV in 2.6.11, allowed today",
  "arch/i386/mm/fault.c, do_page_fault(): read, not present needs VM_READ | VM_EXEC",
  "arch/x86/mm/fault.c, access_error(): vma_is_accessible() (VM_READ|VM_WRITE|VM_EXEC)",
- load_write_only, true, NULL},
+ load_write_only, true, NULL, false},
 {"mlock-no-access", ENTRY_ERA,
  "mlock over a VMA with neither PROT_READ nor PROT_WRITE: -EFAULT in 2.6.11; today 0 "
  "(exec-only) or -ENOMEM (PROT_NONE, or a hole after it)",
@@ -416,47 +447,48 @@ const struct era_entry era_table[] = {
  "no VM_READ gives -EFAULT, per VMA, before the next VMA or hole",
  "mm/mlock.c, apply_vma_lock_flags() sets VM_LOCKED everywhere first (a hole: -ENOMEM); "
  "mm/gup.c, populate_vma_page_range(): FOLL_FORCE unless PROT_NONE; "
- "__mlock_posix_error_return(): -EFAULT becomes -ENOMEM", mlock_no_access, false, NULL},
+ "__mlock_posix_error_return(): -EFAULT becomes -ENOMEM", mlock_no_access, false, NULL, false},
 {"mincore-hole", ENTRY_ERA,
  "mincore over a hole: 2.6.11 skips it, fills the vector for the VMAs after it (at an "
  "index that does not count the hole) and says -ENOMEM at the end; today stops at the hole",
  "mm/mincore.c, sys_mincore(): unmapped_error, index += (vm_end - start) >> PAGE_SHIFT",
- "mm/mincore.c, do_mincore(): vma_lookup() fails: -ENOMEM at once", mincore_hole, true, NULL},
+ "mm/mincore.c, do_mincore(): vma_lookup() fails: -ENOMEM at once", mincore_hole, true, NULL, false},
 {"mincore-anon", ENTRY_ERA,
  "mincore over anonymous (private) memory: -ENOMEM in 2.6.11; answered today",
  "mm/mincore.c, mincore_vma(): !vma->vm_file gives -ENOMEM",
- "mm/mincore.c, do_mincore() -> mincore_pte_range(): a present PTE is in core", mincore_anon, true, NULL},
+ "mm/mincore.c, do_mincore() -> mincore_pte_range(): a present PTE is in core", mincore_anon, true, NULL, false},
 {"futex-faults-in", ENTRY_ERA,
  "a futex op on a shared page faults it in today, so a later mincore says it is in core; "
- "2.6.11 keys a shared mapping by its VMA and never touches the page",
+ "2.6.11 keys a shared mapping by its VMA and never touches the page (2.6.28 on: nor a "
+ "page it refuses for want of VM_READ)",
  "kernel/futex.c, get_futex_key(): key->shared.pgoff from the VMA (linear mapping)",
  "kernel/futex/core.c, get_futex_key(): get_user_pages_fast() faults the page in",
- futex_faults_in, true, NULL},
+ futex_faults_in, true, NULL, false},
 {"mlock-hole-populate", ENTRY_ERA,
  "mlock over a hole: 2.6.11 faults in the pages of the VMAs before the hole, today's mlock "
  "returns -ENOMEM before faulting anything in (a later mincore tells)",
  "mm/mlock.c, do_mlock() -> mlock_fixup() -> make_pages_present(), VMA by VMA",
  "mm/mlock.c, do_mlock(): apply_vma_lock_flags() fails at the hole, __mm_populate() is "
- "never reached", mlock_hole_populate, true, NULL},
+ "never reached", mlock_hole_populate, true, NULL, false},
 {"mlock-relock", ENTRY_ERA,
  "mlock again over VMAs it locked before, one of them with neither PROT_READ nor "
  "PROT_WRITE: 0 in 2.6.11, which faults nothing in where the flags do not change; -ENOMEM today",
  "mm/mlock.c, mlock_fixup(): newflags == vma->vm_flags: goto out, no make_pages_present()",
  "mm/mlock.c, do_mlock(): __mm_populate() over the whole range; PROT_NONE gives -EFAULT, "
- "which __mlock_posix_error_return() makes -ENOMEM", mlock_relock, false, NULL},
+ "which __mlock_posix_error_return() makes -ENOMEM", mlock_relock, false, NULL, false},
 {"file-cached", ENTRY_CONFIG,
  "mincore over a file mapping: the host's pages of the test's files are in its page "
  "cache from the start (the test wrote them), the model's come in on their first fault",
  "ref/filemap.c: the page cache starts empty and is the disk (docs/model.md, \"Files\")",
  "tests/differential/host.c, files_reset(): pwrite() of the files' bytes before every program",
- file_cached, true, NULL},
+ file_cached, true, NULL, false},
 {"mincore-unmerged", ENTRY_CONFIG,
  "mincore whose vector lies in the range it asks about, over VMAs an mprotect split and "
  "put back: the model keeps them apart (vma_merge is not modelled, docs/model.md), so a "
  "later VMA's pages are asked after the vector's copy for an earlier one faulted them in",
  "mm/mprotect.c, mprotect_fixup(): vma_merge() (2.6.11 and today); the model: ref/mmap.c",
  "mm/mincore.c, mincore_vma() (2.6.11), do_mincore() (today): each VMA's piece, then its copy",
- mincore_unmerged, true, NULL},
+ mincore_unmerged, true, NULL, false},
 {"futex-cow-private-file", ENTRY_ERA,
  "a read of a private file page that today's kernel made the task's own copy (a futex "
  "key taken for writing, an mprotect of a locked VMA to writable) while 2.6.11 still "
@@ -465,13 +497,13 @@ const struct era_entry era_table[] = {
  "no populate",
  "kernel/futex/core.c, get_futex_key(): get_user_pages_fast(FOLL_WRITE) breaks COW; "
  "mm/mprotect.c, mprotect_fixup(): populate_vma_page_range() for a locked private VMA",
- today_cow_frozen, true, NULL},
+ today_cow_frozen, true, NULL, false},
 {"futex-past-eof", ENTRY_ERA,
  "a futex op on a file mapping's page past the end of the file: keyed from the VMA in "
  "2.6.11, which never touches the page; -EFAULT today (the page cannot be faulted in)",
  "kernel/futex.c, get_futex_key(): the key from vma->vm_file and the offset",
  "kernel/futex/core.c, get_futex_key(): get_user_pages_fast() gets SIGBUS: -EFAULT",
- futex_past_eof, true, NULL},
+ futex_past_eof, true, NULL, false},
 {"poke-shared-no-write", ENTRY_ERA,
  "a forced write (PTRACE_POKEDATA, /proc/PID/mem) into a shared mapping without "
  "PROT_WRITE: written in 2.6.11 (VM_MAYWRITE is enough, the page is the shared one); "
@@ -479,13 +511,13 @@ const struct era_entry era_table[] = {
  "mm/memory.c, get_user_pages(): flags &= force ? (VM_MAYREAD | VM_MAYWRITE) : ...",
  "mm/gup.c, check_vma_flags(): FOLL_FORCE without VM_WRITE needs is_cow_mapping() "
  "(\"We used to let the write,force case do COW in a VM_MAYWRITE VM_SHARED !VM_WRITE vma\")",
- poke_shared_no_write, false, NULL},
+ poke_shared_no_write, false, NULL, false},
 {"mlock-past-eof", ENTRY_ERA,
  "mlock over a file mapping's pages past the end of the file: -EFAULT (nothing faulted "
  "in) or -1, that is -EPERM (some pages were), in 2.6.11; -ENOMEM today",
  "mm/memory.c, make_pages_present(): get_user_pages() stops at the SIGBUS page; "
  "\"return ret == len ? 0 : -1;\", which mlock_fixup() returns as it is",
- "mm/mlock.c, __mlock_posix_error_return(): -EFAULT becomes -ENOMEM", mlock_past_eof, false, NULL},
+ "mm/mlock.c, __mlock_posix_error_return(): -EFAULT becomes -ENOMEM", mlock_past_eof, false, NULL, false},
 {"wake-op-key-write", ENTRY_ERA,
  "futex_wake_op with an encoding it refuses and a second word it cannot write: "
  "-ENOSYS then, the key taken for reading; -EFAULT today, the key taken for writing",
@@ -493,14 +525,14 @@ const struct era_entry era_table[] = {
  "futex_atomic_op_inuser(), whose switch refuses the operation before any write",
  "kernel/futex/waitwake.c, futex_wake_op(): get_futex_key(uaddr2, ..., FUTEX_WRITE) "
  "first (get_user_pages_fast() with FOLL_WRITE)", wake_op_key_write, true,
- "2.6.14 2.6.17 2.6.18 2.6.22"},
+ "2.6.14 2.6.17 2.6.18 2.6.22 2.6.28", false},
 {"wake-op-enosys-fault", ENTRY_ERA,
  "futex_wake_op with an operation or comparison the kernel refuses: -EFAULT in 2.6.14 "
  "(a refused comparison after the operation was done twice); -ENOSYS today",
  "kernel/futex.c, futex_wake_op(): every op_ret < 0 is a fault: get_user(), retry, "
  "then `attempt >= 2` gives -EFAULT",
  "kernel/futex/waitwake.c, futex_wake_op(): op_ret != -EFAULT is returned as it is "
- "(2.6.17 on)", wake_op_enosys_fault, true, "2.6.14"},
+ "(2.6.17 on)", wake_op_enosys_fault, true, "2.6.14", false},
 {"wake-op-second-fault", ENTRY_ERA,
  "futex_wake_op on a writable word whose page is not yet mapped writable (never "
  "touched, the ZERO_PAGE after a read, a private file page): -EFAULT, nothing done "
@@ -509,27 +541,37 @@ const struct era_entry era_table[] = {
  "`if (attempt++)`, whose `attempt >= 2` test always holds: -EFAULT",
  "kernel/futex/waitwake.c, futex_wake_op(): fault_in_user_writeable() and retry "
  "(2.6.18: futex_handle_fault(), `attempt > 2`)", wake_op_second_fault, false,
- "2.6.14 2.6.17"},
+ "2.6.14 2.6.17", false},
 {"futex-private-flag", ENTRY_ERA,
  "a futex op with FUTEX_PRIVATE_FLAG: -ENOSYS before 2.6.22; today a process-private "
  "futex, keyed by (mm, address)",
  "kernel/futex.c, do_futex(): switch (op) has no case for a command with bit 7 set",
  "kernel/futex/syscalls.c, do_futex(): cmd = op & FUTEX_CMD_MASK, FLAGS_SHARED unless "
- "FUTEX_PRIVATE_FLAG", futex_private_flag, true, NULL},
-{"futex-private-write-only", ENTRY_ERA,
- "a private futex op whose word lies in a write-only VMA, its page not yet readable: "
- "-EFAULT in 2.6.22 (get_user()'s read fault refused); today the word is read",
- "kernel/futex.c, futex_wait() (and futex_requeue(), futex_wake_op()): no VMA for a "
- "private key, then get_user(); arch/i386/mm/fault.c, do_page_fault(): a read, not "
- "present, needs VM_READ or VM_EXEC (as in v2.6.18.8's file, stored)",
- "arch/x86/mm/fault.c, access_error(): a read needs VM_READ, VM_EXEC or VM_WRITE",
- futex_private_write_only, false, "2.6.22"},
+ "FUTEX_PRIVATE_FLAG", futex_private_flag, true, NULL, false},
+{"futex-zero-page-loop", ENTRY_ERA,
+ "a shared futex on an anonymous private page never faulted in: 2.6.28 to 2.6.32 loop "
+ "in get_futex_key() for ever (the run's livelock); today the key, or -EFAULT read-only",
+ "kernel/futex.c, get_futex_key(): `if (!page->mapping) { ... goto again; }` on the "
+ "ZERO_PAGE that mm/memory.c, follow_page() gives for FOLL_ANON (fixed in 2.6.33, "
+ "7485d0d3758e: the key taken for writing)",
+ "kernel/futex/core.c, get_futex_key(): get_user_pages_fast(FOLL_WRITE) faults a page in; "
+ "read-only, the ZERO_PAGE's missing mapping is -EFAULT",
+ futex_zero_page_loop, false, "2.6.28 2.6.30", true},
+{"wake-op-private-unlocked", ENTRY_ERA,
+ "a private FUTEX_WAKE_OP whose second word faults: 2.6.30 goes back to retry_private "
+ "with its buckets unlocked and unlocks them again (the run's spinlock-wrong-owner); "
+ "today the operation",
+ "kernel/futex.c, futex_wake_op(): `retry_private:` after double_lock_hb(), "
+ "`if (!fshared) goto retry_private;` after double_unlock_hb() and get_user()",
+ "kernel/futex/waitwake.c, futex_wake_op(): `retry_private:` before double_lock_hb() "
+ "(so from 2.6.32 at the latest; 2.6.31.3's file still has the bug)",
+ wake_op_private_unlocked, false, "2.6.30", true},
 {"mempolicy-node-no-read", ENTRY_ERA,
  "get_mempolicy(MPOL_F_NODE|MPOL_F_ADDR) on a mapped page of a VMA without VM_READ: "
  "-EFAULT in 2.6.11; today the node",
  "mm/mempolicy.c, lookup_node() -> mm/memory.c, get_user_pages(): no VM_READ gives -EFAULT",
  "mm/mempolicy.c, lookup_node() -> get_user_pages_fast(): the lockless walk takes the present "
- "PTE without looking at the VMA", mempolicy_node_no_read, false, NULL},
+ "PTE without looking at the VMA", mempolicy_node_no_read, false, NULL, false},
 };
 /* clang-format on */
 const int era_count = sizeof(era_table) / sizeof(era_table[0]);
@@ -556,7 +598,7 @@ int era_classify(const struct divergence *d, const struct host_info *hi)
 		return -1;
 	for (int e = 0; e < era_count; e++)
 		if ((!era_table[e].kernels || named(era_table[e].kernels, d->kernel->name)) &&
-		    era_table[e].match(d, hi))
+		    era_table[e].finding == (d->kind == DIV_FINDING) && era_table[e].match(d, hi))
 			return e;
 	return -1;
 }
