@@ -196,10 +196,9 @@ static void shadow_op(struct shadow *s, const struct program *p, const struct ke
 		if (ret == 0)
 			cow_written(s, a, len, false);
 		/* the model's mlock_fixup() faults in each VMA it locks, up to a hole */
-		for (unsigned long x = a & ~(DIFF_PAGE - 1);
-		     x < a + len && (*page_of(s, x) & SH_MAPPED); x += DIFF_PAGE)
-			if (ret == 0 || ret == -ENOMEM_)
-				*page_of(s, x) |= SH_PRESENT;
+		if (ret == 0 || ret == -ENOMEM_)
+			up_to_hole(s, a & ~(DIFF_PAGE - 1), len + (a & (DIFF_PAGE - 1)), 0,
+				   SH_PRESENT);
 		break;
 	case OP_FUTEX_WAIT: /* today's get_futex_key() takes the page: faults it in */
 	case OP_FUTEX_WAKE:
@@ -250,11 +249,11 @@ static void shadow_op(struct shadow *s, const struct program *p, const struct ke
 		break;
 	case OP_STORE: /* a private page of a file: the task's own copy from now on */
 		/* (each-page: ret is the last page's; a page of the file it could write was) */
-		if (ret == 0 ||
-		    (o->each_page && (*page_of(s, a) & (PROT_WRITE_ | SH_PAST_EOF)) == PROT_WRITE_))
+		if (ret == 0 || (o->each_page &&
+				 (*page_of(s, a) & (PROT_WRITE_ | SH_PAST_EOF)) == PROT_WRITE_)) {
 			cow_written(s, a, 4, false);
-		if (ret == 0)
 			mark_present(s, a, 4);
+		}
 		break;
 	case OP_POKEDATA:
 		if (ret == 0) {
@@ -288,7 +287,7 @@ static void shadow_op(struct shadow *s, const struct program *p, const struct ke
 		uint32_t *pg = page_of(s, a);
 		if ((*pg & (SH_MAPPED | SH_SHARED | SH_PROT)) == (SH_MAPPED | SH_SHARED | 2))
 			*pg |= SH_LOAD_IN;
-		if (ret == 0)
+		if (ret == 0 || (o->each_page && user_reads(k, *pg)))
 			mark_present(s, a, 4);
 		break;
 	}

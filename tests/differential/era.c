@@ -36,7 +36,7 @@ static long hret(const struct divergence *d)
 	return d->h->ret[d->op];
 }
 
-/* --- futex keys: 2.6.11's get_futex_key() against today's ----------------------------- */
+/* --- futex keys: the model kernel's get_futex_key() against today's -------------------- */
 
 /* Today: get_user_pages_fast(FOLL_WRITE), else read-only, refused for an anonymous
  * page (or the ZERO_PAGE). The read-only try needs VM_READ, but its lockless walk
@@ -92,7 +92,8 @@ static unsigned long futex_key_page(const struct divergence *d)
 	return 0;
 }
 
-/* (2.6.11's keys from the VMA and 2.6.28's from the page have entries of their own) */
+/* The table names each twice, with the sources of keys from the VMA (2.6.11 to 2.6.22)
+ * and of keys from the page (2.6.28 on). */
 static bool futex_no_read(const struct divergence *d, const struct host_info *hi)
 {
 	unsigned long page = futex_key_page(d);
