@@ -170,11 +170,22 @@ static void one_seed(const struct fuzz_job *o, char *c)
 					  : "");
 }
 
+/* Whether signature SIG is among seed S's findings before its I-th, or any earlier seed's. */
+static bool sig_seen_before(const struct fuzz_job *o, int s, int i, const char *sig)
+{
+	for (int t = 0; t <= s; t++)
+		for (int j = 0; j < (t < s ? o[t].nf : i); j++)
+			if (!o[t].error && !strcmp(o[t].f[j].sig, sig))
+				return true;
+	return false;
+}
+
 /* The cell of N seeds (jobs o[0..n-1], one kernel and oracle): "SIG[ (+K other[s])]
- * found by F of N seeds, median M[, confirmed]" (the most common signature, the earliest
- * seed's of those tied; the median of the finding seeds' executions, the lower middle
- * one of an even count; "after M" when one seed found it), "none in N x E", or an
- * error. */
+ * found by F of N seeds, median M[, confirmed]" (the most common first signature, the
+ * earliest seed's of those tied; K: the other signatures any seed found, its first or,
+ * with --keep-going, later; the median of the finding seeds' executions to their first,
+ * the lower middle one of an even count; "after M" when one seed found it), "none in N
+ * x E", or an error. */
 static void seeds_cell(const struct fuzz_job *o, int n, char *c)
 {
 	long long execs[1000];
@@ -204,11 +215,10 @@ static void seeds_cell(const struct fuzz_job *o, int n, char *c)
 				first = first < t ? first : t;
 				count++;
 			}
-		if (first == s) {
-			distinct++;
-			if (count > bestn)
-				best = s, bestn = count;
-		}
+		if (first == s && count > bestn)
+			best = s, bestn = count;
+		for (int i = 0; i < o[s].nf; i++)
+			distinct += !sig_seen_before(o, s, i, o[s].f[i].sig);
 	}
 	if (errors) {
 		snprintf(c, FUZZ_PATH, "error: fuzzer %s, no artifact (%d of %d seeds)", why,
