@@ -56,7 +56,11 @@ static pte_t *mmu_walk(unsigned long uaddr, const char *access, bool user_mode)
 				sim_spin_unlock(&mm->page_table_lock.raw);
 			unsigned long error_code =
 			    (write ? PF_WRITE : 0) | (user_mode ? PF_USER : 0);
-			if (pte && (pte->flags & _PAGE_PRESENT))
+			/* the P bit of the error code: the page was there for the hardware.
+			 * A PROT_NONE PTE is not (i386's PAGE_NONE is _PAGE_PROTNONE without
+			 * _PAGE_PRESENT, include/asm-i386/pgtable.h); the model's has
+			 * _PAGE_PRESENT for pte_present() and no _PAGE_USER */
+			if (pte && (pte->flags & _PAGE_PRESENT) && (pte->flags & _PAGE_USER))
 				error_code |= PF_PROT;
 			if (do_page_fault(uaddr, error_code) != FAULT_HANDLED)
 				return NULL;

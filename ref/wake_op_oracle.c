@@ -6,8 +6,9 @@
  * file) is valid, whatever its PTE says: a kernel that fails there, or returns success
  * without doing the operation, or does it twice, breaks the contract.
  *
- * The judgement of -EFAULT holds only where no writer took mmap_sem during the call (no
- * mmap, munmap or mprotect could have made the address invalid for a while), and looks
+ * The judgement of -EFAULT holds only where no writer held or took mmap_sem during the
+ * call (no mmap, munmap or mprotect overlapped it, which could have made the address
+ * invalid for a while: a call that overlaps one may see the VMAs before it), and looks
  * at the VMAs as the call ends. The hooks keep books only, as ref/futex_oracle.h's do.
  */
 #include "futex_oracle.h"
@@ -27,6 +28,7 @@ struct wo_call {
 	unsigned long uaddr1, uaddr2;
 	int op;                /* the encoded operation */
 	unsigned long writers; /* mmap_sem's writers when it began */
+	bool writer_in;        /* and whether one held it then */
 	int applied;           /* futex_atomic_op_inuser() did the operation */
 	uint32_t old;          /* the word before it, the first time */
 };
@@ -55,7 +57,8 @@ void wo_begin(unsigned long uaddr1, unsigned long uaddr2, int op)
 						 .uaddr1 = uaddr1,
 						 .uaddr2 = uaddr2,
 						 .op = op,
-						 .writers = current->mm->mmap_sem.writers};
+						 .writers = current->mm->mmap_sem.writers,
+						 .writer_in = current->mm->mmap_sem.activity < 0};
 	sim_hw_end();
 }
 
@@ -92,7 +95,7 @@ void wo_end(long ret)
 		return;
 	c->active = false;
 	sim_hw_begin();
-	bool calm = mm->mmap_sem.writers == c->writers, aligned = !(c->uaddr2 & 3);
+	bool calm = mm->mmap_sem.writers == c->writers && !c->writer_in, aligned = !(c->uaddr2 & 3);
 	bool can_write = calm && aligned && user_may(mm, c->uaddr2, VM_WRITE) &&
 			 user_may(mm, c->uaddr2, VM_READ);
 	bool can_read = calm && !(c->uaddr1 & 3) && user_may(mm, c->uaddr1, VM_READ);
@@ -130,10 +133,11 @@ bool wo_judge(void)
 	else if (wo.ret >= 0)
 		finding_printf("  without doing the operation on the word at 0x%lx\n", c->uaddr2);
 	else
-		finding_printf("  though user mode could write the word at 0x%lx and read the "
-			       "one at 0x%lx (their VMAs allow it, and no task took mmap_sem for "
-			       "write during the call)\n",
-			       c->uaddr2, c->uaddr1);
+		finding_printf(
+		    "  though user mode could write the word at 0x%lx and read the "
+		    "one at 0x%lx (their VMAs allow it, and no task held or took mmap_sem "
+		    "for write during the call)\n",
+		    c->uaddr2, c->uaddr1);
 	finding_printf("\nFUTEX_WAKE_OP does the operation once, atomically, then wakes; it "
 		       "fails with -EFAULT only for an address user mode cannot use, and with "
 		       "-ENOSYS for an encoding it refuses\n");

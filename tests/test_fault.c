@@ -212,9 +212,9 @@ static void test_prot_none(void)
 	}
 }
 
-/* A present page made PROT_NONE: the PTE stays present without _PAGE_USER, so a load is
- * a protection fault (PF_PROT) and a SIGSEGV; mprotect back to read and the contents are
- * still there. */
+/* A present page made PROT_NONE: the model's PTE stays present without _PAGE_USER (i386's
+ * PAGE_NONE: _PAGE_PROTNONE, no page for the hardware), so a load faults, finds no
+ * VM_READ and gets a SIGSEGV; mprotect back to read and the contents are still there. */
 static void test_prot_none_present_page(void)
 {
 	const char *text = "task 1\n"
@@ -239,6 +239,36 @@ static void test_prot_none_present_page(void)
 		CHECK_EQ(r.ret[6], -ETIMEDOUT, "the word still holds 5");
 		CHECK_EQ(r.ret[7], -EFAULT, "store to the read-only page");
 		CHECK_EQ(r.segv, 2, "SIGSEGVs");
+	}
+}
+
+/* The same PROT_NONE page, loaded while another task's mprotect() holds mmap_sem to make
+ * it readable again: the load faults, do_page_fault()'s down_read() waits for the writer,
+ * and the VMA it then finds allows the read. The hardware saw no page (i386's PAGE_NONE
+ * has no _PAGE_PRESENT), so the error code has no PF_PROT, and the fault maps the page:
+ * no SIGSEGV. (With PF_PROT the read would be refused whatever the VMA says.) */
+static void test_prot_none_made_readable_meanwhile(void)
+{
+	const char *text = "task 1\n"
+			   "  mmap m pages=1 prot=rw\n"
+			   "  store m val=5\n"
+			   "  mprotect m pages=1 prot=none\n"
+			   "  load m\n"
+			   "task 2\n"
+			   "  mprotect m pages=1 prot=r\n"
+			   /* T2 in before T1's load; T1's fault while T2 holds mmap_sem */
+			   "preempt 1 at op 4 point 1 to 2\n"
+			   "preempt 2 at op 1 point 4 to 1\n";
+	struct run_result r;
+
+	for_each_kernel (k) {
+		run_prog(text, k->name, &r);
+		CHECK(!strcmp(r.verdict, "ok"), "[%s] verdict %s", k->name, r.verdict);
+		CHECK_EQ(r.unfired, 0, "both preemptions fired");
+		CHECK_EQ(r.loaded[3], 5, "what the load read");
+		CHECK_EQ(r.ret[3], 0, "load of the page made readable during its fault");
+		CHECK_EQ(r.ret[4], 0, "mprotect r");
+		CHECK_EQ(r.segv, 0, "SIGSEGVs");
 	}
 }
 
@@ -715,6 +745,7 @@ int main(void)
 	test_bad_address_text();
 	test_prot_none();
 	test_prot_none_present_page();
+	test_prot_none_made_readable_meanwhile();
 	test_write_to_read_only();
 	test_atomic_fault_takes_no_sem();
 	test_atomic_fault_does_not_wait_for_writer();
