@@ -29,8 +29,8 @@
 # `sim_last_switch`), the trace (sim/trace.c's log_buf). Each task is a struct
 # task_struct (ref/kernel.h) whose first member is its struct sim_task. A switched-out
 # fiber's registers are on its own stack (sim/fiber.c, snafu_fiber_swap): at fiber->sp
-# r15 r14 r13 r12 rbx rbp, then the return address. The futex oracle's books are the
-# static `fo` of ref/futex_oracle.c, lockdep's report the static `pred` of ref/lockdep.c.
+# r15 r14 r13 r12 rbx rbp, then the return address. The futex oracle's books are
+# `fo` of ref/futex_oracle.c, lockdep's report the static `pred` of ref/lockdep.c.
 
 import struct
 
@@ -369,10 +369,14 @@ between tasks, and the last events of the trace."""
 
 
 def _static(name, filename):
-    """The static variable NAME of the source file FILENAME (its value), or None."""
+    """The variable NAME that the source file FILENAME defines, static or not (its value),
+    or None."""
     for sym in gdb.lookup_static_symbols(name):
         if sym.symtab is not None and sym.symtab.filename.endswith(filename):
             return sym.value()
+    sym = gdb.lookup_global_symbol(name)
+    if sym is not None and sym.symtab is not None and sym.symtab.filename.endswith(filename):
+        return sym.value()
     return None
 
 
