@@ -11,6 +11,7 @@
 
 #define PROT_READ_  1
 #define PROT_WRITE_ 2
+#define PROT_EXEC_  4
 
 unsigned long diff_uaddr(const unsigned long *map_addr, const struct uref *u)
 {
@@ -81,7 +82,7 @@ long diff_key_then(const struct kernel_config *k, const struct shadow *s, unsign
 static bool user_reads(const struct kernel_config *k, uint32_t pg)
 {
 	return (pg & SH_MAPPED) && !(pg & SH_PAST_EOF) &&
-	       (pg & (PROT_READ_ | 4 | (k->mm->read_fault_write_only ? PROT_WRITE_ : 0)));
+	       (pg & (PROT_READ_ | PROT_EXEC_ | (k->mm->read_fault_write_only ? PROT_WRITE_ : 0)));
 }
 
 /* Does the model's kernel k take futex op o's keys (at a and b)? */
