@@ -9,7 +9,8 @@
 # (its program, its own schedule ignored), the schedules run to the first finding and its
 # preemptions; one number, the search is deterministic. Every fuzzer column has the
 # fuzzer's joint search (on by default, 30 runs a program), its runs counted, but for
-# "pct, no joint" (--joint=0); pct+conflicts: PCT's change points drawn at the conflict
+# "pct, no joint" (--joint=0); "pct, no plateau": no search of a program without new code
+# on a plateau (--plateau=0); pct+conflicts: PCT's change points drawn at the conflict
 # points too (--conflicts=1); pct+joint: N=$SNAFU_JOINT (default 300) runs a program;
 # pct+xo, with libFuzzer's crossover splicing programs by task (--crossover=1). The
 # "explore, random order" column: the joint search's order (snafu explore --sample=S,
@@ -38,6 +39,7 @@ columns=(
 	"pct (default)|--schedule=pct --interleaving-coverage=0"
 	"pct+icov|--schedule=pct --interleaving-coverage=1"
 	"pct, no joint|--schedule=pct --interleaving-coverage=0 --joint=0"
+	"pct, no plateau|--schedule=pct --interleaving-coverage=0 --plateau=0"
 	"pct+conflicts|--schedule=pct --interleaving-coverage=0 --conflicts=1"
 	"pct+joint|--schedule=pct --interleaving-coverage=0 --joint=${SNAFU_JOINT:-300}"
 	"pct+xo|--schedule=pct --interleaving-coverage=0 --crossover=1"

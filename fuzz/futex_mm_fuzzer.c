@@ -5,7 +5,8 @@
  *
  *   futex_mm_fuzzer [--kernel=NAME] [--ops=futex|all] [--oracles=LIST] [--progress=FILE]
  *                   [--interleaving-coverage=0|1] [--schedule=pct|preempt]
- *                   [--keep-going=PREFIX] [--joint=N] [--conflicts=0|1] [--crossover=0|1]
+ *                   [--keep-going=PREFIX] [--joint=N] [--plateau=N] [--conflicts=0|1]
+ *                   [--crossover=0|1]
  *                   [libFuzzer flags] [CORPUS...]
  *
  * --ops=futex (the default): programs use every op but the table's all_only ones,
@@ -52,7 +53,9 @@
  * --joint=0: no search), JOINT_CONTENDED_FACTOR times N for a program with a contended
  * futex word (joint_contended(): two tasks wait on it, a third wakes or requeues it)
  * where lost wake-ups or results are oracles, and for a forced write with an op of
- * another task on its page (joint_forced_beside()) where the integrity oracle is. Each run counts
+ * another task on its page (joint_forced_beside()) where the integrity oracle is. On a plateau
+ * (--plateau=N: no new code for N executions, default JOINT_PLATEAU_RUNS; 0: never) a program
+ * worth it is searched without new code too, one per N executions at most. Each run counts
  * as an execution: in the "finding after" line, and toward -runs, which then ends the run itself
  * (libFuzzer counts only its own). A finding of the search is the program with the schedule found,
  * written to -artifact_prefix + "finding-HASH" (the input itself finds nothing), and ends the run
@@ -153,9 +156,12 @@ static unsigned long long executions; /* the callback's, the joint search's runs
 /* --joint=N: the joint search (fuzz/joint.c): runs a new program's search may make */
 static long long joint_runs = JOINT_DEFAULT_RUNS;
 static long long searches, search_runs; /* what it did */
-static long long steered;               /* searches of lockdep's predictions among them */
-static long long traced_runs;           /* runs traced for their conflict points */
-static long long guided_runs;           /* kept inputs run again with lockdep as a guide */
+static long long plateau_searches;      /* searches on a plateau among them */
+/* --plateau=N: executions without new code after which a program worth a search gets one */
+static long long plateau_runs = JOINT_PLATEAU_RUNS;
+static long long steered;     /* searches of lockdep's predictions among them */
+static long long traced_runs; /* runs traced for their conflict points */
+static long long guided_runs; /* kept inputs run again with lockdep as a guide */
 static void search_stats(void);
 
 /* Whether a contended futex word's program gets more runs: its extra schedules are for
@@ -259,6 +265,18 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 					a);
 				exit(2);
 			}
+		} else if (!strncmp(a, "--plateau=", 10)) {
+			char *end;
+			plateau_runs = strtoll(a + 10, &end, 10);
+			if (*end || end == a + 10 || plateau_runs < 0 ||
+			    plateau_runs > 1000000000) {
+				fprintf(
+				    stderr,
+				    "futex_mm_fuzzer: '%s': expected --plateau=N, 0..1000000000 "
+				    "executions without new code (0: never)\n",
+				    a);
+				exit(2);
+			}
 		} else if (!strncmp(a, "-runs=", 6))
 			runs_budget = strtoull(a + 6, NULL, 10);
 		else if (!strncmp(a, "-artifact_prefix=", 17))
@@ -313,8 +331,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 				"futex_mm_fuzzer: unknown flag '%s': expected --kernel=NAME, "
 				"--ops=futex|all, --oracles=LIST, --interleaving-coverage=0|1, "
 				"--schedule=preempt|pct, --progress=FILE, --keep-going=PREFIX, "
-				"--joint=N, --conflicts=0|1 or --crossover=0|1 (libFuzzer's flags "
-				"take one dash)\n",
+				"--joint=N, --plateau=N, --conflicts=0|1 or --crossover=0|1 "
+				"(libFuzzer's flags take one dash)\n",
 				a);
 			exit(2);
 		}
@@ -357,6 +375,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 			all_oracles & ORACLE_DEADLOCK
 			    ? "; each new lockdep prediction, its deadlock searched"
 			    : "");
+		if (plateau_runs)
+			fprintf(stderr,
+				"futex_mm_fuzzer: joint search on a plateau: a program worth one, "
+				"without new coverage, once %lld executions had none\n",
+				plateau_runs);
 		atexit(search_stats);
 	}
 	sim_icov_set(icov_on ? icov_counters : NULL);
@@ -464,8 +487,8 @@ static void search_stats(void)
 		snprintf(guided, sizeof(guided), ", %lld runs with lockdep", guided_runs);
 	fprintf(stderr,
 		"futex_mm_fuzzer: the joint search: %lld programs searched (%lld for a lockdep "
-		"prediction), %lld schedules run%s%s (of %llu executions)\n",
-		searches, steered, search_runs, guided, traced, executions);
+		"prediction, %lld on a plateau), %lld schedules run%s%s (of %llu executions)\n",
+		searches, steered, plateau_searches, search_runs, guided, traced, executions);
 }
 
 /* After a search (fuzz/joint.c): its runs counted as executions, toward -runs too. A
@@ -590,6 +613,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	prog_run(&p, kernel, &quick, &r);
 	bool fresh = (joint_runs || conflicts_on) &&
 		     (r.result == SIM_OK || r.result == SIM_PREDICTED) && joint_new_coverage();
+	/* a plateau (--plateau=N): no new code, nor a search of a program without it, for N
+	 * executions */
+	static unsigned long long plateau_from;
+	if (fresh)
+		plateau_from = executions;
+	bool plateau =
+	    plateau_runs && !fresh && executions - plateau_from >= (unsigned long long)plateau_runs;
 	/* lockdep's prediction steers a search for the deadlock (fuzz/joint.c), whether or
 	 * not it is a finding itself (with --keep-going the fuzzer goes on past it). Where
 	 * lockdep is no oracle, only the inputs libFuzzer keeps are run once more with it:
@@ -611,8 +641,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (steer)
 			search(&p, true);
-		if (joint_runs && fresh && joint_worth(&p, all_oracles))
+		if (joint_runs && (fresh || plateau) && joint_worth(&p, all_oracles)) {
+			if (plateau) {
+				plateau_from = executions;
+				plateau_searches++;
+			}
 			search(&p, false);
+		}
 		return 0;
 	}
 	if (keep_going && seen_before(r.verdict)) {

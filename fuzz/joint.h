@@ -23,6 +23,16 @@ struct kernel_config;
  * forced write's program (joint_forced_beside()) where the integrity oracle is: Robin
  * Holt's race needs more than 30 runs in 1 search in 10 of its program. */
 #define JOINT_CONTENDED_FACTOR 5
+/* A program worth a search (joint_worth()) whose run reached no new code gets one too
+ * once no run has reached new code for this many executions, nor a search been made so
+ * since: a plateau, where libFuzzer runs programs it knows the code of, one schedule
+ * each. Without it a seed whose corpus stopped growing before a program of the race's
+ * shape was new never searched one (Robin Holt's forced write: 1 seed in 10 to 30 not
+ * within 100,000 executions). At most one search per this many executions, so on a long
+ * plateau at most 3 % of the executions (JOINT_CONTENDED_FACTOR x 30 runs), each a
+ * traced run of about four times a plain one's cost; 1,000 caught a little more of the
+ * tail but cost 7 % of the executions a second (docs/fuzzing.md, "A plateau"). */
+#define JOINT_PLATEAU_RUNS 5000
 /* The runs a lockdep prediction's search may make (joint_search_prediction()) */
 #define JOINT_PREDICTION_RUNS 300
 

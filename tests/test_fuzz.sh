@@ -284,7 +284,7 @@ check "--joint=0: no search" sh -c '! grep -q "joint search" "$1"' - "$tmp/j0.lo
 check "joint search by default: 30 schedules at most, no lockdep steering without the deadlock oracle" \
 	grep -qx "futex_mm_fuzzer: joint search: each program with new coverage, 30 schedules at most (150 with a contended futex word), up to 2 preemptions" "$tmp/j30.log"
 check "joint search by default: the program searched" \
-	grep -qE "^futex_mm_fuzzer: the joint search: 1 programs searched \(0 for a lockdep prediction\), ([1-9]|[12][0-9]|30) schedules run" "$tmp/j30.log"
+	grep -qE "^futex_mm_fuzzer: the joint search: 1 programs searched \(0 for a lockdep prediction, 0 on a plateau\), ([1-9]|[12][0-9]|30) schedules run" "$tmp/j30.log"
 # The search's order is random, seeded by the program's ops, so a change to struct op
 # moves it; within 30 runs it meets Seto's schedule in 153 orders of 200, within 150 in
 # all (docs/fuzzing.md, "A random order, and a contended word's runs"): 150 here.
@@ -296,7 +296,7 @@ check "joint search: exit 1 at the search's finding (got $rc)" test $rc = 1
 f=$(ls "$tmp"/jart/finding-* 2>/dev/null | head -1)
 check "joint search: the finding's line counts the search's runs" \
 	grep -qE "^futex_mm_fuzzer: finding after ([2-9]|[1-9][0-9]+) executions: lost-wakeup--missed--futex_wait -> ${f:-x}\$" "$tmp/j.log"
-check "joint search: what it did" grep -qE "^futex_mm_fuzzer: the joint search: 1 programs searched \(0 for a lockdep prediction\), [0-9]+ schedules run" "$tmp/j.log"
+check "joint search: what it did" grep -qE "^futex_mm_fuzzer: the joint search: 1 programs searched \(0 for a lockdep prediction, 0 on a plateau\), [0-9]+ schedules run" "$tmp/j.log"
 "$bin/snafu" replay --quiet --kernel=2.6.10-seto "${f:-/nonexistent}" >"$tmp/jr.out" 2>&1
 check "joint search: the finding replays to the lost wake-up" grep -q "\]: lost-wakeup--missed--futex_wait\$" "$tmp/jr.out"
 # The absorbed wake-up's program (repro/cases/futex-absorbed-wakeup.case without its
@@ -312,7 +312,7 @@ for i in 1 2; do
 		-artifact_prefix="$tmp/jabs$i/" "$tmp/abs.bin" >"$tmp/jabs$i.log" 2>&1
 done
 f=$(ls "$tmp"/jabs1/finding-* 2>/dev/null | head -1)
-n=$(sed -n 's/^futex_mm_fuzzer: the joint search: 1 programs searched (0 for a lockdep prediction), \([0-9]*\) schedules run.*/\1/p' "$tmp/jabs1.log")
+n=$(sed -n 's/^futex_mm_fuzzer: the joint search: 1 programs searched (0 for a lockdep prediction, 0 on a plateau), \([0-9]*\) schedules run.*/\1/p' "$tmp/jabs1.log")
 check "joint search, a contended word: the absorbed wake-up found in ${n:-?} runs, fewer than explore's 259, at most 150" \
 	test -n "$f" -a "${n:-999}" -lt 259 -a "${n:-999}" -le 150
 check "joint search: the same input, the same search" \
@@ -333,12 +333,34 @@ f=$(ls "$tmp"/jholt/finding-* 2>/dev/null | head -1)
 "$bin/snafu" replay --quiet --kernel=2.6.11 "${f:-/nonexistent}" >"$tmp/jholtr.out" 2>&1
 check "joint search: Robin Holt's race found, and it replays" \
 	grep -q "\]: integrity--zero-page--access_process_vm\$" "$tmp/jholtr.out"
+# On a plateau (--plateau=N: no new code for N executions) a program worth a search gets
+# one without new code. The Holt program twice (the second run reaches the code that
+# only a second run of a process does, and is not searched again: the same ops), then
+# with another value poked (the same code, other ops): searched with --plateau=1 (the
+# same signature, reported once), not with --plateau=0.
+sed 's/val=1/val=2/' "$tmp/holt.case" >"$tmp/holt2.case"
+"$bin/snafu" show --bytes -o "$tmp/holt2.bin" "$tmp/holt2.case"
+for n in 1 0; do
+	mkdir -p "$tmp/jpl$n"
+	"$bin/futex_mm_fuzzer" --kernel=2.6.11 --ops=all --oracles=integrity --schedule=preempt \
+		--plateau=$n --keep-going="$tmp/jpl$n/" -artifact_prefix="$tmp/jpl$n/" \
+		"$tmp/holt.bin" "$tmp/holt.bin" "$tmp/holt2.bin" >"$tmp/jpl$n.log" 2>&1
+done
+check "--plateau=1: the program without new code searched" \
+	grep -qE "^futex_mm_fuzzer: the joint search: 2 programs searched \(0 for a lockdep prediction, 1 on a plateau\)" "$tmp/jpl1.log"
+check "--plateau=0: only the program with new code searched" \
+	grep -qE "^futex_mm_fuzzer: the joint search: 1 programs searched \(0 for a lockdep prediction, 0 on a plateau\)" "$tmp/jpl0.log"
+check "--plateau: the signature reported once" test "$(grep -c '^futex_mm_fuzzer: finding after' "$tmp/jpl1.log")" = 1
+"$bin/futex_mm_fuzzer" --plateau=x "$tmp/holt.bin" >"$tmp/jplx.log" 2>&1
+rc=$?
+check "--plateau=x: exit 2 (got $rc)" test $rc = 2
+check "--plateau=x: one line says what was expected" grep -q "'--plateau=x': expected --plateau=N" "$tmp/jplx.log"
 printf 'task 1\n  mmap futex pages=1 prot=rw shared\n  futex_wait futex val=1\ntask 2\n  mmap other pages=1 prot=rw\n' >"$tmp/lwn2.case"
 "$bin/snafu" show --bytes -o "$tmp/lwn2.bin" "$tmp/lwn2.case"
 "$bin/futex_mm_fuzzer" --kernel=2.6.11 --oracles=deadlock --schedule=preempt --joint=100 \
 	-artifact_prefix="$tmp/jart2/" "$tmp/lwn2.bin" >"$tmp/j2.log" 2>&1
 check "--joint=100: no op of another task on the wait's page, no search (exit $?)" \
-	grep -qE "^futex_mm_fuzzer: the joint search: 0 programs searched \(0 for a lockdep prediction\), 0 schedules run" "$tmp/j2.log"
+	grep -qE "^futex_mm_fuzzer: the joint search: 0 programs searched \(0 for a lockdep prediction, 0 on a plateau\), 0 schedules run" "$tmp/j2.log"
 
 # Lockdep-steered (fuzz/joint.c, joint_prediction_worth()): one task that waits on a word
 # whose page is not in yet, nothing else. On 2.6.11-rc4 its run makes lockdep's
@@ -356,11 +378,11 @@ for k in 2.6.11-rc4 olof-rfc 2.6.11; do
 	f=$(ls "$tmp/jl-$k"/finding-* 2>/dev/null | head -1)
 	if [ $k = 2.6.11 ]; then
 		check "lockdep-steered, $k: no prediction, no search (exit $rc)" \
-			grep -qE "^futex_mm_fuzzer: the joint search: 0 programs searched \(0 for a lockdep prediction\), 0 schedules run" "$tmp/jl-$k.log"
+			grep -qE "^futex_mm_fuzzer: the joint search: 0 programs searched \(0 for a lockdep prediction, 0 on a plateau\), 0 schedules run" "$tmp/jl-$k.log"
 		continue
 	fi
 	check "lockdep-steered, $k: the deadlock found by the prediction's search (exit $rc)" \
-		grep -qE "^futex_mm_fuzzer: the joint search: 1 programs searched \(1 for a lockdep prediction\), [0-9]+ schedules run" "$tmp/jl-$k.log"
+		grep -qE "^futex_mm_fuzzer: the joint search: 1 programs searched \(1 for a lockdep prediction, 0 on a plateau\), [0-9]+ schedules run" "$tmp/jl-$k.log"
 	"$bin/snafu" replay --quiet --kernel=$k "${f:-/nonexistent}" >"$tmp/jl-$k.out" 2>&1
 	check "lockdep-steered, $k: the finding replays to the deadlock" grep -q "\]: deadlock--do_page_fault--futex_wait\$" "$tmp/jl-$k.out"
 done
