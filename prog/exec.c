@@ -333,6 +333,7 @@ void prog_run(const struct program *p, const struct kernel_config *k, const stru
 		return;
 	}
 #endif
+	r->mm_digest = o->mm_digest ? mm_state_digest(R.mm) : 0;
 	mmput(R.mm);
 	sim_hw_end();
 }

@@ -19,6 +19,7 @@ struct run_opts {
 	 * (the fuzzer's lockdep-steered search, fuzz/joint.c) */
 	bool lockdep_guide;
 	uint64_t stop_at_step; /* SIGTRAP at this scheduling point, for gdb; 0: never (sim) */
+	bool mm_digest;        /* fill run_result.mm_digest (snafu explore --check-reduction) */
 	/* real threads (snafu stress): loop every task's ops until time is up */
 	bool loop;
 	uint64_t seconds, hang_ms, chaos_seed;
@@ -30,7 +31,8 @@ struct run_opts {
 struct run_result {
 	/* SIM_OK, or how the run ended with a finding (SIM_ORACLE: an end-of-run oracle's) */
 	enum sim_result result;
-	uint64_t digest; /* over every event of the run */
+	uint64_t digest;    /* over every event of the run */
+	uint64_t mm_digest; /* mm_state_digest() at the end (run_opts.mm_digest), else 0 */
 	uint64_t steps;
 	int segv;            /* user-mode faults that got SIGSEGV */
 	uint64_t iterations; /* rounds of their ops the tasks completed (loop mode) */

@@ -408,6 +408,10 @@ int __handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned
 {
 	kframe_as("handle_mm_fault"); /* mm/memory.c, handle_mm_fault() */
 	spin_lock(&mm->page_table_lock);
+	/* for snafu explore: a new page table changes what untouched_anonymous_page() says
+	 * of every address it maps */
+	if (!(mm->pt_blocks & pt_block(addr)))
+		sim_touch(SIM_TOUCH_PTBL);
 	mm->pt_blocks |= pt_block(addr); /* pte_alloc_map */
 	int ret = handle_pte_fault(mm, vma, addr, write);
 	spin_unlock(&mm->page_table_lock);
@@ -424,6 +428,7 @@ int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned l
  * also says no for a VMA with a nopage method: here, a file's). */
 int untouched_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr)
 {
+	sim_touch(SIM_TOUCH_PTBL_RD); /* for snafu explore */
 	return !vma->vm_file && !(mm->pt_blocks & pt_block(addr));
 }
 
@@ -536,6 +541,60 @@ static void free_inode_if_unmapped(struct inode *inode)
 		}
 	}
 	free(inode);
+}
+
+static uint64_t digest_mix(uint64_t h, uint64_t v)
+{
+	return (h ^ v) * 0x100000001b3ULL;
+}
+
+static uint64_t page_data_hash(const struct page *page)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < PAGE_SIZE; i += 8) {
+		uint64_t w;
+		memcpy(&w, page->data + i, 8);
+		h = digest_mix(h, w);
+	}
+	return h;
+}
+
+uint64_t mm_state_digest(const struct mm_struct *mm)
+{
+	uint64_t h = digest_mix(0xcbf29ce484222325ULL, page_data_hash(&empty_zero_page));
+
+	for (int i = 0; i < mm->map_count; i++) {
+		const struct vm_area_struct *vma = &mm->mmap[i];
+		h = digest_mix(digest_mix(digest_mix(h, vma->vm_start), vma->vm_end),
+			       vma->vm_flags);
+		for (unsigned long a = vma->vm_start; a < vma->vm_end; a += PAGE_SIZE) {
+			const pte_t *pte = &mm->pte[(a - TASK_UNMAPPED_BASE) >> PAGE_SHIFT];
+			const struct page *page = pte->page;
+			h = digest_mix(h, pte->flags & ~(unsigned)_PAGE_ACCESSED);
+			if (!page)
+				continue;
+			uint64_t which = 1;  /* the ZERO_PAGE */
+			if (page->mapping) { /* a file's by its number, shmem's by its inode */
+				const struct inode *ino = page->mapping;
+				uint64_t id = ino->file ? (uint64_t)ino->file : 1000 + ino->i_ino;
+				which = id << 32 | page->index;
+			} else if (page != ZERO_PAGE(a)) {
+				which = a; /* the first address that maps it */
+				for (int j = 0; j <= i && which == a; j++)
+					for (unsigned long b = mm->mmap[j].vm_start;
+					     b < mm->mmap[j].vm_end && b < a; b += PAGE_SIZE)
+						if (mm->pte[(b - TASK_UNMAPPED_BASE) >> PAGE_SHIFT]
+							.page == page) {
+							which = b;
+							break;
+						}
+			}
+			h = digest_mix(digest_mix(digest_mix(h, which), (uint64_t)page_count(page)),
+				       page_data_hash(page));
+		}
+	}
+	return h;
 }
 
 /* exit_mmap without the locking: the run is over, every task is gone or abandoned, and

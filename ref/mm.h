@@ -167,6 +167,13 @@ struct mm_struct {
 
 struct mm_struct *mm_alloc(void);
 void mmput(struct mm_struct *mm); /* exit_mmap: tear everything down */
+/* What the address space holds at the end of a run, as runs that differ only in the
+ * order of independent steps share it (snafu explore --check-reduction): the VMAs, and
+ * for each mapped page its PTE (less the young bit, which the MMU's walks set in any
+ * order), which page it maps (the ZERO_PAGE, a page-cache page by its file or shmem
+ * inode and offset, an anonymous page by the first address that maps it), its count and
+ * a hash of its data; the ZERO_PAGE's data. */
+uint64_t mm_state_digest(const struct mm_struct *mm);
 
 /* PTE writes, each through the helper 2.6.11 names (include/asm-i386/pgtable-2level.h,
  * pgtable.h, include/asm-generic/pgtable.h), which asserts page_table_lock. The MMU and
@@ -180,6 +187,9 @@ static inline void pte_assert_locked(struct mm_struct *mm, const char *caller)
 {
 	lock_assert_held(&mm->page_table_lock, mm->page_table_lock.name, &mm->page_table_lock,
 			 false, caller);
+	/* for snafu explore: a page_table_lock section without it only read the page
+	 * tables and took page references, which commute */
+	sim_touch(SIM_TOUCH_PTE);
 }
 
 /* The stores themselves, asserting nothing: only the macros below call them, and

@@ -272,13 +272,15 @@ rset fp_future_writes(const struct fp_future *f, const struct tctx *ctx, int t)
 
 /* What event E does, in the context C of its task (which it updates). The rules, each
  * an over-approximation (docs/explore.md, "The footprint"); COMM: a reader's pass
- * through wait_lock (fp_reader_passes()); YOUNG: the step's page_table_lock section is a
- * fault's that found its page mapped and only made it young (SIM_TOUCH_YOUNG), which
- * commutes with other such sections and with the MMU's reads. */
+ * through wait_lock (fp_reader_passes()); MARKS: the sim_touch() marks of its task's
+ * stretch. A page_table_lock section that wrote no PTE (no SIM_TOUCH_PTE: it read the
+ * page tables and took page references), or only made its page young (SIM_TOUCH_YOUNG),
+ * is an update that commutes with other such sections and with the MMU's walks. */
 void fp_of_event(const struct program *p, struct tctx *c, const struct sim_trace_ev *e, bool comm,
-		 bool young, struct fp *f)
+		 uint32_t marks, struct fp *f)
 {
 	int t = e->task;
+	bool pt_read = (marks & SIM_TOUCH_YOUNG) || !(marks & SIM_TOUCH_PTE);
 
 	/* its own state is its own (program order); what others touch of it comes as
 	 * SIM_TOUCH_TASK marks from both sides, and from the events below */
@@ -345,7 +347,7 @@ void fp_of_event(const struct program *p, struct tctx *c, const struct sim_trace
 		}
 	}
 	if (ptl || c->ptl > 0)
-		rs_pages(young ? &f->st : &f->wr, c->pages);
+		rs_pages(pt_read ? &f->st : &f->wr, c->pages);
 	if (c->acc_pending) { /* the retried access may be in here */
 		fp_user_access(f, c->acc_lo, c->acc_hi, false);
 		c->acc_pending = e->kind != EV_POINT;
@@ -368,7 +370,7 @@ void fp_of_event(const struct program *p, struct tctx *c, const struct sim_trace
 		/* an rwsem's own events are lockdep's annotations and its held-lock stack
 		 * (the task's); its count and queue are touched under its wait_lock */
 		if (e->obj && !is(e->obj, MMAP_SEM)) {
-			bool st = comm || (young && e->kind != EV_SLEEP && is(e->obj, PT_LOCK));
+			bool st = comm || (pt_read && e->kind != EV_SLEEP && is(e->obj, PT_LOCK));
 			rs_bit(st ? &f->st : &f->wr, fp_lock_bit(e->obj));
 		}
 		if (e->kind == EV_SLEEP) {
@@ -433,6 +435,10 @@ void fp_touched(uint32_t m, struct fp *f)
 		rs_pages(&f->rd, ALL_PAGES);
 		rs_bit(&f->rd, RB_VMAS);
 	}
+	if (m & SIM_TOUCH_PTBL)
+		rs_bit(&f->wr, RB_PTBL);
+	if (m & SIM_TOUCH_PTBL_RD)
+		rs_bit(&f->rd, RB_PTBL);
 	if (m & SIM_TOUCH_RECS_RD)
 		rs_range(&f->rd, RB_REC, 8);
 	if (m & SIM_TOUCH_TASKS_RD)

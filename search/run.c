@@ -280,8 +280,7 @@ static size_t transitions(const struct program *p)
 					continue;
 				ran |= L_BIT(t);
 				struct seg *g = seg_of(k, t);
-				fp_of_event(p, &ctx[t], v, tr.comm[e],
-					    r->touched[t] & SIM_TOUCH_YOUNG, &g->fp);
+				fp_of_event(p, &ctx[t], v, tr.comm[e], r->touched[t], &g->fp);
 			}
 			stretch(k, r, ran, cur, ctx);
 			if (h < hk.n)
@@ -397,7 +396,7 @@ void prefix_keys(size_t nn, uint64_t *key)
 
 size_t run_path(struct search *s, const uint8_t *path, size_t depth, struct program *q)
 {
-	struct run_opts o = {.trace = true, .oracles = s->oracles};
+	struct run_opts o = {.trace = true, .oracles = s->oracles, .mm_digest = s->collect};
 	hk.n = 0;
 	hk.path = path;
 	hk.npath = (uint32_t)depth;

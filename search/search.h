@@ -26,7 +26,8 @@
 /* 128 resources, a bit each, hashed where there are many (a collision only adds a
  * dependency): each task's own state, its run state (blocked or not), its futex_wait
  * record in the oracles' books; lock names; pages; mapping addresses; the VMA list; the
- * oracles' wake-call log; queue_me()'s counts; the clock and timers. */
+ * oracles' wake-call log; queue_me()'s counts; the clock and timers; which page tables
+ * exist. */
 enum {
 	RB_TASK = 0,
 	RB_RUN = 8,
@@ -38,6 +39,7 @@ enum {
 	RB_WAKES,
 	RB_QUEUES,
 	RB_CLOCK,
+	RB_PTBL, /* which page tables exist (mm->pt_blocks) */
 	RB_N = 128
 };
 typedef struct {
@@ -133,7 +135,7 @@ int fp_lock_bit(const char *name);
 void fp_user_access(struct fp *f, unsigned long lo, unsigned long hi, bool write);
 void fp_reader_passes(const struct sim_trace_ev *ev, int n, bool *comm);
 void fp_of_event(const struct program *p, struct tctx *c, const struct sim_trace_ev *e, bool comm,
-		 bool young, struct fp *f);
+		 uint32_t marks, struct fp *f);
 void fp_touched(uint32_t m, struct fp *f);
 /* the ops that write the VMA list or where a mapping lands (fp_future_init()) */
 struct fp_future {

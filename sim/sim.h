@@ -201,6 +201,9 @@ extern uint32_t sim_moves[SIM_MAX_TASKS + 1];
 #define SIM_TOUCH_YOUNG     (1u << 7)  /* a fault found its page mapped: made it young only */
 #define SIM_TOUCH_STORED    (1u << 24) /* a user access changed user memory */
 #define SIM_TOUCH_RANGE     (1u << 25) /* the op touches only sim_touched_pages[]' pages */
+#define SIM_TOUCH_PTE       (1u << 26) /* a page table entry written (ref/mm.h's helpers) */
+#define SIM_TOUCH_PTBL      (1u << 27) /* a page table made (mm->pt_blocks written) */
+#define SIM_TOUCH_PTBL_RD   (1u << 28) /* ... whether there is one, read */
 #define SIM_TOUCH_REC(id)   (1u << (8 + (((id)-1) & 7))) /* task id's futex_wait record */
 /* task id's state that other tasks write: its sleep state word, a pending signal, its
  * futex_q (list, lock_ptr), an rwsem waiter's task field */

@@ -146,7 +146,8 @@ static long long num_opt(const char *a, size_t skip, long long lo, long long hi,
 /* ---- --check-reduction: the reduction loses nothing ---- */
 
 /* What a run ended in, as equivalent runs share it: each task's own events in order,
- * every op's return value and what each load read, and the verdict: the trace digest
+ * every op's return value and what each load read, the verdict, and what the address
+ * space holds (mm_state_digest(), ref/mm.h: PTEs, pages, their data): the trace digest
  * of the end state, whatever the order of independent steps. A spinner's wait for a
  * spinlock is left out: it changes nothing, and the search offers no switch to a task
  * whose try must fail (must_fail() in explore.c), so where a run of it waits, the
@@ -175,7 +176,7 @@ static uint64_t end_state(const struct program *q, const struct run_result *r)
 		h = mix(h, task[t]);
 	for (int i = 0; i < q->nops; i++) /* an op that did not return keeps an old value */
 		h = mix(mix(mix(h, r->ran[i] ? (uint64_t)r->ret[i] : 0), r->loaded[i]), r->ran[i]);
-	return mix(h, fp_str_hash(r->verdict));
+	return mix(mix(h, fp_str_hash(r->verdict)), r->mm_digest);
 }
 
 static struct {
