@@ -23,12 +23,20 @@ static const char *state_of(const struct task_struct *t)
 						  : "R";
 }
 
-/* S, still in the futex_wait the wake call saw, asleep on the same key. */
-static bool still_asleep(const struct fo_ref *s, const struct futex_key *key)
+/* S's record, if its task is still in the futex_wait the wake call saw, and asleep */
+static const struct fo_wait *asleep_in(const struct fo_ref *s)
 {
 	const struct fo_wait *w = &fo.wait[s->task];
 
-	return w->active && w->serial == s->serial && w->asleep && same_key(&w->key, key);
+	return w->active && w->serial == s->serial && w->asleep ? w : NULL;
+}
+
+/* S, still in the futex_wait the wake call saw, asleep on the same key. */
+static bool still_asleep(const struct fo_ref *s, const struct futex_key *key)
+{
+	const struct fo_wait *w = asleep_in(s);
+
+	return w && same_key(&w->key, key);
 }
 
 #define OP_POINT_NOTE                                                                     \
@@ -157,9 +165,8 @@ static bool find_rekeyed(const struct fo_wake **rp, const struct fo_ref **sp)
 	for (int i = 0; i < fo.nwakes; i++) {
 		const struct fo_wake *r = &fo.wakes[i];
 		for (int k = 0; k < r->nrekeyed; k++) {
-			const struct fo_wait *w = &fo.wait[r->rekeyed[k].task];
-			if (w->active && w->serial == r->rekeyed[k].serial && w->asleep &&
-			    !same_key(&w->key, &r->key)) {
+			const struct fo_wait *w = asleep_in(&r->rekeyed[k]);
+			if (w && !same_key(&w->key, &r->key)) {
 				*rp = r;
 				*sp = &r->rekeyed[k];
 				return true;
@@ -210,9 +217,8 @@ static bool find_slept(const struct fo_wake **rp, const struct fo_ref **sp)
 	for (int i = 0; i < fo.nwakes; i++) {
 		const struct fo_wake *r = &fo.wakes[i];
 		for (int a = 0; a < r->nwoken; a++) {
-			const struct fo_wait *w = &fo.wait[r->woken[a].task];
-			if (w->active && w->serial == r->woken[a].serial && w->asleep &&
-			    w->woken_by == i) {
+			const struct fo_wait *w = asleep_in(&r->woken[a]);
+			if (w && w->woken_by == i) {
 				*rp = r;
 				*sp = &r->woken[a];
 				return true;
