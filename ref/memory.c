@@ -178,6 +178,9 @@ struct page *find_or_read_page(struct inode *inode, unsigned long pgoff, int fil
 {
 	struct page *page = inode->pages[pgoff], *none = NULL;
 
+	/* for snafu explore: when a fault adds the page decides what mincore() sees
+	 * (search/footprint.c, RB_PCACHE); which fault adds it, nothing: each gets it */
+	sim_touch(SIM_TOUCH_PCACHE);
 	*read = false;
 	if (!page) {
 		page = alloc_zeroed_page(); /* the page cache's reference */
@@ -210,6 +213,7 @@ struct page *page_seen_at(struct mm_struct *mm, struct vm_area_struct *vma, unsi
 		return pte->page;
 	if (vma->vm_file) {
 		unsigned long idx = ((addr - vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff;
+		sim_touch(SIM_TOUCH_PCACHE_RD);
 		if (idx < vma->vm_file->npages)
 			return vma->vm_file->pages[idx];
 	}
@@ -532,6 +536,7 @@ static void free_inode_if_unmapped(struct inode *inode)
 {
 	if (--inode->i_mmap_count > 0)
 		return;
+	sim_touch(SIM_TOUCH_PCACHE); /* for snafu explore: the cache goes (RB_PCACHE) */
 	for (unsigned long i = 0; i < inode->npages; i++) {
 		struct page *page = inode->pages[i];
 		if (page) {

@@ -16,6 +16,7 @@
 /* In core: in the page cache (shmem pages are always up to date). */
 static unsigned char mincore_page(struct vm_area_struct *vma, unsigned long pgoff)
 {
+	sim_touch(SIM_TOUCH_PCACHE_RD); /* for snafu explore */
 	return pgoff < vma->vm_file->npages && vma->vm_file->pages[pgoff] != NULL;
 }
 

@@ -439,6 +439,10 @@ void fp_touched(uint32_t m, struct fp *f)
 		rs_bit(&f->wr, RB_PTBL);
 	if (m & SIM_TOUCH_PTBL_RD)
 		rs_bit(&f->rd, RB_PTBL);
+	if (m & SIM_TOUCH_PCACHE) /* whichever fault adds the page, each gets it */
+		rs_bit(&f->st, RB_PCACHE);
+	if (m & SIM_TOUCH_PCACHE_RD)
+		rs_bit(&f->rd, RB_PCACHE);
 	if (m & SIM_TOUCH_RECS_RD)
 		rs_range(&f->rd, RB_REC, 8);
 	if (m & SIM_TOUCH_TASKS_RD)

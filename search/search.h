@@ -27,7 +27,7 @@
  * dependency): each task's own state, its run state (blocked or not), its futex_wait
  * record in the oracles' books; lock names; pages; mapping addresses; the VMA list; the
  * oracles' wake-call log; queue_me()'s counts; the clock and timers; which page tables
- * exist. */
+ * exist; which pages the page caches hold. */
 enum {
 	RB_TASK = 0,
 	RB_RUN = 8,
@@ -39,7 +39,8 @@ enum {
 	RB_WAKES,
 	RB_QUEUES,
 	RB_CLOCK,
-	RB_PTBL, /* which page tables exist (mm->pt_blocks) */
+	RB_PTBL,   /* which page tables exist (mm->pt_blocks) */
+	RB_PCACHE, /* which pages the inodes' page caches hold (inode->pages[]) */
 	RB_N = 128
 };
 typedef struct {

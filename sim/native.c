@@ -64,6 +64,11 @@ uint64_t sim_steps(void)
 	return N.steps;
 }
 
+uint64_t sim_turns_from(void)
+{
+	return 0; /* real threads have no step budget */
+}
+
 int sim_ntasks(void)
 {
 	return N.ntasks;

@@ -40,6 +40,7 @@ static struct sim_sched {
 	 * from fair_start to fair_end (sim_point()) */
 	bool fair;
 	uint64_t fair_start, fair_end;
+	uint64_t turns_from;             /* the first round's fair_start */
 	uint8_t prio[SIM_MAX_TASKS + 1]; /* PCT: the priorities now */
 } S;
 
@@ -93,6 +94,7 @@ void sim_init(const struct sim_config *cfg)
 	S.now = 0;
 	S.steps = 0;
 	S.fair = false;
+	S.turns_from = 0;
 	sim_cur = NULL;
 	memset(sim_touched, 0, sizeof(sim_touched));
 	memset(sim_touched_pages, 0, sizeof(sim_touched_pages));
@@ -169,6 +171,11 @@ uint64_t sim_now(void)
 uint64_t sim_steps(void)
 {
 	return S.steps;
+}
+
+uint64_t sim_turns_from(void)
+{
+	return S.turns_from;
 }
 
 static void to_scheduler(void)
@@ -372,7 +379,7 @@ void sim_point(const char *site)
 			if (!others_can_run(t))
 				sim_stop(SIM_LIVELOCK);
 			S.fair = true;
-			S.fair_start = S.steps;
+			S.fair_start = S.turns_from = S.steps;
 			S.fair_end = S.steps + S.cfg.step_budget;
 		} else if (S.steps > S.fair_end) {
 			if (in_call_since(S.fair_start) ||

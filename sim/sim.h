@@ -204,6 +204,8 @@ extern uint32_t sim_moves[SIM_MAX_TASKS + 1];
 #define SIM_TOUCH_PTE       (1u << 26) /* a page table entry written (ref/mm.h's helpers) */
 #define SIM_TOUCH_PTBL      (1u << 27) /* a page table made (mm->pt_blocks written) */
 #define SIM_TOUCH_PTBL_RD   (1u << 28) /* ... whether there is one, read */
+#define SIM_TOUCH_PCACHE    (1u << 29) /* a page found or added in a page cache by a fault */
+#define SIM_TOUCH_PCACHE_RD (1u << 30) /* ... whether the cache holds a page, read */
 #define SIM_TOUCH_REC(id)   (1u << (8 + (((id)-1) & 7))) /* task id's futex_wait record */
 /* task id's state that other tasks write: its sleep state word, a pending signal, its
  * futex_q (list, lock_ptr), an rwsem waiter's task field */
@@ -285,6 +287,9 @@ void sim_wake(struct sim_task *t);
 void sim_stop(enum sim_result why) __attribute__((noreturn));
 uint64_t sim_now(void);
 uint64_t sim_steps(void);
+/* The scheduling point from which the tasks took turns, past the run's step budget
+ * (sim_point(): no schedule decides from there on); 0 when they never did */
+uint64_t sim_turns_from(void);
 
 /* --stop-at-step: not inlined, so a debugger can also `break sim_step_trap`; raises
  * SIGTRAP (without a debugger the process dies of it). */
