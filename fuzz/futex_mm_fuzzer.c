@@ -45,8 +45,9 @@
  * fuzz/run.sh's progress line (libFuzzer itself prints only on new coverage).
  *
  * --joint=N: the joint search (fuzz/joint.c, docs/fuzzing.md "The joint search"): each
- * program whose run reaches new code, and where a futex_wait (or, with the integrity
- * oracle, a pokedata) has an op of another task on its page (joint_worth()), gets a search of its
+ * program whose run reaches new code, and where a futex_wait (with a futex oracle) or a
+ * pokedata (with the integrity oracle) has an op of another task on its page
+ * (joint_worth()), gets a search of its
  * schedules, snafu explore's (up to JOINT_PREEMPTIONS preemptions, with its partial-order
  * reduction, its schedules in a random order seeded by the program), at most N runs (default
  * JOINT_DEFAULT_RUNS, 30;

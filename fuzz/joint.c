@@ -149,14 +149,18 @@ static bool racing_beside(const struct program *p, int i, bool forced)
 }
 
 /* Whether an op of p that an oracle in force judges under contention (a futex_wait:
- * the futex oracles; a pokedata, a debugger's forced write: the integrity oracle) has
- * an op racing with it beside it. */
+ * the futex oracles a schedule can change, so not lockdep's; a pokedata, a debugger's
+ * forced write: the integrity oracle) has an op racing with it beside it. A search of
+ * a futex_wait's program under the integrity oracle alone can find nothing: that
+ * oracle judges forced writes only (ref/integrity.c). */
 static bool contended_beside(const struct program *p, unsigned oracles)
 {
+	bool futex = oracles & (ORACLE_DEADLOCK | ORACLE_LOST_WAKEUP | ORACLE_RESULT);
+
 	for (int i = 0; i < p->nops; i++) {
 		enum op_kind k = p->ops[i].kind;
 		bool forced = k == OP_POKEDATA && (oracles & ORACLE_INTEGRITY);
-		if ((k == OP_FUTEX_WAIT || forced) && racing_beside(p, i, forced))
+		if (((k == OP_FUTEX_WAIT && futex) || forced) && racing_beside(p, i, forced))
 			return true;
 	}
 	return false;

@@ -42,11 +42,12 @@ struct kernel_config;
  * binary has no such counters. */
 bool joint_new_coverage(void);
 
-/* Whether p is worth a search under ORACLES (the set in force): a futex_wait with an
- * op of another task on its page that is not a plain read or an mmap (a waker, a
- * store, a requeue, a kswapd pass, an mprotect, ...), or, with the integrity oracle, a
- * pokedata with any op but an mmap of another task on its page; and a program not
- * searched before in this process (its ops, whatever its schedule). */
+/* Whether p is worth a search under ORACLES (the set in force): with the deadlock,
+ * lost wake-up or result oracle, a futex_wait with an op of another task on its page
+ * that is not a plain read or an mmap (a waker, a store, a requeue, a kswapd pass, an
+ * mprotect, ...); with the integrity oracle, a pokedata with any op but an mmap of
+ * another task on its page; and a program not searched before in this process (its
+ * ops, whatever its schedule). */
 bool joint_worth(const struct program *p, unsigned oracles);
 
 /* Whether p has a contended futex word: futex_waits of two tasks on it and a wake or a
