@@ -132,7 +132,7 @@ const struct kernel_config kernels[] = {
 		  "futexes: core\" (Ingo Molnar <20060215225654.GC5599@elte.hu>), the robust "
 		  "list left out",
 	.futex = &futex_paths_2_6_17,
-	.mm = &mm_paths_2_6_13,
+	.mm = &mm_paths_2_6_17,
 	.mempolicy_up_read_first = true,
     },
     {
@@ -143,7 +143,7 @@ const struct kernel_config kernels[] = {
 		  "futex_handle_fault() of c87e2837be82, mended after John Stultz "
 		  "<1154986798.5343.26.camel@localhost.localdomain>; PI futexes left out",
 	.futex = &futex_paths_2_6_18,
-	.mm = &mm_paths_2_6_13,
+	.mm = &mm_paths_2_6_17,
 	.mempolicy_up_read_first = true,
     },
     {

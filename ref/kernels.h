@@ -102,8 +102,18 @@ struct mm_paths {
 	 * so a write-only mapping reads (2.6.19: Jason Baron's "make PROT_WRITE imply
 	 * PROT_READ"; in 2.6.20's arch/i386/mm/fault.c, not in 2.6.18.8's) */
 	bool read_fault_write_only;
+	/* can_share_swap_page() asks whether one PTE maps an anonymous page
+	 * (page_mapcount() plus its swap references), not whether one reference holds it
+	 * (page_count()), and try_to_unmap_one() no longer refuses a page that
+	 * get_user_pages() holds: Hugh Dickins's "can_share_swap_page: use page_mapcount"
+	 * (c475a8ab625d, LKML 2005-06-06 <Pine.LNX.4.61.0506062058090.5000@goblin.wat.
+	 * veritas.com>), in 2.6.18.8's mm/swapfile.c and, as reuse_swap_page(), 2.6.30's.
+	 * Which release first had it is not established here: 2.6.13 and 2.6.14 keep
+	 * 2.6.11's test, 2.6.17 has it as 2.6.18 does. */
+	bool cow_counts_mappings;
 };
-extern const struct mm_paths mm_paths_2_6_11, mm_paths_2_6_13, mm_paths_2_6_20, mm_paths_2_6_28;
+extern const struct mm_paths mm_paths_2_6_11, mm_paths_2_6_13, mm_paths_2_6_17, mm_paths_2_6_20,
+    mm_paths_2_6_28;
 
 /* Who an rwsem admits (lib/rwsem-spinlock.c and the alternatives argued in 2005). */
 enum rwsem_policy {

@@ -87,6 +87,16 @@ const struct mm_paths mm_paths_2_6_13 = {
     .vm_fault_write = true,
 };
 
+/* 2.6.17 and 2.6.18: the same get_user_pages(); do_wp_page() reuses a page one PTE
+ * maps, however many references it has (struct mm_paths, cow_counts_mappings) */
+const struct mm_paths mm_paths_2_6_17 = {
+    .release = "2.6.17",
+    .get_user_pages = get_user_pages_2_6_13,
+    .get_user_pages_fn = "get_user_pages_2_6_13",
+    .vm_fault_write = true,
+    .cow_counts_mappings = true,
+};
+
 /* 2.6.20: the same get_user_pages(), mincore() fixed (ref/mincore.c), and a user read
  * of a write-only mapping allowed (ref/fault.c) */
 const struct mm_paths mm_paths_2_6_20 = {
@@ -96,4 +106,5 @@ const struct mm_paths mm_paths_2_6_20 = {
     .vm_fault_write = true,
     .mincore_copy_unlocked = true,
     .read_fault_write_only = true,
+    .cow_counts_mappings = true,
 };

@@ -158,4 +158,5 @@ const struct mm_paths mm_paths_2_6_28 = {
     .mincore_copy_unlocked = true,
     .anon_read_fault_allocates = true,
     .read_fault_write_only = true,
+    .cow_counts_mappings = true,
 };

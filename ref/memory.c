@@ -268,11 +268,33 @@ static int do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, p
 	return VM_FAULT_MINOR;
 }
 
-/* can_share_swap_page() (mm/swapfile.c): the page is the mapping's alone. Without a swap
- * cache that is a count of one; never the ZERO_PAGE (PageReserved). */
-static bool can_share_swap_page(const struct page *page)
+/* page_mapcount(): the present PTEs that map page (the model has one mm). */
+static int page_mapcount(const struct mm_struct *mm, const struct page *page)
 {
-	return page != ZERO_PAGE(0) && page_count(page) == 1;
+	int n = 0;
+
+	for (int i = 0; i < mm->map_count; i++)
+		for (unsigned long a = mm->mmap[i].vm_start; a < mm->mmap[i].vm_end;
+		     a += PAGE_SIZE) {
+			const pte_t *pte = &mm->pte[(a - TASK_UNMAPPED_BASE) >> PAGE_SHIFT];
+			n += pte->page == page && (pte->flags & _PAGE_PRESENT);
+		}
+	return n;
+}
+
+/* can_share_swap_page() (mm/swapfile.c): the page is the mapping's alone; never the
+ * ZERO_PAGE (PageReserved). 2.6.11 asks for a count of one (the model has no swap cache,
+ * whose reference 2.6.11 allows for): a reference get_user_pages() holds makes the page
+ * look shared. From c475a8ab625d on (struct mm_paths, cow_counts_mappings) one PTE
+ * mapping the page is enough (page_mapcount() + page_swapcount() == 1; the model's
+ * swapped page stands for its entry, so a present one has no swap references left). */
+static bool can_share_swap_page(const struct mm_struct *mm, const struct page *page)
+{
+	if (page == ZERO_PAGE(0))
+		return false;
+	if (kcfg->mm->cow_counts_mappings)
+		return page_mapcount(mm, page) == 1;
+	return page_count(page) == 1;
 }
 
 /* do_wp_page: a write to a present, read-only page. Reused when can_share_swap_page()
@@ -291,7 +313,7 @@ static int do_wp_page(struct mm_struct *mm, struct vm_area_struct *vma, pte_t *p
 	struct pte_snapshot orig = pte_read(pte);
 	int write_bit = kcfg->mm->vm_fault_write ? VM_FAULT_WRITE : 0, ret = VM_FAULT_MINOR;
 
-	if ((!write_bit || !old_page->mapping) && can_share_swap_page(old_page)) {
+	if ((!write_bit || !old_page->mapping) && can_share_swap_page(mm, old_page)) {
 		ptep_set_access_flags(mm, pte, maybe_mkwrite(_PAGE_ACCESSED, vma));
 		return VM_FAULT_MINOR | write_bit;
 	}

@@ -7,6 +7,7 @@
  * (the anon_vma or i_mmap walk and vma_address() are replaced by it); the swap token is
  * not modelled.
  */
+#include "kernels.h"
 #include "mm.h"
 
 #include <stdatomic.h>
@@ -65,8 +66,10 @@ int try_to_unmap_one(struct mm_struct *mm, unsigned long address)
 	 * swap-cache page whose count is more than its mappings, the swap cache and
 	 * shrink_list()'s own (page_count(page) != page_mapcount(page) + 2). The model has
 	 * no swap cache and kswapd holds nothing: a private page whose count is more than
-	 * its PTE's. */
-	if ((pte->flags & _PAGE_ANON) && page_count(pte->page) != 1) {
+	 * its PTE's. Gone with c475a8ab625d (struct mm_paths, cow_counts_mappings), whose
+	 * do_wp_page() no longer copies a page for its count. */
+	if ((pte->flags & _PAGE_ANON) && !kcfg->mm->cow_counts_mappings &&
+	    page_count(pte->page) != 1) {
 		ret = SWAP_FAIL;
 		goto out_unmap;
 	}
