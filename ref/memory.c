@@ -269,14 +269,14 @@ static int do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, p
 }
 
 /* page_mapcount(): the present PTEs that map page (the model has one mm). */
-static int page_mapcount(const struct mm_struct *mm, const struct page *page)
+static int page_mapcount(struct mm_struct *mm, const struct page *page)
 {
 	int n = 0;
 
 	for (int i = 0; i < mm->map_count; i++)
 		for (unsigned long a = mm->mmap[i].vm_start; a < mm->mmap[i].vm_end;
 		     a += PAGE_SIZE) {
-			const pte_t *pte = &mm->pte[(a - TASK_UNMAPPED_BASE) >> PAGE_SHIFT];
+			const pte_t *pte = pte_offset(mm, a);
 			n += pte->page == page && (pte->flags & _PAGE_PRESENT);
 		}
 	return n;
@@ -288,7 +288,7 @@ static int page_mapcount(const struct mm_struct *mm, const struct page *page)
  * look shared. From c475a8ab625d on (struct mm_paths, cow_counts_mappings) one PTE
  * mapping the page is enough (page_mapcount() + page_swapcount() == 1; the model's
  * swapped page stands for its entry, so a present one has no swap references left). */
-static bool can_share_swap_page(const struct mm_struct *mm, const struct page *page)
+static bool can_share_swap_page(struct mm_struct *mm, const struct page *page)
 {
 	if (page == ZERO_PAGE(0))
 		return false;
@@ -570,11 +570,6 @@ static void free_inode_if_unmapped(struct inode *inode)
 	free(inode);
 }
 
-static uint64_t digest_mix(uint64_t h, uint64_t v)
-{
-	return (h ^ v) * 0x100000001b3ULL;
-}
-
 static uint64_t page_data_hash(const struct page *page)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
@@ -582,23 +577,23 @@ static uint64_t page_data_hash(const struct page *page)
 	for (size_t i = 0; i < PAGE_SIZE; i += 8) {
 		uint64_t w;
 		memcpy(&w, page->data + i, 8);
-		h = digest_mix(h, w);
+		h = sim_hash_mix(h, w);
 	}
 	return h;
 }
 
 uint64_t mm_state_digest(const struct mm_struct *mm)
 {
-	uint64_t h = digest_mix(0xcbf29ce484222325ULL, page_data_hash(&empty_zero_page));
+	uint64_t h = sim_hash_mix(0xcbf29ce484222325ULL, page_data_hash(&empty_zero_page));
 
 	for (int i = 0; i < mm->map_count; i++) {
 		const struct vm_area_struct *vma = &mm->mmap[i];
-		h = digest_mix(digest_mix(digest_mix(h, vma->vm_start), vma->vm_end),
-			       vma->vm_flags);
+		h = sim_hash_mix(sim_hash_mix(sim_hash_mix(h, vma->vm_start), vma->vm_end),
+				 vma->vm_flags);
 		for (unsigned long a = vma->vm_start; a < vma->vm_end; a += PAGE_SIZE) {
 			const pte_t *pte = &mm->pte[(a - TASK_UNMAPPED_BASE) >> PAGE_SHIFT];
 			const struct page *page = pte->page;
-			h = digest_mix(h, pte->flags & ~(unsigned)_PAGE_ACCESSED);
+			h = sim_hash_mix(h, pte->flags & ~(unsigned)_PAGE_ACCESSED);
 			if (!page)
 				continue;
 			uint64_t which = 1;  /* the ZERO_PAGE */
@@ -617,8 +612,9 @@ uint64_t mm_state_digest(const struct mm_struct *mm)
 							break;
 						}
 			}
-			h = digest_mix(digest_mix(digest_mix(h, which), (uint64_t)page_count(page)),
-				       page_data_hash(page));
+			h = sim_hash_mix(
+			    sim_hash_mix(sim_hash_mix(h, which), (uint64_t)page_count(page)),
+			    page_data_hash(page));
 		}
 	}
 	return h;

@@ -322,6 +322,12 @@ static inline void sim_trace(int kind, const char *fn, const char *obj, long arg
 }
 void sim_trace_reset(void);
 uint64_t sim_digest(void);
+/* One step of the digests' FNV-1a over 64-bit words: the trace digest's, snafu
+ * explore's end states, the address space's (mm_state_digest()) */
+static inline uint64_t sim_hash_mix(uint64_t h, uint64_t v)
+{
+	return (h ^ v) * 0x100000001b3ULL; /* FNV-1a 64 prime */
+}
 const struct sim_trace_ev *sim_trace_events(int *n, int *dropped);
 
 #endif

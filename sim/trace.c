@@ -29,13 +29,6 @@ static struct {
 	uint64_t h;
 } strcache[STRCACHE];
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	h ^= v;
-	h *= 0x100000001b3ULL; /* FNV-1a 64 prime */
-	return h;
-}
-
 static uint64_t str_hash(const char *s)
 {
 	if (!s)
@@ -45,7 +38,7 @@ static uint64_t str_hash(const char *s)
 		return strcache[slot].h;
 	uint64_t h = 0xcbf29ce484222325ULL;
 	for (const char *p = s; *p; p++)
-		h = mix(h, (unsigned char)*p);
+		h = sim_hash_mix(h, (unsigned char)*p);
 	strcache[slot].s = s;
 	strcache[slot].h = h;
 	return h;
@@ -73,9 +66,9 @@ void sim_trace_record(int kind, const char *fn, const char *obj, long arg, long 
 		sim_icov_event(id, kind, fn, obj);
 	if (!sim_digesting)
 		return;
-	digest = mix(digest, (uint64_t)id << 8 | (uint64_t)kind);
-	digest = mix(digest, str_hash(fn));
-	digest = mix(digest, (uint64_t)arg);
+	digest = sim_hash_mix(digest, (uint64_t)id << 8 | (uint64_t)kind);
+	digest = sim_hash_mix(digest, str_hash(fn));
+	digest = sim_hash_mix(digest, (uint64_t)arg);
 	if (!sim_tracing)
 		return;
 	if (log_n == TRACE_MAX) {

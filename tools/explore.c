@@ -159,10 +159,6 @@ static long long num_opt(const char *a, size_t skip, long long lo, long long hi,
  * get_futex_key() on the ZERO_PAGE, which loops until the fault it waits for runs). So
  * is a run whose trace dropped its first events (more than it keeps): which ones it
  * kept depends on how many came before. */
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	return (h ^ v) * 0x100000001b3ULL;
-}
 
 static uint64_t end_state(const struct program *q, const struct run_result *r)
 {
@@ -170,20 +166,24 @@ static uint64_t end_state(const struct program *q, const struct run_result *r)
 	const struct sim_trace_ev *ev = sim_trace_events(&n, &dropped);
 	uint64_t task[NLABELS] = {0}, h = 0xcbf29ce484222325ULL;
 
-	for (int i = 0; i < n && !dropped && !sim_turns_from(); i++) {
+	if (dropped || sim_turns_from())
+		n = 0; /* compared without its events (above) */
+	for (int i = 0; i < n; i++) {
 		const struct sim_trace_ev *e = &ev[i];
 		if (e->kind == EV_PREEMPT || e->task > SIM_MAX_TASKS || fp_spin_wait(e))
 			continue;
-		uint64_t t =
-		    mix(task[e->task], (uint64_t)e->kind << 32 | (uint64_t)e->op << 16 | e->point);
-		t = mix(mix(t, fp_str_hash(e->fn)), fp_str_hash(e->obj));
-		task[e->task] = mix(mix(t, (uint64_t)e->arg), (uint64_t)e->arg2);
+		uint64_t t = sim_hash_mix(task[e->task], (uint64_t)e->kind << 32 |
+							     (uint64_t)e->op << 16 | e->point);
+		t = sim_hash_mix(sim_hash_mix(t, fp_str_hash(e->fn)), fp_str_hash(e->obj));
+		task[e->task] = sim_hash_mix(sim_hash_mix(t, (uint64_t)e->arg), (uint64_t)e->arg2);
 	}
 	for (int t = 0; t < NLABELS; t++)
-		h = mix(h, task[t]);
+		h = sim_hash_mix(h, task[t]);
 	for (int i = 0; i < q->nops; i++) /* an op that did not return keeps an old value */
-		h = mix(mix(mix(h, r->ran[i] ? (uint64_t)r->ret[i] : 0), r->loaded[i]), r->ran[i]);
-	return mix(mix(h, fp_str_hash(r->verdict)), r->mm_digest);
+		h = sim_hash_mix(sim_hash_mix(sim_hash_mix(h, r->ran[i] ? (uint64_t)r->ret[i] : 0),
+					      r->loaded[i]),
+				 r->ran[i]);
+	return sim_hash_mix(sim_hash_mix(h, fp_str_hash(r->verdict)), r->mm_digest);
 }
 
 static struct {
