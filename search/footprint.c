@@ -77,9 +77,12 @@ bool fp_spin_wait(const struct sim_trace_ev *e)
 	return e->kind == EV_SLEEP && is(e->fn, "spin_lock");
 }
 
-#define MMAP_SEM  "&mm->mmap_sem"
-#define WAIT_LOCK "&sem->wait_lock"
-#define PT_LOCK   "&mm->page_table_lock"
+/* A spinlock taken (ref/spinlock.c traces every acquisition so; an rwsem's own EV_LOCK
+ * names its call). */
+bool fp_spin_acquire(const struct sim_trace_ev *e)
+{
+	return e->kind == EV_LOCK && is(e->fn, "spin_lock");
+}
 
 /* The pages of a user access. */
 void fp_user_access(struct fp *f, unsigned long lo, unsigned long hi, bool write)
@@ -248,6 +251,7 @@ void fp_future_init(const struct program *p, struct fp_future *f)
 		case OP_MLOCK:
 		case OP_MADVISE:
 			rs_bit(&w, RB_VMAS);
+			rs_bit(&w, fp_lock_bit(WAIT_LOCK)); /* its passes through the rwsem */
 			f->op[f->n++] =
 			    (struct fp_writer){.task = (uint8_t)u, .end = end[u], .w = w};
 			break;

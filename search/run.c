@@ -202,27 +202,61 @@ static bool fp_empty(const struct fp *f)
 /* Whether a step of one task is quiet: it writes nothing, and reads only what no other
  * task will write again (FUTURE: what they may, fp_future_writes()): a mapping's address
  * once no other task has its mmap to come, the VMA list once none has an op to come that
- * takes mmap_sem for write, or while the task holds mmap_sem throughout. A switch to
- * another task just after such a step is the switch just before it, with the step run
- * later as part of the task's next one, at the same cost: no choice is needed after it,
- * whether the task ran on into the step or was switched to. */
+ * takes mmap_sem for write, or while the task holds mmap_sem throughout. Its commuting
+ * updates may only be a reader's passes through mmap_sem's wait_lock once no other task
+ * has such an op to come: only a writer's pass, or a reader queued behind a writer, sees
+ * where a reader's came (fp_reader_passes()); page_table_lock's are the only other
+ * commuting updates of a lock, hence the names' bits must differ. A switch to another
+ * task just after such a step is the switch just before it, with the step run later as
+ * part of the task's next one, at the same cost: no choice is needed after it, whether
+ * the task ran on into the step or was switched to. */
 static bool quiet_step(const struct fp *f, bool held, rset future)
 {
-	rset stable = {{0, 0}};
+	rset stable = {{0, 0}}, passes = {{0, 0}};
 
 	rs_range(&stable, RB_MAP, 8);
 	rs_bit(&stable, RB_VMAS);
+	if (fp_lock_bit(WAIT_LOCK) != fp_lock_bit(PT_LOCK))
+		rs_bit(&passes, fp_lock_bit(WAIT_LOCK));
 	stable.w[0] &= ~future.w[0];
 	stable.w[1] &= ~future.w[1];
+	passes.w[0] &= ~future.w[0];
+	passes.w[1] &= ~future.w[1];
 	if (held)
 		rs_bit(&stable, RB_VMAS);
-	return !(f->wr.w[0] | f->wr.w[1] | f->st.w[0] | f->st.w[1]) &&
-	       !(f->rd.w[0] & ~stable.w[0]) && !(f->rd.w[1] & ~stable.w[1]);
+	return !(f->wr.w[0] | f->wr.w[1]) && !(f->st.w[0] & ~passes.w[0]) &&
+	       !(f->st.w[1] & ~passes.w[1]) && !(f->rd.w[0] & ~stable.w[0]) &&
+	       !(f->rd.w[1] & ~stable.w[1]);
+}
+
+/* Whether event E keeps its task's step one that only takes spinlocks (transitions()):
+ * a point, a spinner's failed try, a spinlock taken (an rwsem's own events move which
+ * holding rules apply: not). */
+static bool acquires_only(const struct sim_trace_ev *e)
+{
+	switch (e->kind) {
+	case EV_POINT:
+	case EV_PREEMPT:
+		return true;
+	case EV_SLEEP:
+		return fp_spin_wait(e);
+	case EV_LOCK:
+		return fp_spin_acquire(e);
+	default:
+		return false;
+	}
 }
 
 /* Cut the run just made into transitions and segments: tr.v[0] before the first node,
- * tr.v[k] after the k-th. Returns the number of nodes. */
-static size_t transitions(const struct program *p)
+ * tr.v[k] after the k-th. Returns the number of nodes. With UNBOUNDED (every trace, with
+ * the reduction), a step of one task that only takes spinlocks and keeps them (its
+ * events acquires_only(), no sim_touch() mark, nobody blocked or woken, no timer moved)
+ * is quiet too: while it holds them no other task can take them (a try must fail), so
+ * whatever another does just after it commutes with it, and the switch after it is the
+ * switch before it (a right mover). Not under a bound: there the switch after it can be
+ * cheaper, as a task switched to that reaches the held lock blocks and hands back for
+ * free (docs/explore.md, "A spinlock taken, without a bound"). */
+static size_t transitions(const struct program *p, bool unbounded)
 {
 	int n, dropped;
 	const struct sim_trace_ev *ev = sim_trace_events(&n, &dropped);
@@ -257,6 +291,7 @@ static size_t transitions(const struct program *p)
 		/* stretches: up to each hook after the opening one, then the end of the run */
 		int cur = k ? (label ? label : hk.v[from].task) : 1;
 		bool held = label && ctx[label].sem == SEM_HELD;
+		bool acquire = label != 0; /* acquires_only() so far, nothing marked */
 		for (h = k ? from + 1 : 0; h <= to; h++) {
 			struct hook_rec end_rec = {0};
 			const struct hook_rec *r = h < hk.n ? &hk.v[h] : &end_rec;
@@ -268,6 +303,9 @@ static size_t transitions(const struct program *p)
 			for (int t = 1; t <= SIM_MAX_TASKS; t++)
 				if (r->touched[t] & SIM_TOUCH_RANGE)
 					ctx[t].pages = r->pages[t];
+			for (int t = 0; t <= SIM_MAX_TASKS; t++)
+				acquire &= !r->touched[t];
+			acquire &= !r->run_moved && !r->clock_moved;
 			for (; e + dropped < (int)upto && e < n; e++) {
 				const struct sim_trace_ev *v = &ev[e];
 				int t = v->task;
@@ -279,6 +317,7 @@ static size_t transitions(const struct program *p)
 				if (v->kind == EV_PREEMPT)
 					continue;
 				ran |= L_BIT(t);
+				acquire &= t == label && acquires_only(v);
 				struct seg *g = seg_of(k, t);
 				fp_of_event(p, &ctx[t], v, tr.comm[e], r->touched[t], &g->fp);
 			}
@@ -297,7 +336,8 @@ static size_t transitions(const struct program *p)
 		held &= label && ctx[label].sem == SEM_HELD;
 		tr.v[k].quiet =
 		    k && alone &&
-		    quiet_step(&tr.v[k].fp, held, fp_future_writes(&future, ctx, label));
+		    ((acquire && unbounded) ||
+		     quiet_step(&tr.v[k].fp, held, fp_future_writes(&future, ctx, label)));
 	}
 	return nn;
 }
@@ -417,7 +457,7 @@ size_t run_path(struct search *s, const uint8_t *path, size_t depth, struct prog
 			s->k->name);
 		exit(2);
 	}
-	return transitions(s->p);
+	return transitions(s->p, s->unbounded && s->reduce);
 }
 
 const struct hook_rec *run_choice(size_t k)

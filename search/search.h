@@ -128,8 +128,14 @@ static inline void fp_or(struct fp *a, const struct fp *b)
 	rs_or(&a->st, b->st);
 }
 
+/* the locks whose names the rules know */
+#define MMAP_SEM  "&mm->mmap_sem"
+#define WAIT_LOCK "&sem->wait_lock"
+#define PT_LOCK   "&mm->page_table_lock"
+
 bool fp_conflict(const struct fp *a, const struct fp *b);
 bool fp_spin_wait(const struct sim_trace_ev *e);
+bool fp_spin_acquire(const struct sim_trace_ev *e);
 int fp_next_res(const struct fp *f, int r);
 uint64_t fp_str_hash(const char *s);
 int fp_lock_bit(const char *name);
