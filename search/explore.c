@@ -62,16 +62,21 @@ void explore_bound(const struct program *p, const struct kernel_config *k, unsig
 
 struct program explore_found;
 
-#define NO_NODE     UINT32_MAX
+#define NO_NODE         UINT32_MAX
 /* The tree's size limit, about 600 MB with its footprints and queues: a long program
  * (Olof's testcase, 20,000 choice points a run) fills it in a few hundred runs. */
-#define MAX_NODES   4000000
+#define MAX_NODES       4000000
 /* --preemptions=all: the levels below DFS_FROM preemptions breadth first, as with a
  * bound (a finding within EXPLORE_BOUND_FALLBACK preemptions is the one --preemptions=3
  * gives), then the rest depth first, with the tree compacted (compact()). */
-#define DFS_FROM    (EXPLORE_BOUND_FALLBACK + 1)
-#define NO_FP       UINT32_MAX /* a SUMMARY node whose quiet chain was never run (chain_fp()) */
-#define GC_FROM     (1u << 16) /* compact() the tree from this many nodes, or twice what it kept */
+#define DFS_FROM        (EXPLORE_BOUND_FALLBACK + 1)
+/* ... unless the tree reaches DFS_ALL_AT nodes first (a long program), with a bound or
+ * without: then every level depth first (depth_first_all()), so that the tree is
+ * compacted and the search ends by its budget or its verdict, not by a full tree; a
+ * finding then need not have the fewest preemptions */
+#define DFS_ALL_AT      (MAX_NODES / 4)
+#define NO_FP           UINT32_MAX /* a SUMMARY node whose quiet chain was never run (chain_fp()) */
+#define GC_FROM         (1u << 16) /* compact() the tree from this many nodes, or twice what it kept */
 
 static uint32_t new_fp(struct search *s, const struct fp *f)
 {
@@ -169,7 +174,7 @@ static bool backtrack(struct search *s, uint32_t n, int l)
 		return false;
 	}
 	d->done |= L_BIT(l);
-	if (s->unbounded && s->nshards == 1 && cost >= DFS_FROM) {
+	if (s->nshards == 1 && ((s->unbounded && cost >= DFS_FROM) || s->dfs_all)) {
 		s->stack = explore_grow(s->stack, &s->scap, s->sn + 1, sizeof(struct work));
 		s->stack[s->sn++] = (struct work){.node = n, .label = (uint8_t)l};
 		return true;
@@ -308,7 +313,8 @@ static void explore_run(struct search *s, struct work w, struct program *q)
 			/* depth first, a state is met with more preemptions before fewer:
 			 * without a bound those past DFS_FROM count alike (a trace cut at
 			 * the 15 a case holds sets bound_hit, and the verdict says so) */
-			int cost = s->unbounded && d->pre > DFS_FROM ? DFS_FROM : d->pre;
+			int cost =
+			    s->unbounded && (d->pre > DFS_FROM || s->dfs_all) ? DFS_FROM : d->pre;
 			if (seen_before(s, smix(key[k], r->task), (uint8_t)cost, zz)) {
 				last = k; /* the rest: from a state met before */
 				s->blocked++;
@@ -385,24 +391,43 @@ static bool finding(struct search *s, const struct program *q)
 /* --check-reduction: what each run ended in (outcomes[], a sorted set). */
 void (*explore_on_outcome)(struct search *s, const struct program *q);
 
+/* A number of nodes from the environment, for the tests: $NAME, else DEFAULT; 0 is
+ * never (SIZE_MAX). */
+static size_t env_nodes(const char *name, size_t def)
+{
+	const char *v = getenv(name);
+	char *end = NULL;
+	unsigned long long n = v ? strtoull(v, &end, 10) : def;
+
+	if (v && (!*v || *end)) {
+		fprintf(stderr, "snafu explore: $%s='%s': expected a number of nodes\n", name, v);
+		exit(2);
+	}
+	return n ? (size_t)n : SIZE_MAX;
+}
+
 /* When compact() starts: GC_FROM nodes, or $SNAFU_EXPLORE_COMPACT_AT (0: never), for the
  * tests to show that compacting changes nothing (each compaction then makes a line). */
-#define COMPACT_ENV "SNAFU_EXPLORE_COMPACT_AT"
+#define COMPACT_ENV     "SNAFU_EXPLORE_COMPACT_AT"
+#define DEPTH_FIRST_ENV "SNAFU_EXPLORE_DEPTH_FIRST_AT"
 static size_t compact_from(void)
 {
 	static size_t from;
 
-	if (!from) {
-		const char *v = getenv(COMPACT_ENV);
-		char *end = NULL;
-		unsigned long long n = v ? strtoull(v, &end, 10) : GC_FROM;
-		if (v && (!*v || *end)) {
-			fprintf(stderr, "snafu explore: $%s='%s': expected a number of nodes\n",
-				COMPACT_ENV, v);
-			exit(2);
-		}
-		from = n ? (size_t)n : SIZE_MAX;
-	}
+	if (!from)
+		from = env_nodes(COMPACT_ENV, GC_FROM);
+	return from;
+}
+
+/* When every level goes depth first: DFS_ALL_AT nodes, or
+ * $SNAFU_EXPLORE_DEPTH_FIRST_AT (0: never), for the tests to reach it (it then makes a
+ * line). */
+static size_t depth_first_from(void)
+{
+	static size_t from;
+
+	if (!from)
+		from = env_nodes(DEPTH_FIRST_ENV, DFS_ALL_AT);
 	return from;
 }
 
@@ -416,6 +441,23 @@ static void release(struct search *s)
 		s->qn[k] = s->qhead[k] = 0;
 	s->sn = 0;
 	s->gc_at = compact_from();
+	s->dfs_all = false;
+}
+
+/* Every level depth first from now on (DFS_ALL_AT): the queued runs onto the stack, the
+ * fewest preemptions and the first queued on top, to run first. */
+static void depth_first_all(struct search *s)
+{
+	s->dfs_all = true;
+	if (getenv(DEPTH_FIRST_ENV))
+		fprintf(stderr, "explore: every level depth first from %zu nodes\n", s->nnodes);
+	for (int k = MAX_K; k >= 0; k--) {
+		for (size_t i = s->qn[k]; i-- > s->qhead[k];) {
+			s->stack = explore_grow(s->stack, &s->scap, s->sn + 1, sizeof(struct work));
+			s->stack[s->sn++] = s->queue[k][i];
+		}
+		s->qn[k] = s->qhead[k] = 0;
+	}
 }
 
 /* The work items queued or stacked, for compact(): fn(s, item, arg) on each. */
@@ -498,7 +540,8 @@ static void compact(struct search *s)
 		for (int l = 0; l < NLABELS; l++)
 			d->child[l] = d->child[l] ? to[d->child[l]] : 0;
 		int z = __builtin_popcount(d->sleep);
-		memcpy(&sl[nsl], &s->sleepers[d->sleep_at], (size_t)z * sizeof(*sl));
+		if (z) /* (a search without sleepers has none allocated) */
+			memcpy(&sl[nsl], &s->sleepers[d->sleep_at], (size_t)z * sizeof(*sl));
 		d->sleep_at = (uint32_t)nsl;
 		nsl += (size_t)z;
 	}
@@ -596,6 +639,9 @@ static void search_all(struct search *s)
 		return;
 	for (;;) { /* the lowest level with work: a race may queue below the current one */
 		int k = 0;
+		if (s->nshards == 1 && !s->sampling && !s->dfs_all &&
+		    s->nnodes >= depth_first_from())
+			depth_first_all(s);
 		while (k <= s->K && s->qhead[k] == s->qn[k])
 			k++;
 		struct work w;

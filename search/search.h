@@ -271,6 +271,7 @@ struct search {
 	struct work *stack;
 	size_t sn, scap;
 	size_t gc_at; /* compact() when the tree has this many nodes */
+	bool dfs_all; /* every level on the stack (the tree grew large: depth_first_all()) */
 	/* the states met (prefix_keys()), with the fewest preemptions each was met with:
 	 * open addressing, 0 free */
 	struct seen {

@@ -140,6 +140,18 @@ check "--check-reduction --random=10 --preemptions=all, compacted: none differs 
 check "... and compacted" grep -q "compacted the tree" "$tmp/err"
 SNAFU_EXPLORE_COMPACT_AT=x run "$snafu" explore --preemptions=all "$lwn"
 check "\$SNAFU_EXPLORE_COMPACT_AT=x: exit 2 (got $rc), one line" test "$rc" = 2 -a "$(wc -l <"$tmp/err")" = 1
+# A tree grown large (1,000,000 nodes; here 300) goes depth first at every level, with a
+# bound or without, and is compacted: the reduction still loses nothing, and a long
+# program's search ends by its budget, not by a full tree
+SNAFU_EXPLORE_DEPTH_FIRST_AT=300 run "$snafu" explore --check-reduction --random=12 --seed=7 --preemptions=2 --kernel=2.6.11 --max-schedules=5000
+check "--check-reduction --random=12, depth first: none differs (exit $rc)" grep -qE "^explore: --check-reduction: 12 random programs \(seed 7\), bounds 0\.\.2: 36 checks, $n cut by --max-schedules, 0 with a difference\$" "$tmp/out"
+check "... and depth first" grep -q "every level depth first from" "$tmp/err"
+SNAFU_EXPLORE_DEPTH_FIRST_AT=300 SNAFU_EXPLORE_COMPACT_AT=512 run "$snafu" explore --check-reduction --random=10 --seed=11 --preemptions=all --kernel=2.6.11 --max-schedules=3000
+check "--check-reduction --random=10 --preemptions=all, depth first: none differs (exit $rc)" grep -qE "^explore: --check-reduction: 10 random programs \(seed 11\), every trace against 3 preemptions: 10 checks, $n cut by --max-schedules, 0 with a difference\$" "$tmp/out"
+SNAFU_EXPLORE_DEPTH_FIRST_AT=x run "$snafu" explore --preemptions=all "$lwn"
+check "\$SNAFU_EXPLORE_DEPTH_FIRST_AT=x: exit 2 (got $rc), one line" test "$rc" = 2 -a "$(wc -l <"$tmp/err")" = 1
+run "$snafu" explore --kernel=2.6.11 --preemptions=all --max-schedules=130 --quiet "$cases/seed-testcase.case"
+check "Olof's testcase, every trace: ends by --max-schedules, not a full tree (exit $rc)" grep -qE "no finding in 130 schedules \(--max-schedules\)" "$tmp/out"
 
 # 5. The same input, the same output.
 "$snafu" explore --all-kernels "$cases/futex-absorbed-wakeup.case" >"$tmp/a" 2>&1
