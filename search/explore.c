@@ -311,8 +311,9 @@ static void explore_run(struct search *s, struct work w, struct program *q)
 				if (d->enabled & L_BIT(l) && asleep(s, d, l))
 					zz |= L_BIT(l);
 			/* depth first, a state is met with more preemptions before fewer:
-			 * without a bound those past DFS_FROM count alike (a trace cut at
-			 * the 15 a case holds sets bound_hit, and the verdict says so) */
+			 * without a bound those past DFS_FROM (all, once every level is depth
+			 * first) count alike (a trace cut at the 15 a case holds sets
+			 * bound_hit, and the verdict says so) */
 			int cost =
 			    s->unbounded && (d->pre > DFS_FROM || s->dfs_all) ? DFS_FROM : d->pre;
 			if (seen_before(s, smix(key[k], r->task), (uint8_t)cost, zz)) {

@@ -16,8 +16,9 @@
 #include <unistd.h>
 
 static const char *const explore_value_opts[] = {
-    "--kernel", "--preemptions", "--oracles", "--shard", "--max-schedules",
-    "--random", "--seed",        "--sample",  "-o",      NULL};
+    "--kernel", "--preemptions", "--oracles", "--shard",  "--max-schedules",
+    "--random", "--random-ops",  "--seed",    "--sample", "-o",
+    NULL};
 
 static const char explore_help[] =
     "  explore [OPTIONS] CASE  run the case's program (its own preemptions ignored) under\n"
@@ -45,6 +46,7 @@ static const char explore_help[] =
     "                          (verdicts and end states); exit 1 if they differ\n"
     "      --random=N          with --check-reduction and no CASE: N random programs\n"
     "                          (2-3 tasks, 1-4 ops each), from --seed=S (default 1)\n"
+    "      --random-ops=M      ... of at most M ops in all, 3..12 (default 12)\n"
     "      --quiet             no progress lines (every 3 s on stderr otherwise)\n"
     "      -o OUT.case         write the finding, minimized, with expect lines\n";
 
@@ -356,7 +358,7 @@ static unsigned rnd(unsigned n)
 	return (unsigned)(rnd_state >> 33) % n;
 }
 
-static void random_program(struct program *p)
+static void random_program(struct program *p, int max_ops)
 {
 	memset(p, 0, sizeof(*p));
 	p->ntasks = 2 + (int)rnd(2);
@@ -367,7 +369,8 @@ static void random_program(struct program *p)
 	}
 	int nmaps = 0;
 	for (int t = 1; t <= p->ntasks; t++) {
-		int nops = 1 + (int)rnd(4);
+		int nops = 1 + (int)rnd(4), room = max_ops - p->nops - (p->ntasks - t);
+		nops = nops < room ? nops : room; /* at least one for each task to come */
 		for (int i = 0; i < nops; i++) {
 			struct op *o = &p->ops[p->nops++];
 			o->task = (uint8_t)t;
@@ -429,7 +432,7 @@ static void random_program(struct program *p)
 }
 
 /* --check-reduction over N random programs: every kernel asked, bounds 0..K. */
-static int check_random(struct search *s, const struct kernel_config *one, long long n,
+static int check_random(struct search *s, const struct kernel_config *one, long long n, int max_ops,
 			unsigned long long seed)
 {
 	static struct program p;
@@ -439,7 +442,7 @@ static int check_random(struct search *s, const struct kernel_config *one, long 
 	rnd_state = seed;
 	s->p = &p;
 	for (long long i = 0; i < n && !explore_stop; i++) {
-		random_program(&p);
+		random_program(&p, max_ops);
 		char name[64];
 		snprintf(name, sizeof(name), "random program %lld (seed %llu)", i + 1, seed);
 		for_each_kernel (kc) {
@@ -470,9 +473,12 @@ static int check_random(struct search *s, const struct kernel_config *one, long 
 			 EXPLORE_BOUND_FALLBACK);
 	else
 		snprintf(bounds, sizeof(bounds), "bounds 0..%d", K);
-	printf("explore: --check-reduction: %lld random %s (seed %llu), %s: %lld %s, %lld cut "
+	char ops[32] = "";
+	if (max_ops < 12)
+		snprintf(ops, sizeof(ops), " of at most %d ops", max_ops);
+	printf("explore: --check-reduction: %lld random %s%s (seed %llu), %s: %lld %s, %lld cut "
 	       "by --max-schedules, %lld with a difference\n",
-	       n, plural(n, "program", "programs"), seed, bounds, checks,
+	       n, plural(n, "program", "programs"), ops, seed, bounds, checks,
 	       plural(checks, "check", "checks"), cut, differ);
 	return differ ? 1 : 0;
 }
@@ -484,6 +490,7 @@ static int cmd_explore(int argc, char **argv)
 	bool all_kernels = false, check = false;
 	int kernel_argn = 0, shard_argn = 0;
 	long long random = 0;
+	int random_ops = 12, random_ops_argn = 0;
 	unsigned long long seed = 1;
 	static struct search s;
 
@@ -529,6 +536,9 @@ static int cmd_explore(int argc, char **argv)
 		else if (!strncmp(a, "--random=", 9))
 			random = num_opt(a, 9, 1, 1000000000, "--random=N with N in 1..1000000000",
 					 i + 1);
+		else if (!strncmp(a, "--random-ops=", 13))
+			random_ops = (int)num_opt(a, 13, 3, 12, "--random-ops=M with M in 3..12",
+						  random_ops_argn = i + 1);
 		else if (!strncmp(a, "--seed=", 7))
 			seed = (unsigned long long)num_opt(
 			    a, 7, 0, 1000000000000LL, "--seed=S with S in 0..1000000000000", i + 1);
@@ -545,7 +555,8 @@ static int cmd_explore(int argc, char **argv)
 			    &in, a, i + 1,
 			    "--kernel=NAME, --all-kernels, --preemptions=K|all, --oracles=LIST, "
 			    "--shard=I/N, --max-schedules=M, --no-reduction, --check-reduction, "
-			    "--random=N, --seed=S, --sample=S, --quiet, -o OUT or a CASE",
+			    "--random=N, --random-ops=M, --seed=S, --sample=S, --quiet, -o OUT or "
+			    "a CASE",
 			    "one CASE");
 	}
 	if (all_kernels && kernel_argn)
@@ -560,6 +571,9 @@ static int cmd_explore(int argc, char **argv)
 			"snafu explore: expected no -o with --all-kernels (one line each)\n");
 		return 2;
 	}
+	if (random_ops_argn && !random)
+		die_usage("--random-ops=M with --random=N", argv[random_ops_argn - 1],
+			  random_ops_argn);
 	if (random && (!check || in)) {
 		fprintf(stderr, "snafu explore: expected --random=N with --check-reduction and no "
 				"CASE\n");
@@ -594,7 +608,7 @@ static int cmd_explore(int argc, char **argv)
 	}
 	if (random) {
 		s.quiet = true;
-		int st = check_random(&s, k, random, seed);
+		int st = check_random(&s, k, random, random_ops, seed);
 		return explore_stop ? 130 : st;
 	}
 	static struct program p;
