@@ -346,10 +346,11 @@ static long long check_one(struct search *s, FILE *f, const char *name)
 	return cut ? 0 : missing + extra;
 }
 
-/* A small random program (the reduction check): 2-3 tasks, 1-4 ops each, every kind of
- * op, on one or two small mappings that task 1 makes first (most of the time): private
- * or shared, anonymous or of a file (half the programs declare one, opened read-only or
- * read-write), one mapping in four read-only. */
+/* A small random program (the reduction check): 2-3 tasks, 1-4 ops each and at most
+ * MAX_OPS in all (--random-ops), every kind of op, on one or two small mappings that
+ * task 1 makes first (most of the time): private or shared, anonymous or of a file (half
+ * the programs declare one, opened read-only or read-write), one mapping in four
+ * read-only. */
 static uint64_t rnd_state;
 
 static unsigned rnd(unsigned n)
