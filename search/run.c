@@ -212,12 +212,16 @@ static bool fp_empty(const struct fp *f)
  * the task ran on into the step or was switched to. */
 static bool quiet_step(const struct fp *f, bool held, rset future)
 {
-	rset stable = {{0, 0}}, passes = {{0, 0}};
+	static rset passes_bit; /* the names are constants: hashed once */
+	static bool hashed;
+	rset stable = {{0, 0}};
 
+	if (!hashed && fp_lock_bit(WAIT_LOCK) != fp_lock_bit(PT_LOCK))
+		rs_bit(&passes_bit, fp_lock_bit(WAIT_LOCK));
+	hashed = true;
+	rset passes = passes_bit;
 	rs_range(&stable, RB_MAP, 8);
 	rs_bit(&stable, RB_VMAS);
-	if (fp_lock_bit(WAIT_LOCK) != fp_lock_bit(PT_LOCK))
-		rs_bit(&passes, fp_lock_bit(WAIT_LOCK));
 	stable.w[0] &= ~future.w[0];
 	stable.w[1] &= ~future.w[1];
 	passes.w[0] &= ~future.w[0];
